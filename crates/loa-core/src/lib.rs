@@ -1,0 +1,35 @@
+//! The rules of Lines of Action: bitboards, move generation, both tournament rule sets for
+//! a simultaneous connection, forced passes, threefold repetition, the Scrambled Eggs start,
+//! 6x6 and 7x7 boards, position text, move notation, Zobrist hashing and perft.
+//!
+//! ```
+//! use loa_core::{Game, Position, RuleSet};
+//!
+//! let mut game = Game::new(Position::startpos(), RuleSet::Draw);
+//! game.play_text("b1-b3").unwrap();
+//! assert_eq!(game.position().to_string(), "1bbbbbb1/w6w/w6w/w6w/w6w/wb5w/w6w/2bbbbb1 w");
+//! ```
+
+mod bitboard;
+mod color;
+mod game;
+mod movegen;
+mod moves;
+mod notation;
+pub mod perft;
+mod position;
+mod rules;
+mod setup;
+mod square;
+mod text;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use color::Color;
+pub use game::{Game, PlayError};
+pub use moves::{Move, MoveError, MoveList, MoveText};
+pub use position::{Position, SetupError};
+pub use rules::{Outcome, Reason, RuleSet, UnknownRuleSet};
+pub use setup::{BoardSize, Start, UnknownStart};
+pub use square::Square;
+pub use text::PositionTextError;

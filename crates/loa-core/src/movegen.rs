@@ -1,0 +1,165 @@
+//! Move generation: a piece moves along one of its four lines exactly as many squares as
+//! the line holds pieces, over friendly pieces but not enemy ones, onto an empty square or
+//! an enemy piece.
+
+use crate::{Bitboard, Move, MoveList, Position, Square};
+
+/// Square steps of the eight directions, paired by line: N/S (file), E/W (rank),
+/// NE/SW (diagonal), NW/SE (anti-diagonal).
+const DIRECTIONS: [(i8, i8); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (-1, -1),
+    (-1, 1),
+    (1, -1),
+];
+
+/// The squares a move of `distance` in one direction lands on and passes over.
+#[derive(Clone, Copy)]
+struct Step {
+    /// The landing square as a bitboard; empty when it is off the 8x8 grid.
+    target: u64,
+    /// The squares strictly between the start and the landing square.
+    between: u64,
+}
+
+struct Tables {
+    /// `lines[sq][l]`: every square of line `l` through `sq`, `sq` included.
+    lines: [[u64; 4]; 64],
+    /// `steps[sq][dir][distance]`, distance 0 to 8 (a full line sends every piece off the grid).
+    steps: [[[Step; 9]; 8]; 64],
+}
+
+const fn build_tables() -> Tables {
+    let mut lines = [[0u64; 4]; 64];
+    let mut steps = [[[Step {
+        target: 0,
+        between: 0,
+    }; 9]; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, rank) = ((sq % 8) as i8, (sq / 8) as i8);
+        let mut dir = 0;
+        while dir < 8 {
+            let (df, dr) = DIRECTIONS[dir];
+            let mut between = 0u64;
+            let mut distance = 1;
+            while distance < 8 {
+                let (f, r) = (file + df * distance as i8, rank + dr * distance as i8);
+                if f < 0 || f > 7 || r < 0 || r > 7 {
+                    break;
+                }
+                let bit = 1u64 << (r * 8 + f);
+                steps[sq][dir][distance] = Step {
+                    target: bit,
+                    between,
+                };
+                lines[sq][dir / 2] |= bit;
+                between |= bit;
+                distance += 1;
+            }
+            dir += 1;
+        }
+        let mut line = 0;
+        while line < 4 {
+            lines[sq][line] |= 1u64 << sq;
+            line += 1;
+        }
+        sq += 1;
+    }
+    Tables { lines, steps }
+}
+
+static TABLES: Tables = build_tables();
+
+impl Position {
+    /// Calls `f(from, targets)` for each piece of the side to move that has a move, with
+    /// the set of its landing squares.
+    #[inline(always)]
+    fn for_each_piece_targets(&self, mut f: impl FnMut(Square, u64)) {
+        let us = self.pieces(self.side_to_move()).0;
+        let them = self.pieces(!self.side_to_move()).0;
+        let occupied = us | them;
+        let open = self.board().0 & !us;
+        for from in Bitboard(us) {
+            let lines = &TABLES.lines[from.index()];
+            let steps = &TABLES.steps[from.index()];
+            let mut targets = 0u64;
+            for line in 0..4 {
+                let distance = (occupied & lines[line]).count_ones() as usize;
+                for dir in [2 * line, 2 * line + 1] {
+                    let step = steps[dir][distance];
+                    let clear = step.between & them == 0;
+                    targets |= step.target & (clear as u64).wrapping_neg();
+                }
+            }
+            targets &= open;
+            if targets != 0 {
+                f(from, targets);
+            }
+        }
+    }
+
+    /// The legal moves of the side to move, or a lone pass when it has none.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves
+    }
+
+    /// Fills `moves` with the legal moves, or a lone pass when there are none.
+    #[inline]
+    pub fn generate_moves(&self, moves: &mut MoveList) {
+        moves.clear();
+        let them = self.pieces(!self.side_to_move()).0;
+        self.for_each_piece_targets(|from, targets| {
+            for to in Bitboard(targets) {
+                moves.push(Move::new(from, to, them & to.bit() != 0));
+            }
+        });
+        if moves.is_empty() {
+            moves.push(Move::PASS);
+        }
+    }
+
+    /// The number of legal moves, counting a forced pass as one.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        let mut count = 0u64;
+        self.for_each_piece_targets(|_, targets| count += u64::from(targets.count_ones()));
+        count.max(1)
+    }
+
+    /// Whether the side to move has no legal move and must pass.
+    pub fn must_pass(&self) -> bool {
+        let mut any = false;
+        self.for_each_piece_targets(|_, _| any = true);
+        !any
+    }
+
+    /// The landing squares of the piece on `from`, if it belongs to the side to move.
+    pub fn targets_from(&self, from: Square) -> Bitboard {
+        let mut result = Bitboard::EMPTY;
+        self.for_each_piece_targets(|sq, targets| {
+            if sq == from {
+                result = Bitboard(targets);
+            }
+        });
+        result
+    }
+
+    /// Whether `mv` is legal here (a pass only when there is no other move).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if mv.is_pass() {
+            return self.must_pass();
+        }
+        let them = self.pieces(!self.side_to_move());
+        self.pieces(self.side_to_move()).contains(mv.from())
+            && self.targets_from(mv.from()).contains(mv.to())
+            && them.contains(mv.to()) == mv.is_capture()
+    }
+}

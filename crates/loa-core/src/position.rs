@@ -1,0 +1,166 @@
+use crate::zobrist::{self, WHITE_TO_MOVE};
+use crate::{Bitboard, BoardSize, Color, Move, Outcome, Reason, RuleSet, Square};
+
+/// A position of the standard rules on a 6x6, 7x7 or 8x8 board: where the pieces are
+/// and who is to move. Copying it is cheap; search and perft copy-make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pieces: [Bitboard; 2],
+    /// The squares of the board; everything outside is off the board.
+    board: Bitboard,
+    side: Color,
+    size: BoardSize,
+    hash: u64,
+}
+
+/// Why a set of pieces cannot make a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("{0} has no piece: a position needs at least one piece of each colour")]
+    NoPieces(Color),
+    #[error("{0} is occupied by both colours")]
+    Overlap(Square),
+    #[error("{square} is off the {size} board")]
+    OffBoard { square: Square, size: BoardSize },
+}
+
+impl Position {
+    /// The standard starting position on the 8x8 board.
+    pub fn startpos() -> Position {
+        crate::Start::Standard.position(BoardSize::Eight)
+    }
+
+    /// A position from its pieces, checked: both colours present, no square twice, all on
+    /// the board.
+    pub fn from_parts(
+        black: Bitboard,
+        white: Bitboard,
+        side: Color,
+        size: BoardSize,
+    ) -> Result<Position, SetupError> {
+        if let Some(sq) = (black & white).first() {
+            return Err(SetupError::Overlap(sq));
+        }
+        if let Some(square) = ((black | white) & !size.mask()).first() {
+            return Err(SetupError::OffBoard { square, size });
+        }
+        for (color, set) in [(Color::Black, black), (Color::White, white)] {
+            if set.is_empty() {
+                return Err(SetupError::NoPieces(color));
+            }
+        }
+        let mut pos = Position {
+            pieces: [black, white],
+            board: size.mask(),
+            side,
+            size,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// The squares of the board.
+    #[inline]
+    pub fn board(&self) -> Bitboard {
+        self.board
+    }
+
+    #[inline]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// The colour of the piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.pieces(c).contains(sq))
+    }
+
+    /// The Zobrist hash, kept up to date move by move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The Zobrist hash computed from scratch.
+    pub fn compute_hash(&self) -> u64 {
+        let mut hash = if self.side == Color::White {
+            WHITE_TO_MOVE
+        } else {
+            0
+        };
+        for color in Color::ALL {
+            for sq in self.pieces(color) {
+                hash ^= zobrist::piece_key(color, sq);
+            }
+        }
+        hash
+    }
+
+    /// Plays a move produced by this position's move generation (or checked by
+    /// [`Position::parse_move`]); the move is not checked again here.
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        let us = self.side;
+        if !mv.is_pass() {
+            let (from, to) = (mv.from(), mv.to());
+            self.pieces[us.index()] ^= Bitboard(from.bit() | to.bit());
+            self.hash ^= zobrist::piece_key(us, from) ^ zobrist::piece_key(us, to);
+            if mv.is_capture() {
+                self.pieces[(!us).index()] ^= Bitboard(to.bit());
+                self.hash ^= zobrist::piece_key(!us, to);
+            }
+        }
+        self.side = !us;
+        self.hash ^= WHITE_TO_MOVE;
+    }
+
+    /// The position after `mv`.
+    #[inline]
+    pub fn after(&self, mv: Move) -> Position {
+        let mut next = *self;
+        next.play(mv);
+        next
+    }
+
+    /// Whether `color`'s pieces form one 8-connected group.
+    #[inline]
+    pub fn is_connected(&self, color: Color) -> bool {
+        self.pieces(color).is_connected()
+    }
+
+    /// The end of the game by connection, judged as after a move by the side not to move.
+    /// Repetition is a matter of the game's history and is judged by [`crate::Game`].
+    pub fn outcome(&self, rules: RuleSet) -> Option<Outcome> {
+        let mover = !self.side;
+        let mover_connected = self.is_connected(mover);
+        let opponent_connected = self.is_connected(self.side);
+        match (mover_connected, opponent_connected) {
+            (false, false) => None,
+            (true, false) => Some(Outcome::win(mover, Reason::Connection)),
+            (false, true) => Some(Outcome::win(self.side, Reason::Connection)),
+            (true, true) => Some(match rules {
+                RuleSet::Draw => Outcome::draw(Reason::SimultaneousConnection),
+                RuleSet::MoverWins => Outcome::win(mover, Reason::SimultaneousConnection),
+            }),
+        }
+    }
+}
