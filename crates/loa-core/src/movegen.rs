@@ -88,8 +88,8 @@ impl Position {
             let lines = &TABLES.lines[from.index()];
             let steps = &TABLES.steps[from.index()];
             let mut targets = 0u64;
-            for line in 0..4 {
-                let distance = (occupied & lines[line]).count_ones() as usize;
+            for (line, &mask) in lines.iter().enumerate() {
+                let distance = (occupied & mask).count_ones() as usize;
                 for dir in [2 * line, 2 * line + 1] {
                     let step = steps[dir][distance];
                     let clear = step.between & them == 0;

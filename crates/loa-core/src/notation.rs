@@ -28,7 +28,7 @@ impl Position {
                         return Err(MoveError::OffBoard {
                             text,
                             square,
-                            size: self.size().len(),
+                            size: self.size().side(),
                         });
                     }
                 }

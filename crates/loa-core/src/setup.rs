@@ -27,7 +27,7 @@ impl BoardSize {
     }
 
     #[inline]
-    pub const fn len(self) -> u8 {
+    pub const fn side(self) -> u8 {
         self as u8
     }
 
@@ -48,7 +48,7 @@ impl BoardSize {
 
 impl fmt::Display for BoardSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.len(), self.len())
+        write!(f, "{}x{}", self.side(), self.side())
     }
 }
 
@@ -76,7 +76,7 @@ impl Start {
     /// the b-file Black, White, ...; down the a-file from the top White, Black, ...;
     /// down the last file Black, White, ...; along rank 1 from the b-file White, Black, ...
     pub fn position(self, size: BoardSize) -> Position {
-        let n = size.len();
+        let n = size.side();
         let mut pieces = [Bitboard::EMPTY; 2];
         for i in 0..n - 2 {
             // i counts from the b-file rightwards along the edges ranks, and from the top
@@ -184,7 +184,7 @@ mod tests {
         for size in BoardSize::ALL {
             for start in [Start::Standard, Start::ScrambledEggs] {
                 let pos = start.position(size);
-                let n = 2 * (size.len() as u32 - 2);
+                let n = 2 * (size.side() as u32 - 2);
                 assert_eq!(pos.pieces(Color::Black).count(), n, "{start} {size}");
                 assert_eq!(pos.pieces(Color::White).count(), n, "{start} {size}");
             }

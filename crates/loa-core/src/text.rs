@@ -54,7 +54,7 @@ impl FromStr for Position {
         let ranks: Vec<&str> = placement.split('/').collect();
         let size =
             BoardSize::from_len(ranks.len()).ok_or(PositionTextError::RankCount(ranks.len()))?;
-        let n = usize::from(size.len());
+        let n = usize::from(size.side());
         let mut pieces = [Bitboard::EMPTY; 2];
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = n - i;
@@ -99,7 +99,7 @@ impl FromStr for Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.size().len();
+        let n = self.size().side();
         for rank in (0..n).rev() {
             let mut empty = 0;
             for file in 0..n {
@@ -129,7 +129,7 @@ impl Position {
     /// The board as a diagram with coordinates, the top rank first; squares in `marked`
     /// are shown in brackets (for example the last move).
     pub fn diagram(&self, marked: Bitboard) -> String {
-        let n = self.size().len();
+        let n = self.size().side();
         let mut out = String::new();
         for rank in (0..n).rev() {
             out.push_str(&format!("{:>2} ", rank + 1));

@@ -1,1 +1,7 @@
+//! The Lines of Action engine: evaluation, alpha-beta search and its transposition table.
 
+pub mod eval;
+pub mod search;
+pub mod tt;
+
+pub use search::{Engine, Info, Limits, Score, SearchResult, MATE};

@@ -1,0 +1,101 @@
+//! `loa perft`: perft and divide, on several threads, with a progress bar on a terminal.
+
+use crate::setup::PositionArgs;
+use anyhow::{bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use loa_core::perft::perft;
+use loa_core::{Move, Position};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Print the count under each first move.
+    #[arg(long)]
+    divide: bool,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Plies to count.
+    depth: u32,
+}
+
+pub fn run(args: PerftArgs) -> Result<()> {
+    let pos = args.position.position()?;
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let started = Instant::now();
+    let split = count(&pos, args.depth, args.threads);
+    let total: u64 = split.iter().map(|(_, n)| n).sum();
+    let elapsed = started.elapsed().as_secs_f64();
+    if args.divide {
+        for (mv, nodes) in &split {
+            if let Some(mv) = mv {
+                println!("{mv}: {nodes}");
+            }
+        }
+    }
+    eprintln!(
+        "depth {} time {:.3} s nps {:.0}",
+        args.depth,
+        elapsed,
+        total as f64 / elapsed.max(1e-9)
+    );
+    println!("{total}");
+    Ok(())
+}
+
+/// The count under each first move (a single entry with no move at depth 0). Work is split
+/// into the positions two plies deep so threads stay balanced.
+fn count(pos: &Position, depth: u32, threads: usize) -> Vec<(Option<Move>, u64)> {
+    if depth == 0 {
+        return vec![(None, 1)];
+    }
+    let roots = pos.legal_moves();
+    let mut tasks: Vec<(usize, Position)> = Vec::new();
+    for (i, &mv) in roots.iter().enumerate() {
+        let child = pos.after(mv);
+        if depth >= 3 {
+            for &reply in child.legal_moves().iter() {
+                tasks.push((i, child.after(reply)));
+            }
+        } else {
+            tasks.push((i, child));
+        }
+    }
+    let task_depth = if depth >= 3 { depth - 2 } else { depth - 1 };
+    let bar = if depth >= 5 {
+        let bar = ProgressBar::new(tasks.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} subtrees, {elapsed} (eta {eta})")
+                .expect("valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let counts: Vec<u64> = vec![0; roots.len()];
+    let counts = Mutex::new(counts);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(tasks.len()).max(1) {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some((root, position)) = tasks.get(index) else {
+                    break;
+                };
+                let nodes = perft(position, task_depth);
+                counts.lock().expect("no panics while counting")[*root] += nodes;
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let counts = counts.into_inner().expect("no panics while counting");
+    roots.iter().map(|&mv| Some(mv)).zip(counts).collect()
+}

@@ -1,0 +1,75 @@
+//! Choosing a position on the command line: position text, or a start and a board size.
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use loa_core::{BoardSize, Position, RuleSet, Start};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum StartArg {
+    Standard,
+    ScrambledEggs,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum RulesArg {
+    /// A simultaneous connection is a draw (Computer Olympiad, MSO).
+    Draw,
+    /// A simultaneous connection wins for the mover (A Gamut of Games, 2nd ed.).
+    MoverWins,
+}
+
+impl From<RulesArg> for RuleSet {
+    fn from(arg: RulesArg) -> RuleSet {
+        match arg {
+            RulesArg::Draw => RuleSet::Draw,
+            RulesArg::MoverWins => RuleSet::MoverWins,
+        }
+    }
+}
+
+/// Where a game or a count starts.
+#[derive(Args, Clone, Debug)]
+pub struct PositionArgs {
+    /// Position text, e.g. "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b".
+    #[arg(long, conflicts_with_all = ["start", "board"])]
+    pub position: Option<String>,
+    /// Starting array.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub start: StartArg,
+    /// Board size: 6, 7 or 8.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(6..=8))]
+    pub board: u8,
+}
+
+impl PositionArgs {
+    pub fn position(&self) -> Result<Position> {
+        if let Some(text) = &self.position {
+            return parse_position(text);
+        }
+        let size = BoardSize::from_len(usize::from(self.board)).expect("clap checks 6..=8");
+        let start = match self.start {
+            StartArg::Standard => Start::Standard,
+            StartArg::ScrambledEggs => Start::ScrambledEggs,
+        };
+        Ok(start.position(size))
+    }
+}
+
+pub fn parse_position(text: &str) -> Result<Position> {
+    text.parse()
+        .with_context(|| format!("bad position text '{text}'"))
+}
+
+#[derive(Args)]
+pub struct MovesArgs {
+    /// Position text (quoted, or as two words: placement and side to move).
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
+}
+
+pub fn moves(args: MovesArgs) -> Result<()> {
+    let pos = parse_position(&args.position.join(" "))?;
+    let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    println!("{}", moves.join(" "));
+    Ok(())
+}

@@ -1,0 +1,481 @@
+//! Alpha-beta search: iterative deepening, principal variation search, a transposition
+//! table, killer and history move ordering, late move reductions.
+
+use crate::eval::evaluate;
+use crate::tt::{Bound, Entry, TranspositionTable};
+use loa_core::{Color, Move, MoveList, Position, RuleSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The score of a connection on the board now; a win found `n` plies ahead scores
+/// `MATE - n`.
+pub const MATE: i32 = 30_000;
+const INFINITY: i32 = MATE + 1;
+/// Scores beyond this are wins or losses by connection.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+pub const MAX_PLY: usize = 128;
+
+/// A score as protocols report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An evaluation in hundredths of a piece-like unit.
+    Cp(i32),
+    /// A forced win (positive) or loss (negative) in this many moves of the side to move.
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// When to stop searching. With no limit at all the search runs until stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Time for this move: the search stops at this time at the latest.
+    pub time: Option<Duration>,
+}
+
+/// A report after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when the game is already over at the root.
+    pub best: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// The engine: its table and ordering heuristics outlive a single search.
+pub struct Engine {
+    tt: TranspositionTable,
+    rules: RuleSet,
+    history: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Engine {
+    pub fn new(hash_mb: usize, rules: RuleSet) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            rules,
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+
+    pub fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.tt = TranspositionTable::new(megabytes);
+    }
+
+    /// Forgets everything learnt: for a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                row.fill(0);
+            }
+        }
+    }
+
+    /// Searches `root`. `history` holds the hashes of the game's earlier positions,
+    /// oldest first, so repetitions are seen; `stop` ends the search from outside.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        mut on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        self.tt.new_search();
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for h in row.iter_mut() {
+                    *h /= 8;
+                }
+            }
+        }
+        let start = Instant::now();
+        let mut search = Search {
+            tt: &self.tt,
+            history: &mut self.history,
+            rules: self.rules,
+            stop,
+            deadline: limits.time.map(|t| start + t),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            keys: history.to_vec(),
+            game_len: history.len(),
+            killers: [[None; 2]; MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        };
+        let root_moves = root.legal_moves();
+        let mut result = SearchResult {
+            best: (root.outcome(self.rules).is_none()).then(|| root_moves[0]),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        if result.best.is_none() {
+            return result;
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            score = search.aspiration(root, depth, score);
+            if search.stopped && depth > 1 {
+                break;
+            }
+            let pv = search.pv[0].clone();
+            if let Some(&best) = pv.first() {
+                result.best = Some(best);
+            }
+            result.score = score;
+            result.depth = depth;
+            result.pv = pv.clone();
+            on_info(&Info {
+                depth,
+                seldepth: search.seldepth,
+                score: Score::from_internal(score),
+                nodes: search.nodes,
+                time: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv,
+            });
+            if search.stopped {
+                break;
+            }
+            // A proven result cannot change with more depth.
+            if score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
+                break;
+            }
+            if let Some(deadline) = search.deadline {
+                // The next iteration takes several times as long as this one: do not
+                // start what cannot finish.
+                let elapsed = start.elapsed();
+                if elapsed * 2 > deadline.saturating_duration_since(start) {
+                    break;
+                }
+            }
+        }
+        result.nodes = search.nodes;
+        result
+    }
+}
+
+struct Search<'a> {
+    tt: &'a TranspositionTable,
+    history: &'a mut [[[i32; 64]; 64]; 2],
+    rules: RuleSet,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    nodes: u64,
+    seldepth: u32,
+    stopped: bool,
+    /// Hashes of the game's positions then the search path, for repetitions.
+    keys: Vec<u64>,
+    game_len: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    pv: Vec<Vec<Move>>,
+}
+
+impl Search<'_> {
+    fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
+        if depth < 4 || previous.abs() >= MATE_BOUND {
+            return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
+        }
+        let mut delta = 40;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.negamax(root, depth as i32, alpha, beta, 0);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1_000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn check_limits(&mut self) {
+        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(1024) {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.stopped = true;
+                }
+            }
+        }
+    }
+
+    /// Whether the position at the top of `keys` repeats: a third occurrence in all, or
+    /// any earlier occurrence since the root (the side that repeated can repeat again).
+    fn is_repetition(&self) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let mut seen = 0;
+        let mut i = n as isize - 3;
+        while i >= 0 {
+            if self.keys[i as usize] == key {
+                if i as usize >= self.game_len {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i -= 2;
+        }
+        false
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped && ply > 0 {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if ply > 0 {
+            if let Some(outcome) = pos.outcome(self.rules) {
+                return match outcome.winner {
+                    None => 0,
+                    Some(w) if w == pos.side_to_move() => MATE - ply as i32,
+                    Some(_) => -(MATE - ply as i32),
+                };
+            }
+            if self.is_repetition() {
+                return 0;
+            }
+            // No line from here can beat a connection already found nearer the root.
+            let alpha_floor = alpha.max(-(MATE - ply as i32));
+            let beta_ceiling = beta.min(MATE - ply as i32 - 1);
+            if alpha_floor >= beta_ceiling {
+                return alpha_floor;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return evaluate(pos);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            if !pv_node && i32::from(e.depth) >= depth {
+                let score = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let us = pos.side_to_move();
+        let mut scores = [0i32; MoveList::CAPACITY];
+        let tt_move = entry.and_then(|e| e.mv);
+        for (i, &mv) in moves.iter().enumerate() {
+            scores[i] = self.order_score(mv, us, tt_move, ply);
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort: the best remaining move first.
+            let mut top = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[top] {
+                    top = j;
+                }
+            }
+            moves.swap(i, top);
+            scores.swap(i, top);
+            let mv = moves[i];
+            let child = pos.after(mv);
+            self.keys.push(child.hash());
+            let quiet = !mv.is_capture() && Some(mv) != tt_move;
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let reduction = if depth >= 3 && i >= 3 && quiet && !self.is_killer(mv, ply) {
+                    1 + i32::from(i >= 10 && depth >= 5)
+                } else {
+                    0
+                };
+                let mut score =
+                    -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                score
+            };
+            self.keys.pop();
+            if self.stopped && ply > 0 {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if !mv.is_capture() && !mv.is_pass() {
+                            self.reward(mv, us, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        if !self.stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                Entry {
+                    mv: best_move,
+                    score: to_tt(best, ply),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    fn is_killer(&self, mv: Move, ply: usize) -> bool {
+        self.killers[ply].contains(&Some(mv))
+    }
+
+    fn order_score(&self, mv: Move, us: Color, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(mv) == tt_move {
+            return 1 << 30;
+        }
+        if mv.is_pass() {
+            return 0;
+        }
+        let history = self.history[us.index()][mv.from().index()][mv.to().index()];
+        if mv.is_capture() {
+            (1 << 28) + history / 1024
+        } else if self.killers[ply][0] == Some(mv) {
+            (1 << 27) + 1
+        } else if self.killers[ply][1] == Some(mv) {
+            1 << 27
+        } else {
+            history
+        }
+    }
+
+    fn reward(&mut self, mv: Move, us: Color, depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let h = &mut self.history[us.index()][mv.from().index()][mv.to().index()];
+        *h = (*h + depth * depth).min(1 << 26);
+    }
+}
+
+/// Connection scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,40 @@
+//! Search finds game ends exactly and scores them by distance.
+
+use loa_core::{Position, RuleSet};
+use loa_engine::{Engine, Limits, Score};
+use std::sync::atomic::AtomicBool;
+
+fn search(text: &str, rules: RuleSet, depth: u32) -> (String, Score) {
+    let pos: Position = text.parse().unwrap();
+    let mut engine = Engine::new(16, rules);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut last = None;
+    let result = engine.search(&pos, &[], &limits, &stop, |info| last = Some(info.score));
+    (result.best.unwrap().to_string(), last.unwrap())
+}
+
+#[test]
+fn connects_at_once_at_depth_one() {
+    // The seed example: c2-c5 joins White's pieces.
+    let (mv, score) = search("8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w", RuleSet::Draw, 1);
+    assert_eq!(mv, "c2-c5");
+    assert_eq!(score, Score::Mate(1));
+}
+
+#[test]
+fn game_over_at_the_root_has_no_move() {
+    let pos: Position = "8/8/8/3bb3/3ww3/8/8/8 b".parse().unwrap();
+    let mut engine = Engine::new(1, RuleSet::Draw);
+    let result = engine.search(
+        &pos,
+        &[],
+        &Limits::default(),
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    assert_eq!(result.best, None);
+}
