@@ -1,5 +1,8 @@
 //! `loa`: play, analyse and test Lines of Action from the command line.
 
+mod analyze;
+mod bench;
+mod engine;
 mod perft;
 mod play;
 mod setup;
@@ -25,6 +28,12 @@ enum Command {
     Moves(setup::MovesArgs),
     /// Play a game in the terminal, against the computer or another person.
     Play(play::PlayArgs),
+    /// Speak the engine protocol (UGI, UCI-like) on standard input and output.
+    Engine,
+    /// Search a fixed set of positions; the last line is the node count and speed.
+    Bench(bench::BenchArgs),
+    /// Show the engine's best lines for a position as it searches.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 fn main() {
@@ -33,6 +42,9 @@ fn main() {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => setup::moves(args),
         Command::Play(args) => play::run(args),
+        Command::Engine => engine::run(),
+        Command::Bench(args) => bench::run(args),
+        Command::Analyze(args) => analyze::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

@@ -4,7 +4,7 @@ use crate::setup::{PositionArgs, RulesArg};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use loa_core::{Bitboard, Color, Game, Move, RuleSet};
-use loa_engine::{Engine, Limits};
+use loa_engine::{Budget, Engine, Limits};
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -56,7 +56,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 anyhow::bail!("--time must be a positive number of seconds");
             }
             Limits {
-                time: Some(Duration::from_secs_f64(seconds)),
+                time: Some(Budget::fixed(
+                    Duration::from_secs_f64(seconds),
+                    Duration::ZERO,
+                )),
                 ..Limits::default()
             }
         }

@@ -2,6 +2,8 @@
 
 pub mod eval;
 pub mod search;
+pub mod time;
 pub mod tt;
 
 pub use search::{Engine, Info, Limits, Score, SearchResult, MATE};
+pub use time::{Budget, Clock};

@@ -2,6 +2,7 @@
 //! table, killer and history move ordering, late move reductions.
 
 use crate::eval::evaluate;
+use crate::time::Budget;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use loa_core::{Color, Move, MoveList, Position, RuleSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,8 +51,8 @@ impl std::fmt::Display for Score {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// Time for this move: the search stops at this time at the latest.
-    pub time: Option<Duration>,
+    /// Time for this move.
+    pub time: Option<Budget>,
 }
 
 /// A report after each completed iteration.
@@ -138,7 +139,7 @@ impl Engine {
             history: &mut self.history,
             rules: self.rules,
             stop,
-            deadline: limits.time.map(|t| start + t),
+            deadline: limits.time.map(|b| start + b.hard),
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             nodes: 0,
             seldepth: 0,
@@ -192,11 +193,10 @@ impl Engine {
             if score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
                 break;
             }
-            if let Some(deadline) = search.deadline {
+            if let Some(budget) = limits.time {
                 // The next iteration takes several times as long as this one: do not
-                // start what cannot finish.
-                let elapsed = start.elapsed();
-                if elapsed * 2 > deadline.saturating_duration_since(start) {
+                // start what is unlikely to finish.
+                if start.elapsed() * 2 > budget.soft {
                     break;
                 }
             }
