@@ -1,5 +1,6 @@
 //! The Lines of Action engine: evaluation, alpha-beta search and its transposition table.
 
+pub mod bench;
 pub mod eval;
 pub mod search;
 pub mod time;
