@@ -152,16 +152,7 @@ impl<W: Write> Session<W> {
 
     fn computer_move(&mut self) -> Result<()> {
         let engine = self.engine.as_mut().expect("a computer opponent");
-        let history: Vec<u64> = {
-            // The hashes of the earlier positions: replay from the start.
-            let mut pos = *self.game.start();
-            let mut keys = Vec::with_capacity(self.game.ply());
-            for mv in self.game.moves() {
-                keys.push(pos.hash());
-                pos.play(mv);
-            }
-            keys
-        };
+        let history = crate::analyze::history_hashes(&self.game);
         let stop = AtomicBool::new(false);
         let result = engine.search(self.game.position(), &history, &self.limits, &stop, |_| {});
         let mv: Move = result.best.expect("the game is not over");

@@ -53,12 +53,16 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Time for this move.
     pub time: Option<Budget>,
+    /// How many best lines to find (0 or 1: just the best).
+    pub multipv: usize,
 }
 
 /// A report after each completed iteration.
 #[derive(Clone, Debug)]
 pub struct Info {
     pub depth: u32,
+    /// Which of the best lines this is, from 1.
+    pub multipv: usize,
     pub seldepth: u32,
     pub score: Score,
     pub nodes: u64,
@@ -148,6 +152,7 @@ impl Engine {
             game_len: history.len(),
             killers: [[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
+            excluded: Vec::new(),
         };
         let root_moves = root.legal_moves();
         let mut result = SearchResult {
@@ -164,33 +169,45 @@ impl Engine {
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let mut score = 0;
-        for depth in 1..=max_depth {
-            score = search.aspiration(root, depth, score);
-            if search.stopped && depth > 1 {
-                break;
+        let lines = limits.multipv.clamp(1, root_moves.len());
+        let mut scores = vec![0; lines];
+        'deepening: for depth in 1..=max_depth {
+            search.excluded.clear();
+            for (line, score) in scores.iter_mut().enumerate() {
+                let found = search.aspiration(root, depth, *score);
+                if search.stopped && depth > 1 {
+                    break 'deepening;
+                }
+                *score = found;
+                let pv = search.pv[0].clone();
+                if line == 0 {
+                    if let Some(&best) = pv.first() {
+                        result.best = Some(best);
+                    }
+                    result.score = found;
+                    result.depth = depth;
+                    result.pv = pv.clone();
+                }
+                if let Some(&first) = pv.first() {
+                    search.excluded.push(first);
+                }
+                on_info(&Info {
+                    depth,
+                    multipv: line + 1,
+                    seldepth: search.seldepth,
+                    score: Score::from_internal(found),
+                    nodes: search.nodes,
+                    time: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv,
+                });
+                if search.stopped {
+                    break 'deepening;
+                }
             }
-            let pv = search.pv[0].clone();
-            if let Some(&best) = pv.first() {
-                result.best = Some(best);
-            }
-            result.score = score;
-            result.depth = depth;
-            result.pv = pv.clone();
-            on_info(&Info {
-                depth,
-                seldepth: search.seldepth,
-                score: Score::from_internal(score),
-                nodes: search.nodes,
-                time: start.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv,
-            });
-            if search.stopped {
-                break;
-            }
+            let score = result.score;
             // A proven result cannot change with more depth.
-            if score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
+            if lines == 1 && score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
                 break;
             }
             if let Some(budget) = limits.time {
@@ -221,6 +238,8 @@ struct Search<'a> {
     game_len: usize,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     pv: Vec<Vec<Move>>,
+    /// Root moves already reported as better lines in a multi-line search.
+    excluded: Vec<Move>,
 }
 
 impl Search<'_> {
@@ -348,6 +367,7 @@ impl Search<'_> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let mut searched = 0;
         for i in 0..moves.len() {
             // Selection sort: the best remaining move first.
             let mut top = i;
@@ -359,10 +379,14 @@ impl Search<'_> {
             moves.swap(i, top);
             scores.swap(i, top);
             let mv = moves[i];
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue;
+            }
             let child = pos.after(mv);
             self.keys.push(child.hash());
             let quiet = !mv.is_capture() && Some(mv) != tt_move;
-            let score = if i == 0 {
+            searched += 1;
+            let score = if searched == 1 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let reduction = if depth >= 3 && i >= 3 && quiet && !self.is_killer(mv, ply) {
@@ -405,7 +429,7 @@ impl Search<'_> {
                 break;
             }
         }
-        if !self.stopped {
+        if !self.stopped && !(ply == 0 && !self.excluded.is_empty()) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if alpha > original_alpha {
