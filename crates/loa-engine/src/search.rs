@@ -429,7 +429,8 @@ impl Search<'_> {
                 break;
             }
         }
-        if !self.stopped && !(ply == 0 && !self.excluded.is_empty()) {
+        // A root searched without some of its moves has no true value to store.
+        if !self.stopped && (ply != 0 || self.excluded.is_empty()) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if alpha > original_alpha {
