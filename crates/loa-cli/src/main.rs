@@ -3,8 +3,10 @@
 mod analyze;
 mod bench;
 mod engine;
+mod matches;
 mod perft;
 mod play;
+mod replay;
 mod setup;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +36,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Show the engine's best lines for a position as it searches.
     Analyze(analyze::AnalyzeArgs),
+    /// Play engines against each other: Elo, SPRT, game records.
+    Match(matches::MatchArgs),
+    /// Check a game record (SGF or PGN) move by move and print the final position.
+    Replay(replay::ReplayArgs),
 }
 
 fn main() {
@@ -45,6 +51,8 @@ fn main() {
         Command::Engine => engine::run(),
         Command::Bench(args) => bench::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Match(args) => matches::run(args),
+        Command::Replay(args) => replay::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

@@ -17,6 +17,7 @@ mod movegen;
 mod moves;
 mod notation;
 pub mod perft;
+pub mod record;
 mod position;
 mod rules;
 mod setup;
