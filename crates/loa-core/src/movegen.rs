@@ -2,7 +2,7 @@
 //! the line holds pieces, over friendly pieces but not enemy ones, onto an empty square or
 //! an enemy piece.
 
-use crate::{Bitboard, Move, MoveList, Position, Square};
+use crate::{Bitboard, Color, Move, MoveList, Position, Square};
 
 /// Square steps of the eight directions, paired by line: N/S (file), E/W (rank),
 /// NE/SW (diagonal), NW/SE (anti-diagonal).
@@ -76,12 +76,23 @@ const fn build_tables() -> Tables {
 static TABLES: Tables = build_tables();
 
 impl Position {
-    /// Calls `f(from, targets)` for each piece of the side to move that has a move, with
-    /// the set of its landing squares.
+    /// Calls `f(from, targets)` for each piece of `color` that has a move, with the set of
+    /// its landing squares, as if `color` were to move (evaluation counts both sides'
+    /// mobility).
     #[inline(always)]
-    fn for_each_piece_targets(&self, mut f: impl FnMut(Square, u64)) {
-        let us = self.pieces(self.side_to_move()).0;
-        let them = self.pieces(!self.side_to_move()).0;
+    pub fn for_each_move_set(&self, color: Color, mut f: impl FnMut(Square, Bitboard)) {
+        self.for_each_piece_targets_of(color, |from, targets| f(from, Bitboard(targets)));
+    }
+
+    #[inline(always)]
+    fn for_each_piece_targets(&self, f: impl FnMut(Square, u64)) {
+        self.for_each_piece_targets_of(self.side_to_move(), f);
+    }
+
+    #[inline(always)]
+    fn for_each_piece_targets_of(&self, color: Color, mut f: impl FnMut(Square, u64)) {
+        let us = self.pieces(color).0;
+        let them = self.pieces(!color).0;
         let occupied = us | them;
         let open = self.board().0 & !us;
         for from in Bitboard(us) {
