@@ -1,12 +1,42 @@
-//! Static evaluation, from the side to move's point of view, in centipawn-like units.
+//! Static evaluation, from the side to move's point of view.
 //!
-//! The terms follow the published LOA evaluations (MIA): pieces gathered around their
-//! centre of mass (concentration), pieces near the middle of the board (centralisation),
-//! and few separate groups.
+//! A linear function of features measured for each side, after the evaluation of MIA
+//! (Winands et al.): concentration around the centre of mass, centralisation, where the
+//! centre of mass lies, quads (solid 2x2 formations and the Euler number), mobility,
+//! connections between neighbouring pieces, the area the pieces span, the number of
+//! groups, and the side to move. Linear weights make Texel-style tuning direct.
 
 use loa_core::{Bitboard, Color, Position};
 
-/// A plain centralisation table for the 8x8 grid: the middle is worth most.
+/// The features of one side, each a number where the weight decides the sign.
+pub const FEATURES: usize = 9;
+
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "concentration",
+    "centralisation",
+    "centre-of-mass",
+    "solid-quads",
+    "euler",
+    "mobility",
+    "connections",
+    "area",
+    "groups",
+];
+
+/// Weights of the features (score = sum of weight x (ours - theirs) / 16) and the bonus
+/// for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub features: [i32; FEATURES],
+    pub tempo: i32,
+}
+
+pub const WEIGHTS: Weights = Weights {
+    features: [-251, -17, 113, -102, -146, 103, 158, -24, 506],
+    tempo: 49,
+};
+
+/// A 0-3 centralisation value per square of the 8x8 grid.
 const CENTRE: [i32; 64] = {
     let mut table = [0; 64];
     let mut sq = 0;
@@ -14,12 +44,14 @@ const CENTRE: [i32; 64] = {
         let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
         let df = if f < 4 { 3 - f } else { f - 4 };
         let dr = if r < 4 { 3 - r } else { r - 4 };
-        let d = if df > dr { df } else { dr };
-        table[sq] = 3 - d;
+        table[sq] = 3 - if df > dr { df } else { dr };
         sq += 1;
     }
     table
 };
+
+/// The edge squares of the 8x8 grid: moves there count less as mobility.
+const EDGE: u64 = 0xFF81_8181_8181_81FF;
 
 /// The smallest possible sum of distances to the centre of mass for `n` pieces: the
 /// pieces packed in rings around it.
@@ -41,70 +73,195 @@ const fn min_distance_sum(n: u32) -> i32 {
     sum
 }
 
-/// The evaluation terms of one side; larger is better for that side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SideTerms {
-    pub concentration: i32,
-    pub centralisation: i32,
-    pub groups: i32,
+/// The pieces on a 10x10 grid with an empty border (bit = 10 * (rank + 1) + file + 1), so
+/// every 2x2 window, border windows included, is four shifts of the same word.
+#[inline]
+fn padded(pieces: Bitboard) -> u128 {
+    let mut grid = 0u128;
+    for rank in 0..8 {
+        let row = (pieces.0 >> (8 * rank)) & 0xFF;
+        grid |= u128::from(row) << (10 * (rank + 1) + 1);
+    }
+    grid
 }
 
-impl SideTerms {
-    pub fn of(pieces: Bitboard, board_len: u8) -> SideTerms {
-        let n = pieces.count();
-        if n == 0 {
-            return SideTerms::default();
-        }
-        let (mut fsum, mut rsum, mut centre) = (0i32, 0i32, 0i32);
-        for sq in pieces {
-            fsum += i32::from(sq.file());
-            rsum += i32::from(sq.rank());
-            centre += CENTRE[sq.index()];
-        }
-        let n_i = n as i32;
-        // The centre of mass rounded to the nearest square.
-        let (cf, cr) = ((2 * fsum + n_i) / (2 * n_i), (2 * rsum + n_i) / (2 * n_i));
-        let spread: i32 = pieces
-            .map(|sq| {
-                (i32::from(sq.file()) - cf)
-                    .abs()
-                    .max((i32::from(sq.rank()) - cr).abs())
-            })
-            .sum();
-        let excess = spread - min_distance_sum(n);
-        // Smaller boards have a smaller middle: the table is for 8x8, shift it.
-        let centralisation = if board_len == 8 { centre } else { 0 };
-        SideTerms {
-            concentration: -excess * 100 / n_i.max(1),
-            centralisation,
-            groups: pieces.groups().count() as i32,
-        }
-    }
+/// Quad counts: windows holding exactly three pieces or four, and the Euler number
+/// estimate (Q1 - Q3 - 2 Qd) / 4 times four (8-connectivity).
+#[inline]
+fn quads(pieces: Bitboard) -> (i32, i32) {
+    let a = padded(pieces);
+    let (b, c, d) = (a >> 1, a >> 10, a >> 11);
+    // Bit-sliced sum of four bits per window.
+    let (s1, c1) = (a ^ b, a & b);
+    let (s2, c2) = (c ^ d, c & d);
+    let bit0 = s1 ^ s2;
+    let carry = s1 & s2;
+    let bit1 = c1 ^ c2 ^ carry;
+    let bit2 = (c1 & c2) | (carry & (c1 ^ c2));
+    let one = bit0 & !bit1 & !bit2;
+    let three = bit0 & bit1;
+    let four = bit2;
+    let diagonal = (a & d & !b & !c) | (b & c & !a & !d);
+    let euler4 =
+        one.count_ones() as i32 - three.count_ones() as i32 - 2 * diagonal.count_ones() as i32;
+    ((three | four).count_ones() as i32, euler4)
+}
 
-    fn score(self) -> i32 {
-        self.concentration * 2 + self.centralisation * 4 - self.groups * 12
+/// Squares whose file (or rank) index has bit `k` set: sums of coordinates by popcount.
+const FILE_BITS: [u64; 3] = [
+    0xAAAA_AAAA_AAAA_AAAA,
+    0xCCCC_CCCC_CCCC_CCCC,
+    0xF0F0_F0F0_F0F0_F0F0,
+];
+const RANK_BITS: [u64; 3] = [
+    0xFF00_FF00_FF00_FF00,
+    0xFFFF_0000_FFFF_0000,
+    0xFFFF_FFFF_0000_0000,
+];
+
+/// Squares with centralisation value at least k (k = 1, 2, 3).
+const CENTRE_RINGS: [u64; 3] = {
+    let mut rings = [0u64; 3];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut k = 0;
+        while k < CENTRE[sq] {
+            rings[k as usize] |= 1 << sq;
+            k += 1;
+        }
+        sq += 1;
     }
+    rings
+};
+
+/// `BOXES[sq][d]`: the squares within Chebyshev distance `d` of `sq`.
+const BOXES: [[u64; 8]; 64] = {
+    let mut boxes = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut other: i32 = 0;
+        while other < 64 {
+            let df = (sq % 8) as i32 - (other % 8);
+            let dr = (sq / 8) as i32 - (other / 8);
+            let df = if df < 0 { -df } else { df };
+            let dr = if dr < 0 { -dr } else { dr };
+            let d = if df > dr { df } else { dr };
+            let mut k = d as usize;
+            while k < 8 {
+                boxes[sq][k] |= 1u64 << other;
+                k += 1;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    boxes
+};
+
+const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+
+#[inline]
+fn weighted_sum(p: u64, bits: &[u64; 3]) -> i32 {
+    ((p & bits[0]).count_ones() + 2 * (p & bits[1]).count_ones() + 4 * (p & bits[2]).count_ones())
+        as i32
+}
+
+/// Pairs of neighbouring pieces (8-neighbourhood), each pair once.
+#[inline]
+fn adjacent_pairs(p: u64) -> i32 {
+    ((p & (p << 1) & NOT_FILE_A).count_ones()
+        + (p & (p << 8)).count_ones()
+        + (p & (p << 9) & NOT_FILE_A).count_ones()
+        + (p & (p << 7) & NOT_FILE_H).count_ones()) as i32
+}
+
+/// The features of `color` in `pos`.
+pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
+    let pieces = pos.pieces(color);
+    let p = pieces.0;
+    let n = p.count_ones() as i32;
+    if n == 0 {
+        return [0; FEATURES];
+    }
+    let fsum = weighted_sum(p, &FILE_BITS);
+    let rsum = weighted_sum(p, &RANK_BITS);
+    let centre = CENTRE_RINGS
+        .iter()
+        .map(|&ring| (p & ring).count_ones() as i32)
+        .sum::<i32>();
+    // The centre of mass rounded to the nearest square.
+    let (cf, cr) = ((2 * fsum + n) / (2 * n), (2 * rsum + n) / (2 * n));
+    let boxes = &BOXES[(cr * 8 + cf) as usize];
+    // The sum of distances: a piece at distance d lies outside the boxes 0..d.
+    let spread: i32 = boxes[..7]
+        .iter()
+        .map(|&b| (p & !b).count_ones() as i32)
+        .sum();
+    let excess = spread - min_distance_sum(n as u32);
+    // Distance of the centre of mass from the board's middle, in half squares.
+    let middle = i32::from(pos.size().side()) - 1;
+    let com_offcentre = (2 * fsum / n - middle)
+        .abs()
+        .max((2 * rsum / n - middle).abs());
+    let files = {
+        let mut f = p;
+        f |= f >> 32;
+        f |= f >> 16;
+        f |= f >> 8;
+        (f & 0xFF) as u32
+    };
+    let width = 32 - files.leading_zeros() as i32 - files.trailing_zeros() as i32;
+    let height = (63 - p.leading_zeros() as i32) / 8 - (p.trailing_zeros() as i32) / 8 + 1;
+    let (solid, euler4) = quads(pieces);
+    let mut mobility = 0;
+    let them = pos.pieces(!color).0;
+    pos.for_each_move_set(color, |_, targets| {
+        let t = targets.0;
+        mobility += 2 * t.count_ones() as i32 + 2 * (t & them).count_ones() as i32
+            - (t & EDGE).count_ones() as i32;
+    });
+    [
+        excess * 16 / n,
+        centre * 16 / n,
+        com_offcentre,
+        solid,
+        euler4,
+        mobility,
+        adjacent_pairs(p) * 16 / n,
+        width * height,
+        pieces.groups().count() as i32,
+    ]
 }
 
 /// The evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    let len = pos.size().side();
-    let ours = SideTerms::of(pos.pieces(us), len).score();
-    let theirs = SideTerms::of(pos.pieces(!us), len).score();
-    const TEMPO: i32 = 10;
-    ours - theirs + TEMPO
+    evaluate_with(pos, &WEIGHTS)
 }
 
-/// The terms of both sides, for display.
-pub fn terms(pos: &Position) -> [(Color, SideTerms); 2] {
-    let len = pos.size().side();
-    Color::ALL.map(|c| (c, SideTerms::of(pos.pieces(c), len)))
+pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
+    let us = pos.side_to_move();
+    let ours = features(pos, us);
+    let theirs = features(pos, !us);
+    let mut score = 0;
+    for i in 0..FEATURES {
+        score += weights.features[i] * (ours[i] - theirs[i]);
+    }
+    score / 16 + weights.tempo
+}
+
+/// The features of both sides, for display.
+pub fn terms(pos: &Position) -> [(Color, [i32; FEATURES]); 2] {
+    Color::ALL.map(|c| (c, features(pos, c)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pos(text: &str) -> Position {
+        text.parse().unwrap()
+    }
 
     #[test]
     fn minimum_spread() {
@@ -114,19 +271,129 @@ mod tests {
     }
 
     #[test]
+    fn quads_count_windows_and_euler() {
+        // One lone piece: four windows with one piece, Euler number 1.
+        assert_eq!(
+            quads(pos("8/8/8/3b4/8/8/8/7w w").pieces(Color::Black)),
+            (0, 4)
+        );
+        // A 2x2 block: one solid window, Euler number 1 (4 corner windows of one piece,
+        // 4 edge windows of two, one window of four).
+        assert_eq!(
+            quads(pos("8/8/8/3bb3/3bb3/8/8/7w w").pieces(Color::Black)),
+            (1, 4)
+        );
+        // Two pieces touching diagonally: 6 windows of one, 1 diagonal: Euler 1.
+        assert_eq!(
+            quads(pos("8/8/8/3b4/4b3/8/8/7w w").pieces(Color::Black)),
+            (0, 4)
+        );
+        // Two separate pieces: Euler 2.
+        assert_eq!(
+            quads(pos("8/8/8/b6b/8/8/8/7w w").pieces(Color::Black)),
+            (0, 8)
+        );
+        // Corner pieces use the border windows too.
+        assert_eq!(
+            quads(pos("b6b/8/8/8/3w4/8/8/b6b w").pieces(Color::Black)),
+            (0, 16)
+        );
+        // A ring around a hole: Euler 0 (one group, one hole).
+        assert_eq!(
+            quads(pos("8/8/8/2bbb3/2b1b3/2bbb3/8/7w w").pieces(Color::Black)).1,
+            0
+        );
+    }
+
+    /// The features computed the plain way, square by square.
+    fn plain_features(pos: &Position, color: Color) -> [i32; FEATURES] {
+        let pieces = pos.pieces(color);
+        let n = pieces.count() as i32;
+        let squares: Vec<(i32, i32)> = pieces
+            .map(|sq| (i32::from(sq.file()), i32::from(sq.rank())))
+            .collect();
+        let fsum: i32 = squares.iter().map(|s| s.0).sum();
+        let rsum: i32 = squares.iter().map(|s| s.1).sum();
+        let (cf, cr) = ((2 * fsum + n) / (2 * n), (2 * rsum + n) / (2 * n));
+        let spread: i32 = squares
+            .iter()
+            .map(|&(f, r)| (f - cf).abs().max((r - cr).abs()))
+            .sum();
+        let centre: i32 = pieces.map(|sq| CENTRE[sq.index()]).sum();
+        let middle = i32::from(pos.size().side()) - 1;
+        let width = squares.iter().map(|s| s.0).max().unwrap()
+            - squares.iter().map(|s| s.0).min().unwrap()
+            + 1;
+        let height = squares.iter().map(|s| s.1).max().unwrap()
+            - squares.iter().map(|s| s.1).min().unwrap()
+            + 1;
+        let pairs: i32 = squares
+            .iter()
+            .map(|&(f, r)| {
+                squares
+                    .iter()
+                    .filter(|&&(g, s)| (g, s) != (f, r) && (g - f).abs() <= 1 && (s - r).abs() <= 1)
+                    .count() as i32
+            })
+            .sum::<i32>()
+            / 2;
+        let mut mobility = 0;
+        let mut mover = *pos;
+        if mover.side_to_move() != color {
+            mover.play(loa_core::Move::PASS);
+        }
+        if !mover.must_pass() {
+            for mv in mover.legal_moves().iter() {
+                let edge = EDGE & mv.to().bit() != 0;
+                mobility += 2 + 2 * i32::from(mv.is_capture()) - i32::from(edge);
+            }
+        }
+        let (solid, euler4) = quads(pieces);
+        [
+            (spread - min_distance_sum(n as u32)) * 16 / n,
+            centre * 16 / n,
+            (2 * fsum / n - middle)
+                .abs()
+                .max((2 * rsum / n - middle).abs()),
+            solid,
+            euler4,
+            mobility,
+            pairs * 16 / n,
+            width * height,
+            pieces.groups().count() as i32,
+        ]
+    }
+
+    #[test]
+    fn features_match_a_plain_computation() {
+        for text in crate::bench::POSITIONS {
+            let mut pos: Position = text.parse().unwrap();
+            for ply in 0..12 {
+                for color in Color::ALL {
+                    assert_eq!(
+                        features(&pos, color),
+                        plain_features(&pos, color),
+                        "{pos} {color}"
+                    );
+                }
+                let moves = pos.legal_moves();
+                pos.play(moves[(ply * 7) % moves.len()]);
+            }
+        }
+    }
+
+    #[test]
     fn start_is_balanced_apart_from_tempo() {
-        let pos = Position::startpos();
-        let [(_, b), (_, w)] = terms(&pos);
+        let start = Position::startpos();
+        let [(_, b), (_, w)] = terms(&start);
         assert_eq!(b, w);
-        assert_eq!(evaluate(&pos), 10);
+        assert_eq!(evaluate(&start), WEIGHTS.tempo);
     }
 
     #[test]
     fn gathered_pieces_score_higher() {
         // Black in one clump, White scattered: Black is better whoever moves.
-        let pos: Position = "w6w/8/8/3bb3/3bb3/8/8/w6w b".parse().unwrap();
-        assert!(evaluate(&pos) > 100, "{}", evaluate(&pos));
-        let pos: Position = "w6w/8/8/3bb3/3bb3/8/8/w6w w".parse().unwrap();
-        assert!(evaluate(&pos) < -100, "{}", evaluate(&pos));
+        assert!(evaluate(&pos("w6w/8/8/3bb3/3bb3/8/8/w6w b")) > 100);
+        assert!(evaluate(&pos("w6w/8/8/3bb3/3bb3/8/8/w6w w")) < -100);
     }
 }

@@ -15,6 +15,8 @@ const INFINITY: i32 = MATE + 1;
 /// Scores beyond this are wins or losses by connection.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const MAX_PLY: usize = 128;
+const NULL_MOVE: bool = true;
+const WIN_IN_ONE_AT_LEAVES: bool = true;
 
 /// A score as protocols report it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,7 +340,7 @@ impl Search<'_> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate(pos);
+            return self.leaf(pos, ply);
         }
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
@@ -354,6 +356,28 @@ impl Search<'_> {
                 if cut {
                     return score;
                 }
+            }
+        }
+        // Null move: if passing still fails high at reduced depth, a real move will too.
+        // Connection threats are not missed: after the pass the opponent may connect.
+        if NULL_MOVE
+            && !pv_node
+            && ply > 0
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && pos.pieces(pos.side_to_move()).count() > 3
+            && evaluate(pos) >= beta
+        {
+            let reduction = 2 + depth / 6;
+            let child = pos.after(Move::PASS);
+            self.keys.push(child.hash());
+            let score = -self.negamax(&child, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return if score >= MATE_BOUND { beta } else { score };
             }
         }
         let mut moves = MoveList::new();
@@ -449,6 +473,34 @@ impl Search<'_> {
             );
         }
         best
+    }
+
+    /// The value of a node at the horizon: a connection the side to move can make at once
+    /// is a win, not an evaluation; otherwise the static evaluation.
+    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+        if WIN_IN_ONE_AT_LEAVES {
+            let us = pos.side_to_move();
+            // One move joins at most the groups around one square: few groups or none.
+            if pos.pieces(us).groups().take(4).count() <= 3 {
+                let mut found = false;
+                pos.for_each_move_set(us, |from, targets| {
+                    for to in targets {
+                        if found {
+                            return;
+                        }
+                        let capture = pos.pieces(!us).contains(to);
+                        let after = pos.after(Move::new(from, to, capture));
+                        if let Some(outcome) = after.outcome(self.rules) {
+                            found |= outcome.winner == Some(us);
+                        }
+                    }
+                });
+                if found {
+                    return MATE - ply as i32 - 1;
+                }
+            }
+        }
+        evaluate(pos)
     }
 
     fn is_killer(&self, mv: Move, ply: usize) -> bool {

@@ -1,0 +1,115 @@
+//! Self-play games for tuning: random openings, then the engine at a small node budget.
+
+use anyhow::Result;
+use clap::Args;
+use indicatif::ProgressBar;
+use loa_core::{Color, Game, Position, RuleSet};
+use loa_engine::{Engine, Limits};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 2000)]
+    games: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 4000)]
+    nodes: u64,
+    /// Random plies at the start of each game.
+    #[arg(long, default_value_t = 6)]
+    random_plies: usize,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file: one `position text ; result` line per position, the result from
+    /// Black's side (1, 0.5 or 0).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+/// xorshift64*: enough randomness for openings, reproducible from the seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+pub fn run(args: SelfplayArgs) -> Result<()> {
+    let out = Mutex::new(std::io::BufWriter::new(std::fs::File::create(&args.out)?));
+    let next = AtomicUsize::new(0);
+    let bar = ProgressBar::new(args.games as u64);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.max(1) {
+            scope.spawn(|| -> Result<()> {
+                let mut engine = Engine::new(8, RuleSet::Draw);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= args.games {
+                        return Ok(());
+                    }
+                    let mut rng =
+                        Rng((args.seed << 32) ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    let lines = play_game(&mut engine, &mut rng, &args, &stop);
+                    out.lock().expect("writer").write_all(lines.as_bytes())?;
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    out.into_inner().expect("writer").flush()?;
+    Ok(())
+}
+
+fn play_game(engine: &mut Engine, rng: &mut Rng, args: &SelfplayArgs, stop: &AtomicBool) -> String {
+    engine.clear();
+    let mut game = Game::new(Position::startpos(), RuleSet::Draw);
+    let mut positions = Vec::new();
+    let limits = Limits {
+        nodes: Some(args.nodes),
+        ..Limits::default()
+    };
+    while !game.is_over() && game.ply() < 300 {
+        let moves = game.legal_moves();
+        let mv = if game.ply() < args.random_plies {
+            moves[(rng.next() % moves.len() as u64) as usize]
+        } else {
+            let keys: Vec<u64> = {
+                let mut pos = *game.start();
+                game.moves()
+                    .map(|mv| {
+                        let key = pos.hash();
+                        pos.play(mv);
+                        key
+                    })
+                    .collect()
+            };
+            let result = engine.search(game.position(), &keys, &limits, stop, |_| {});
+            // Positions where the search already sees the end teach the weights nothing.
+            if result.score.abs() < loa_engine::search::MATE_BOUND {
+                positions.push(*game.position());
+            }
+            result.best.expect("game not over")
+        };
+        game.play(mv).expect("engine moves are legal");
+    }
+    let result = match game.outcome().and_then(|o| o.winner) {
+        Some(Color::Black) => "1",
+        Some(Color::White) => "0",
+        None => "0.5",
+    };
+    positions
+        .iter()
+        .map(|pos| format!("{pos} ; {result}\n"))
+        .collect()
+}
