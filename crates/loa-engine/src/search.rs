@@ -5,7 +5,7 @@ use crate::eval::evaluate;
 use crate::time::Budget;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use loa_core::{Color, Move, MoveList, Position, RuleSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The score of a connection on the board now; a win found `n` plies ahead scores
@@ -87,7 +87,8 @@ pub struct SearchResult {
 pub struct Engine {
     tt: TranspositionTable,
     rules: RuleSet,
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    history: Box<History>,
+    helper_histories: Vec<Box<History>>,
 }
 
 impl Engine {
@@ -96,6 +97,7 @@ impl Engine {
             tt: TranspositionTable::new(hash_mb),
             rules,
             history: Box::new([[[0; 64]; 64]; 2]),
+            helper_histories: Vec::new(),
         }
     }
 
@@ -114,48 +116,148 @@ impl Engine {
     /// Forgets everything learnt: for a new game.
     pub fn clear(&mut self) {
         self.tt.clear();
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                row.fill(0);
+        for table in std::iter::once(&mut self.history).chain(self.helper_histories.iter_mut()) {
+            for side in table.iter_mut() {
+                for row in side.iter_mut() {
+                    row.fill(0);
+                }
             }
         }
     }
 
+    /// Sets the number of search threads (lazy SMP over the shared table).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.helper_histories
+            .resize_with(threads.max(1) - 1, || Box::new([[[0; 64]; 64]; 2]));
+    }
+
+    pub fn threads(&self) -> usize {
+        self.helper_histories.len() + 1
+    }
+
     /// Searches `root`. `history` holds the hashes of the game's earlier positions,
     /// oldest first, so repetitions are seen; `stop` ends the search from outside.
+    /// Helper threads search the same tree and share what they find through the table;
+    /// the main thread's result is the answer.
     pub fn search(
         &mut self,
         root: &Position,
         history: &[u64],
         limits: &Limits,
         stop: &AtomicBool,
-        mut on_info: impl FnMut(&Info),
+        on_info: impl FnMut(&Info),
     ) -> SearchResult {
         self.tt.new_search();
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                for h in row.iter_mut() {
-                    *h /= 8;
+        for table in std::iter::once(&mut self.history).chain(self.helper_histories.iter_mut()) {
+            for side in table.iter_mut() {
+                for row in side.iter_mut() {
+                    for h in row.iter_mut() {
+                        *h /= 8;
+                    }
                 }
             }
         }
         let start = Instant::now();
-        let mut search = Search {
-            tt: &self.tt,
-            history: &mut self.history,
-            rules: self.rules,
+        let deadline = limits.time.map(|b| start + b.hard);
+        let helpers_done = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let (tt, rules) = (&self.tt, self.rules);
+        std::thread::scope(|scope| {
+            for (i, table) in self.helper_histories.iter_mut().enumerate() {
+                let (helpers_done, helper_nodes) = (&helpers_done, &helper_nodes);
+                scope.spawn(move || {
+                    let mut helper = Search::new(tt, table, rules, stop, history);
+                    helper.abort = Some(helpers_done);
+                    helper.deadline = deadline;
+                    helper.shared_nodes = Some(helper_nodes);
+                    let helper_limits = Limits {
+                        multipv: 1,
+                        ..limits.clone()
+                    };
+                    // Odd helpers start one ply deeper so threads spread over depths.
+                    helper.iterate(root, &helper_limits, start, 1 + (i as u32 % 2), |_| {});
+                });
+            }
+            let mut main = Search::new(tt, &mut self.history, rules, stop, history);
+            main.deadline = deadline;
+            main.node_limit = limits.nodes.unwrap_or(u64::MAX);
+            main.helper_nodes = Some(&helper_nodes);
+            let result = main.iterate(root, limits, start, 1, on_info);
+            helpers_done.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+}
+
+type History = [[[i32; 64]; 64]; 2];
+
+struct Search<'a> {
+    tt: &'a TranspositionTable,
+    history: &'a mut History,
+    rules: RuleSet,
+    stop: &'a AtomicBool,
+    /// Set when the main thread is done: ends a helper thread.
+    abort: Option<&'a AtomicBool>,
+    /// A helper adds its nodes here, in batches.
+    shared_nodes: Option<&'a AtomicU64>,
+    /// The main thread reads the helpers' nodes here for its reports.
+    helper_nodes: Option<&'a AtomicU64>,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    nodes: u64,
+    seldepth: u32,
+    stopped: bool,
+    /// Hashes of the game's positions then the search path, for repetitions.
+    keys: Vec<u64>,
+    game_len: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    pv: Vec<Vec<Move>>,
+    /// Root moves already reported as better lines in a multi-line search.
+    excluded: Vec<Move>,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        tt: &'a TranspositionTable,
+        history: &'a mut History,
+        rules: RuleSet,
+        stop: &'a AtomicBool,
+        game: &[u64],
+    ) -> Search<'a> {
+        Search {
+            tt,
+            history,
+            rules,
             stop,
-            deadline: limits.time.map(|b| start + b.hard),
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            abort: None,
+            shared_nodes: None,
+            helper_nodes: None,
+            deadline: None,
+            node_limit: u64::MAX,
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            keys: history.to_vec(),
-            game_len: history.len(),
+            keys: game.to_vec(),
+            game_len: game.len(),
             killers: [[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             excluded: Vec::new(),
-        };
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed))
+    }
+
+    /// Iterative deepening from `first_depth`, reporting each finished line.
+    fn iterate(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        start: Instant,
+        first_depth: u32,
+        mut on_info: impl FnMut(&Info),
+    ) -> SearchResult {
         let root_moves = root.legal_moves();
         let mut result = SearchResult {
             best: (root.outcome(self.rules).is_none()).then(|| root_moves[0]),
@@ -173,15 +275,15 @@ impl Engine {
             .clamp(1, MAX_PLY as u32 - 1);
         let lines = limits.multipv.clamp(1, root_moves.len());
         let mut scores = vec![0; lines];
-        'deepening: for depth in 1..=max_depth {
-            search.excluded.clear();
+        'deepening: for depth in first_depth.min(max_depth)..=max_depth {
+            self.excluded.clear();
             for (line, score) in scores.iter_mut().enumerate() {
-                let found = search.aspiration(root, depth, *score);
-                if search.stopped && depth > 1 {
+                let found = self.aspiration(root, depth, *score);
+                if self.stopped && depth > first_depth {
                     break 'deepening;
                 }
                 *score = found;
-                let pv = search.pv[0].clone();
+                let pv = self.pv[0].clone();
                 if line == 0 {
                     if let Some(&best) = pv.first() {
                         result.best = Some(best);
@@ -191,19 +293,19 @@ impl Engine {
                     result.pv = pv.clone();
                 }
                 if let Some(&first) = pv.first() {
-                    search.excluded.push(first);
+                    self.excluded.push(first);
                 }
                 on_info(&Info {
                     depth,
                     multipv: line + 1,
-                    seldepth: search.seldepth,
+                    seldepth: self.seldepth,
                     score: Score::from_internal(found),
-                    nodes: search.nodes,
+                    nodes: self.total_nodes(),
                     time: start.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv,
                 });
-                if search.stopped {
+                if self.stopped {
                     break 'deepening;
                 }
             }
@@ -220,31 +322,9 @@ impl Engine {
                 }
             }
         }
-        result.nodes = search.nodes;
+        result.nodes = self.total_nodes();
         result
     }
-}
-
-struct Search<'a> {
-    tt: &'a TranspositionTable,
-    history: &'a mut [[[i32; 64]; 64]; 2],
-    rules: RuleSet,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    node_limit: u64,
-    nodes: u64,
-    seldepth: u32,
-    stopped: bool,
-    /// Hashes of the game's positions then the search path, for repetitions.
-    keys: Vec<u64>,
-    game_len: usize,
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    pv: Vec<Vec<Move>>,
-    /// Root moves already reported as better lines in a multi-line search.
-    excluded: Vec<Move>,
-}
-
-impl Search<'_> {
     fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
         if depth < 4 || previous.abs() >= MATE_BOUND {
             return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
@@ -276,6 +356,12 @@ impl Search<'_> {
             self.stopped = true;
         }
         if self.nodes.is_multiple_of(1024) {
+            if let Some(shared) = self.shared_nodes {
+                shared.fetch_add(1024, Ordering::Relaxed);
+            }
+            if self.abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                self.stopped = true;
+            }
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     self.stopped = true;

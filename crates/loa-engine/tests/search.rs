@@ -38,3 +38,28 @@ fn game_over_at_the_root_has_no_move() {
     );
     assert_eq!(result.best, None);
 }
+
+#[test]
+fn two_threads_find_the_same_connection_and_stop() {
+    let pos: Position = "8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w".parse().unwrap();
+    let mut engine = Engine::new(16, RuleSet::Draw);
+    engine.set_threads(2);
+    assert_eq!(engine.threads(), 2);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
+    assert_eq!(result.best.unwrap().to_string(), "c2-c5");
+    // An infinite search with helpers ends when stopped from outside.
+    let start = Position::startpos();
+    let stop = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let handle = scope.spawn(|| engine.search(&start, &[], &Limits::default(), &stop, |_| {}));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        handle.join().unwrap()
+    });
+    assert!(start.is_legal(result.best.unwrap()));
+    assert!(result.depth >= 2, "searched {} plies", result.depth);
+}

@@ -58,7 +58,8 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
                         return Ok(());
                     }
                     let mut rng =
-                        Rng((args.seed << 32) ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                        Rng((args.seed << 32)
+                            ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
                     let lines = play_game(&mut engine, &mut rng, &args, &stop);
                     out.lock().expect("writer").write_all(lines.as_bytes())?;
                     bar.inc(1);
