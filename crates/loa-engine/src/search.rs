@@ -135,7 +135,7 @@ impl Engine {
         self.helper_histories.len() + 1
     }
 
-    /// Searches `root`. `history` holds the hashes of the game's earlier positions,
+    /// Searches `root`. `history` holds the hashes of the game's positions before `root`,
     /// oldest first, so repetitions are seen; `stop` ends the search from outside.
     /// Helper threads search the same tree and share what they find through the table;
     /// the main thread's result is the answer.
@@ -166,7 +166,7 @@ impl Engine {
             for (i, table) in self.helper_histories.iter_mut().enumerate() {
                 let (helpers_done, helper_nodes) = (&helpers_done, &helper_nodes);
                 scope.spawn(move || {
-                    let mut helper = Search::new(tt, table, rules, stop, history);
+                    let mut helper = Search::new(tt, table, rules, stop, history, root);
                     helper.abort = Some(helpers_done);
                     helper.deadline = deadline;
                     helper.shared_nodes = Some(helper_nodes);
@@ -178,7 +178,7 @@ impl Engine {
                     helper.iterate(root, &helper_limits, start, 1 + (i as u32 % 2), |_| {});
                 });
             }
-            let mut main = Search::new(tt, &mut self.history, rules, stop, history);
+            let mut main = Search::new(tt, &mut self.history, rules, stop, history, root);
             main.deadline = deadline;
             main.node_limit = limits.nodes.unwrap_or(u64::MAX);
             main.helper_nodes = Some(&helper_nodes);
@@ -223,7 +223,11 @@ impl<'a> Search<'a> {
         rules: RuleSet,
         stop: &'a AtomicBool,
         game: &[u64],
+        root: &Position,
     ) -> Search<'a> {
+        let mut keys = Vec::with_capacity(game.len() + MAX_PLY + 1);
+        keys.extend_from_slice(game);
+        keys.push(root.hash());
         Search {
             tt,
             history,
@@ -237,7 +241,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            keys: game.to_vec(),
+            keys,
             game_len: game.len(),
             killers: [[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -327,12 +331,12 @@ impl<'a> Search<'a> {
     }
     fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
         if depth < 4 || previous.abs() >= MATE_BOUND {
-            return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
+            return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, false);
         }
         let mut delta = 40;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
-            let score = self.negamax(root, depth as i32, alpha, beta, 0);
+            let score = self.negamax(root, depth as i32, alpha, beta, 0, false);
             if self.stopped {
                 return score;
             }
@@ -392,6 +396,9 @@ impl<'a> Search<'a> {
         false
     }
 
+    /// `after_capture`: the move into `pos` took a piece, so the side to move's pieces
+    /// changed too.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
@@ -399,6 +406,7 @@ impl<'a> Search<'a> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        after_capture: bool,
     ) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
@@ -408,12 +416,22 @@ impl<'a> Search<'a> {
         }
         self.seldepth = self.seldepth.max(ply as u32);
         if ply > 0 {
-            if let Some(outcome) = pos.outcome(self.rules) {
-                return match outcome.winner {
-                    None => 0,
-                    Some(w) if w == pos.side_to_move() => MATE - ply as i32,
-                    Some(_) => -(MATE - ply as i32),
-                };
+            // Only the pieces a move changed can have become connected: the mover's, and
+            // the opponent's after a capture (they were not connected before the move, or
+            // the game would have ended).
+            let us = pos.side_to_move();
+            let mover_connected = pos.is_connected(!us);
+            let we_connected = after_capture && pos.is_connected(us);
+            match (mover_connected, we_connected) {
+                (false, false) => {}
+                (true, false) => return -(MATE - ply as i32),
+                (false, true) => return MATE - ply as i32,
+                (true, true) => {
+                    return match self.rules {
+                        RuleSet::Draw => 0,
+                        RuleSet::MoverWins => -(MATE - ply as i32),
+                    }
+                }
             }
             if self.is_repetition() {
                 return 0;
@@ -457,7 +475,14 @@ impl<'a> Search<'a> {
             let reduction = 2 + depth / 6;
             let child = pos.after(Move::PASS);
             self.keys.push(child.hash());
-            let score = -self.negamax(&child, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            let score = -self.negamax(
+                &child,
+                depth - 1 - reduction,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+            );
             self.keys.pop();
             if self.stopped {
                 return 0;
@@ -493,24 +518,31 @@ impl<'a> Search<'a> {
                 continue;
             }
             let child = pos.after(mv);
+            let capture = mv.is_capture();
             self.keys.push(child.hash());
             let quiet = !mv.is_capture() && Some(mv) != tt_move;
             searched += 1;
             let score = if searched == 1 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, capture)
             } else {
                 let reduction = if depth >= 3 && i >= 3 && quiet && !self.is_killer(mv, ply) {
                     1 + i32::from(i >= 10 && depth >= 5)
                 } else {
                     0
                 };
-                let mut score =
-                    -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                let mut score = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    capture,
+                );
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, capture);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, capture);
                 }
                 score
             };

@@ -63,3 +63,36 @@ fn two_threads_find_the_same_connection_and_stop() {
     assert!(start.is_legal(result.best.unwrap()));
     assert!(result.depth >= 2, "searched {} plies", result.depth);
 }
+
+#[test]
+fn a_third_repetition_scores_as_a_draw() {
+    // After b1-b3 a2-c2 b3-b1 c2-a2 b1-b3 a2-c2 b3-b1 the start has occurred twice, and
+    // c2-a2 would bring it back a third time: a draw, whatever the board says.
+    let mut game = loa_core::Game::new(Position::startpos(), RuleSet::Draw);
+    for mv in [
+        "b1-b3", "a2-c2", "b3-b1", "c2-a2", "b1-b3", "a2-c2", "b3-b1",
+    ] {
+        game.play_text(mv).unwrap();
+    }
+    let mut keys = Vec::new();
+    let mut pos = *game.start();
+    for mv in game.moves() {
+        keys.push(pos.hash());
+        pos.play(mv);
+    }
+    let root = *game.position();
+    let c2a2 = root.parse_move("c2-a2").unwrap();
+    let mut engine = Engine::new(16, RuleSet::Draw);
+    let limits = Limits {
+        depth: Some(1),
+        multipv: 64,
+        ..Limits::default()
+    };
+    let mut scores = Vec::new();
+    engine.search(&root, &keys, &limits, &AtomicBool::new(false), |info| {
+        scores.push((info.pv[0], info.score));
+    });
+    assert_eq!(scores.len(), root.legal_moves().len());
+    let draw: Vec<_> = scores.iter().filter(|(_, s)| *s == Score::Cp(0)).collect();
+    assert_eq!(draw, [&(c2a2, Score::Cp(0))]);
+}
