@@ -61,7 +61,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         ..Limits::default()
     };
     let pos = *game.position();
-    let history = history_hashes(&game);
+    let history = game.previous_hashes();
     println!("{}", pos.diagram(loa_core::Bitboard::EMPTY));
     println!("{pos}");
     let mut engine = Engine::new(args.hash.max(1), rules);
@@ -73,18 +73,6 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         println!("best move {best}");
     }
     Ok(())
-}
-
-/// The hashes of the positions before the current one, oldest first.
-pub fn history_hashes(game: &Game) -> Vec<u64> {
-    let mut pos = *game.start();
-    game.moves()
-        .map(|mv| {
-            let key = pos.hash();
-            pos.play(mv);
-            key
-        })
-        .collect()
 }
 
 fn describe(root: &Position, info: &Info) -> String {

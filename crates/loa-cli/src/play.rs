@@ -152,7 +152,7 @@ impl<W: Write> Session<W> {
 
     fn computer_move(&mut self) -> Result<()> {
         let engine = self.engine.as_mut().expect("a computer opponent");
-        let history = crate::analyze::history_hashes(&self.game);
+        let history = self.game.previous_hashes();
         let stop = AtomicBool::new(false);
         let result = engine.search(self.game.position(), &history, &self.limits, &stop, |_| {});
         let mv: Move = result.best.expect("the game is not over");

@@ -51,6 +51,12 @@ impl Game {
         self.history.iter().map(|&(_, mv)| mv)
     }
 
+    /// The hashes of the positions before the current one, oldest first: what a search
+    /// needs to see repetitions.
+    pub fn previous_hashes(&self) -> Vec<u64> {
+        self.history.iter().map(|(pos, _)| pos.hash()).collect()
+    }
+
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|&(_, mv)| mv)
     }

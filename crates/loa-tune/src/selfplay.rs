@@ -85,16 +85,7 @@ fn play_game(engine: &mut Engine, rng: &mut Rng, args: &SelfplayArgs, stop: &Ato
         let mv = if game.ply() < args.random_plies {
             moves[(rng.next() % moves.len() as u64) as usize]
         } else {
-            let keys: Vec<u64> = {
-                let mut pos = *game.start();
-                game.moves()
-                    .map(|mv| {
-                        let key = pos.hash();
-                        pos.play(mv);
-                        key
-                    })
-                    .collect()
-            };
+            let keys = game.previous_hashes();
             let result = engine.search(game.position(), &keys, &limits, stop, |_| {});
             // Positions where the search already sees the end teach the weights nothing.
             if result.score.abs() < loa_engine::search::MATE_BOUND {

@@ -1,0 +1,121 @@
+//! Commands that only look at the position: `query`, `validmoves`, `d`, `eval`, `perft`.
+
+use super::{Reply, Session};
+use loa_core::{perft, Bitboard, Color, Move};
+use loa_engine::eval;
+
+impl Session {
+    /// `query gameover|p1turn|result` -> `response ...`.
+    pub(super) fn query(&self, args: &[&str]) -> Reply {
+        let usage = "expected 'query gameover', 'query p1turn' or 'query result'";
+        let [what] = args else {
+            return Err(format!("query: {usage}"));
+        };
+        let answer = match what.to_ascii_lowercase().as_str() {
+            "gameover" => self.game.is_over().to_string(),
+            "p1turn" => (self.game.position().side_to_move() == Color::Black).to_string(),
+            "result" => match self.game.outcome() {
+                None => "none",
+                Some(outcome) => match outcome.winner {
+                    Some(Color::Black) => "p1win",
+                    Some(Color::White) => "p2win",
+                    None => "draw",
+                },
+            }
+            .to_string(),
+            _ => return Err(format!("query: unknown query '{what}': {usage}")),
+        };
+        self.out.line(&format!("response {answer}"));
+        Ok(())
+    }
+
+    /// The legal moves on one line (`0000` for a forced pass; empty once the game is over).
+    pub(super) fn valid_moves(&self) {
+        let moves: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|mv| mv.coordinate())
+            .collect();
+        self.out.line(&moves.join(" "));
+    }
+
+    /// The board (last move's squares in brackets), the position text, the side to move
+    /// and whether the game is over.
+    pub(super) fn display(&self) {
+        let pos = self.game.position();
+        let marked = match self.game.last_move() {
+            Some(mv) if !mv.is_pass() => Bitboard(mv.from().bit() | mv.to().bit()),
+            _ => Bitboard::EMPTY,
+        };
+        for line in pos.diagram(marked).lines() {
+            self.out.line(line);
+        }
+        self.out.line(&format!("position {pos}"));
+        let side = pos.side_to_move();
+        let player = if side == Color::Black { "p1" } else { "p2" };
+        self.out.line(&format!("side to move {side} ({player})"));
+        let last = self
+            .game
+            .last_move()
+            .map_or("none".to_string(), Move::coordinate);
+        self.out
+            .line(&format!("moves played {}, last {last}", self.game.ply()));
+        match self.game.outcome() {
+            None => self.out.line("game over: no"),
+            Some(outcome) => self.out.line(&format!("game over: yes, {outcome}")),
+        }
+    }
+
+    /// The evaluation features of each side (the weights decide which way each counts),
+    /// then the evaluation for the side to move.
+    pub(super) fn eval(&self) {
+        let pos = self.game.position();
+        let [(black, b), (white, w)] = eval::terms(pos);
+        self.out.line(&format!(
+            "{:16} {:>7} {:>7} {:>7}",
+            "feature",
+            black.name(),
+            white.name(),
+            "weight"
+        ));
+        for (i, name) in eval::FEATURE_NAMES.iter().enumerate() {
+            self.out.line(&format!(
+                "{name:16} {:>7} {:>7} {:>7}",
+                b[i],
+                w[i],
+                eval::WEIGHTS.features[i]
+            ));
+        }
+        self.out
+            .line(&format!("{:16} {:>23}", "tempo", eval::WEIGHTS.tempo));
+        let side = pos.side_to_move();
+        self.out.line(&format!(
+            "total {} (for {side}, the side to move)",
+            eval::evaluate(pos)
+        ));
+    }
+
+    /// `perft N`: the count under each move as `b1d3: N`, then the total alone. Every
+    /// move sequence is counted, as `loa perft` does.
+    pub(super) fn perft(&self, args: &[&str]) -> Reply {
+        let [depth] = args else {
+            return Err("perft: expected 'perft <depth>'".to_string());
+        };
+        let depth: u32 = depth
+            .parse()
+            .map_err(|_| format!("perft: depth '{depth}' is not a whole number"))?;
+        let pos = self.game.position();
+        if depth == 0 {
+            self.out.line("1");
+            return Ok(());
+        }
+        let mut total = 0;
+        for (mv, count) in perft::divide(pos, depth) {
+            self.out.line(&format!("{}: {count}", mv.coordinate()));
+            total += count;
+        }
+        self.out.line(&total.to_string());
+        Ok(())
+    }
+}
