@@ -1,6 +1,34 @@
-//! Game records: SGF (FF[4], GM[9]) and a PGN-style text format, read and written.
+//! Game records: SGF (`FF[4]`, `GM[9]`) and a PGN-style text format, read and written.
+//!
+//! Reading is done in two steps. [`parse_records`] (or [`sgf::parse`], [`pgn::parse`])
+//! turns text into [`GameRecord`]s: it reports what it cannot read (syntax, a move that
+//! is not move text, an unknown result, a bad start position) as a [`RecordError`] with
+//! the line and column. Moves are matched against the position as they are read, so that
+//! a capture written `d1-a4` is stored as a capture, but a move that cannot be played is
+//! not a reading error: [`GameRecord::replay`] (or [`GameRecord::check`]) plays the moves
+//! under the record's rules and says which move is wrong and why ([`ReplayError`]), and
+//! whether the recorded result agrees with the board ([`ResultCheck`]).
+//!
+//! ```
+//! use loa_core::record::{parse_records, RecordResult};
+//!
+//! let text = "[Black \"Kok\"]\n[White \"Heppell\"]\n[Result \"*\"]\n\n1. b1-b3 h4-f2 2. d1:a4 h2-e2 *\n";
+//! let records = parse_records(text).unwrap();
+//! let game = records[0].replay().unwrap();
+//! assert_eq!(game.ply(), 4);
+//! assert_eq!(records[0].result, RecordResult::Unknown);
+//! assert!(records[0].to_sgf().contains(";B[d1:a4]"));
+//! ```
 
-use crate::{Game, Move, Position, RuleSet};
+use crate::{Color, Game, Move, Outcome, Position, RuleSet, Start};
+use std::fmt;
+
+mod moves;
+pub mod pgn;
+mod replay;
+pub mod sgf;
+
+pub use replay::{Replay, ReplayError, ResultCheck};
 
 /// The result written in a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -10,6 +38,72 @@ pub enum RecordResult {
     Draw,
     /// Unfinished or unknown (`*`).
     Unknown,
+}
+
+impl RecordResult {
+    /// The result of a game with this outcome (`Unknown` while it goes on).
+    pub fn from_outcome(outcome: Option<Outcome>) -> RecordResult {
+        match outcome {
+            None => RecordResult::Unknown,
+            Some(o) => match o.winner {
+                Some(Color::Black) => RecordResult::BlackWins,
+                Some(Color::White) => RecordResult::WhiteWins,
+                None => RecordResult::Draw,
+            },
+        }
+    }
+
+    /// The PGN token: `1-0` (Black wins), `0-1` (White wins), `1/2-1/2`, `*`.
+    pub const fn pgn(self) -> &'static str {
+        match self {
+            RecordResult::BlackWins => "1-0",
+            RecordResult::WhiteWins => "0-1",
+            RecordResult::Draw => "1/2-1/2",
+            RecordResult::Unknown => "*",
+        }
+    }
+
+    /// The SGF `RE` value without a reason: `B+`, `W+`, `0` (draw), `?`.
+    pub const fn sgf(self) -> &'static str {
+        match self {
+            RecordResult::BlackWins => "B+",
+            RecordResult::WhiteWins => "W+",
+            RecordResult::Draw => "0",
+            RecordResult::Unknown => "?",
+        }
+    }
+
+    /// Whether the result is known, and then the winner (`None` for a draw).
+    pub const fn winner(self) -> Option<Option<Color>> {
+        match self {
+            RecordResult::BlackWins => Some(Some(Color::Black)),
+            RecordResult::WhiteWins => Some(Some(Color::White)),
+            RecordResult::Draw => Some(None),
+            RecordResult::Unknown => None,
+        }
+    }
+
+    /// Whether this is what a game with `outcome` scores.
+    pub fn matches(self, outcome: Outcome) -> bool {
+        self.winner() == Some(outcome.winner)
+    }
+
+    /// In words: `Black wins`, `White wins`, `draw`, `unknown`.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            RecordResult::BlackWins => "Black wins",
+            RecordResult::WhiteWins => "White wins",
+            RecordResult::Draw => "draw",
+            RecordResult::Unknown => "unknown",
+        }
+    }
+}
+
+/// Prints the PGN token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+impl fmt::Display for RecordResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.pgn())
+    }
 }
 
 /// One game as a record holds it.
@@ -34,6 +128,23 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// An empty record: no names, no moves, result unknown.
+    pub fn new(start: Position, rules: RuleSet) -> GameRecord {
+        GameRecord {
+            event: None,
+            date: None,
+            black: None,
+            white: None,
+            start,
+            rules,
+            moves: Vec::new(),
+            result: RecordResult::Unknown,
+            termination: None,
+            time_control: None,
+            extra: Vec::new(),
+        }
+    }
+
     /// A record of a game so far, with no names.
     pub fn from_game(game: &Game) -> GameRecord {
         GameRecord {
@@ -56,5 +167,224 @@ impl GameRecord {
             time_control: None,
             extra: Vec::new(),
         }
+    }
+
+    /// The record as SGF (`FF[4]`, `GM[9]`); see [`sgf::write`].
+    pub fn to_sgf(&self) -> String {
+        sgf::write(self)
+    }
+
+    /// The record in the PGN-style format; see [`pgn::write`].
+    pub fn to_pgn(&self) -> String {
+        pgn::write(self)
+    }
+
+    /// The named starting array the record starts from, if it is one (on any board size,
+    /// Black to move).
+    pub fn named_start(&self) -> Option<Start> {
+        [Start::Standard, Start::ScrambledEggs]
+            .into_iter()
+            .find(|s| s.position(self.start.size()) == self.start)
+    }
+
+    /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
+    /// number per Black move, so a game that White begins starts with `1...`.
+    pub fn move_number(&self, ply: usize) -> (usize, Color) {
+        moves::number(self.start.side_to_move(), ply)
+    }
+
+    /// The first value of an extra tag, by name (case-sensitive).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Which format a text is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    Sgf,
+    Pgn,
+}
+
+impl Format {
+    /// SGF when the first character other than white space (and a byte-order mark) is
+    /// `(`; PGN otherwise.
+    pub fn detect(text: &str) -> Format {
+        let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with('(') {
+            Format::Sgf
+        } else {
+            Format::Pgn
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Sgf => "SGF",
+            Format::Pgn => "PGN",
+        })
+    }
+}
+
+/// What is wrong in a record's text, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub format: Format,
+    /// The game it belongs to, counting from 1, when the text was split into games.
+    pub game: Option<usize>,
+    /// Line and column (in characters), both from 1.
+    pub line: usize,
+    pub column: usize,
+    /// Byte offset in the text.
+    pub offset: usize,
+    pub message: String,
+}
+
+impl RecordError {
+    pub(crate) fn at(format: Format, text: &str, offset: usize, message: String) -> RecordError {
+        let offset = offset.min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        RecordError {
+            format,
+            game: None,
+            line,
+            column,
+            offset,
+            message,
+        }
+    }
+
+    pub(crate) fn in_game(mut self, game: usize) -> RecordError {
+        self.game = Some(game);
+        self
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.format)?;
+        if let Some(game) = self.game {
+            write!(f, " game {game},")?;
+        }
+        write!(
+            f,
+            " line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Reads every game of a text, SGF or PGN (see [`Format::detect`]). The first error
+/// in any game is returned.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    parse_games(text)?.into_iter().collect()
+}
+
+/// Reads every game of a text, SGF or PGN, keeping each game's own error: an error in
+/// the outer result means the text could not even be split into games (an unterminated
+/// value, comment or game tree, or no game at all).
+pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    match Format::detect(text) {
+        Format::Sgf => sgf::parse_games(text),
+        Format::Pgn => pgn::parse_games(text),
+    }
+}
+
+/// Dates: `YYYY.MM.DD` (PGN, `??` for unknown parts) and `YYYY-MM-DD` (SGF, unknown parts
+/// left off). Anything else is kept as it is.
+pub(crate) fn date_to_pgn(date: &str) -> String {
+    let parts: Vec<&str> = date.split('-').collect();
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    let ok = !parts.is_empty()
+        && parts.len() <= 3
+        && digits(parts[0], 4)
+        && parts[1..].iter().all(|p| digits(p, 2));
+    if !ok {
+        return date.to_string();
+    }
+    let mut out: Vec<&str> = parts;
+    while out.len() < 3 {
+        out.push("??");
+    }
+    out.join(".")
+}
+
+pub(crate) fn date_to_sgf(date: &str) -> String {
+    let parts: Vec<&str> = date.split('.').collect();
+    let ok = parts.len() == 3
+        && parts[0].len() == 4
+        && parts[0].bytes().all(|b| b.is_ascii_digit())
+        && parts[1..]
+            .iter()
+            .all(|p| p.len() == 2 && (p.bytes().all(|b| b.is_ascii_digit()) || *p == "??"));
+    if !ok {
+        return date.to_string();
+    }
+    let known: Vec<&str> = parts.into_iter().take_while(|p| *p != "??").collect();
+    known.join("-")
+}
+
+/// Tags that both formats know, as (SGF property, PGN tag).
+pub(crate) const SHARED_TAGS: [(&str, &str); 5] = [
+    ("PC", "Site"),
+    ("RO", "Round"),
+    ("AN", "Annotator"),
+    ("SO", "Source"),
+    ("CP", "Copyright"),
+];
+
+/// What a termination text maps to in an SGF result (`B+R`, `B+T`, `B+F`).
+pub(crate) fn termination_code(termination: &str) -> Option<&'static str> {
+    let t = termination.to_ascii_lowercase();
+    if t.contains("resign") {
+        Some("R")
+    } else if t.contains("time") {
+        Some("T")
+    } else if t.contains("forfeit") || t.contains("illegal") {
+        Some("F")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_convert_both_ways() {
+        assert_eq!(date_to_pgn("2026-11-22"), "2026.11.22");
+        assert_eq!(date_to_pgn("2026-11"), "2026.11.??");
+        assert_eq!(date_to_pgn("2026"), "2026.??.??");
+        assert_eq!(date_to_pgn("1996-05,06"), "1996-05,06");
+        assert_eq!(date_to_sgf("2026.11.22"), "2026-11-22");
+        assert_eq!(date_to_sgf("2026.??.??"), "2026");
+        assert_eq!(date_to_sgf("whenever"), "whenever");
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let text = "ab\ncdé\nfgh";
+        let e = RecordError::at(Format::Pgn, text, 7, "x".to_string());
+        assert_eq!((e.line, e.column), (2, 4));
+        assert_eq!(e.to_string(), "PGN line 2, column 4: x");
+        assert_eq!(e.in_game(3).to_string(), "PGN game 3, line 2, column 4: x");
     }
 }
