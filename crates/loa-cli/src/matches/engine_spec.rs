@@ -1,0 +1,343 @@
+//! How an engine is described on the command line: `--engine cmd=PATH name=NAME
+//! arg=ARG option.Hash=16 depth=4 ...`, with `--each` settings shared by every engine.
+
+use super::time_control::TimeControl;
+use std::fmt;
+use std::path::PathBuf;
+
+/// The `--engine` options, one list of KEY=VALUE words per occurrence. (clap's derive
+/// flattens repeated multi-value options into one list; this keeps them apart.)
+#[derive(Clone, Debug, Default)]
+pub struct EngineArgs(pub Vec<Vec<String>>);
+
+const ENGINE_HELP: &str = "An engine, as KEY=VALUE words: cmd=PATH (required), name=, arg= \
+(repeatable), dir=, proto=ugi|uci|auto, option.NAME=VALUE, and its own tc=, movetime=, \
+depth=, nodes=. Give two or more.";
+
+impl clap::FromArgMatches for EngineArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<EngineArgs, clap::Error> {
+        let groups = matches
+            .get_occurrences::<String>("engine")
+            .map(|occurrences| {
+                occurrences
+                    .map(|values| values.cloned().collect())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(EngineArgs(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = EngineArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for EngineArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new("engine")
+                .long("engine")
+                .value_name("KEY=VALUE")
+                .num_args(1..)
+                .action(clap::ArgAction::Append)
+                .required(true)
+                .help(ENGINE_HELP),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        EngineArgs::augment_args(cmd)
+    }
+}
+
+/// Which protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// Try `ugi` first, then `uci` if the engine does not answer `ugiok`.
+    Auto,
+    Ugi,
+    Uci,
+}
+
+/// When a move must be made: any combination; the engine gets all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub tc: Option<TimeControl>,
+    pub movetime_ms: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    pub fn is_empty(&self) -> bool {
+        self.tc.is_none()
+            && self.movetime_ms.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+    }
+
+    /// Each limit set here, or else the one in `fallback`.
+    pub fn or(self, fallback: Limits) -> Limits {
+        Limits {
+            tc: self.tc.or(fallback.tc),
+            movetime_ms: self.movetime_ms.or(fallback.movetime_ms),
+            depth: self.depth.or(fallback.depth),
+            nodes: self.nodes.or(fallback.nodes),
+        }
+    }
+}
+
+/// `tc=10+0.1 depth=4`, or `-` when there is no limit.
+impl fmt::Display for Limits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(format!("tc={tc}"));
+        }
+        if let Some(ms) = self.movetime_ms {
+            parts.push(format!("movetime={ms}"));
+        }
+        if let Some(depth) = self.depth {
+            parts.push(format!("depth={depth}"));
+        }
+        if let Some(nodes) = self.nodes {
+            parts.push(format!("nodes={nodes}"));
+        }
+        if parts.is_empty() {
+            f.write_str("-")
+        } else {
+            f.write_str(&parts.join(" "))
+        }
+    }
+}
+
+/// Everything needed to start an engine and set it up for a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    pub cmd: PathBuf,
+    pub args: Vec<String>,
+    /// The working directory of the process.
+    pub dir: Option<PathBuf>,
+    pub protocol: Protocol,
+    /// `setoption` pairs, in the order given.
+    pub options: Vec<(String, String)>,
+    pub limits: Limits,
+}
+
+/// The settings of one `--engine` (or `--each`) before they are combined.
+#[derive(Clone, Debug, Default)]
+struct Settings {
+    name: Option<String>,
+    cmd: Option<PathBuf>,
+    args: Vec<String>,
+    dir: Option<PathBuf>,
+    protocol: Option<Protocol>,
+    options: Vec<(String, String)>,
+    limits: Limits,
+}
+
+const KEYS: &str = "cmd, name, arg, dir, proto, option.NAME, tc, movetime, depth, nodes";
+
+fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
+    let mut s = Settings::default();
+    for word in words {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(format!("{what}: '{word}' is not KEY=VALUE (keys: {KEYS})"));
+        };
+        let bad = |expected: &str| format!("{what}: {key}='{value}': expected {expected}");
+        match key {
+            "cmd" => s.cmd = Some(PathBuf::from(value)),
+            "name" => s.name = Some(value.to_string()),
+            "arg" => s.args.push(value.to_string()),
+            "dir" => s.dir = Some(PathBuf::from(value)),
+            "proto" | "protocol" => {
+                s.protocol = Some(match value.to_ascii_lowercase().as_str() {
+                    "auto" => Protocol::Auto,
+                    "ugi" => Protocol::Ugi,
+                    "uci" => Protocol::Uci,
+                    _ => return Err(bad("ugi, uci or auto")),
+                })
+            }
+            "tc" => s.limits.tc = Some(value.parse().map_err(|e| format!("{what}: {e}"))?),
+            "movetime" | "st" => {
+                s.limits.movetime_ms = Some(value.parse().map_err(|_| bad("milliseconds"))?)
+            }
+            "depth" => {
+                let depth: u32 = value.parse().map_err(|_| bad("a depth of at least 1"))?;
+                if depth == 0 {
+                    return Err(bad("a depth of at least 1"));
+                }
+                s.limits.depth = Some(depth);
+            }
+            "nodes" => {
+                let nodes: u64 = value
+                    .parse()
+                    .map_err(|_| bad("a node count of at least 1"))?;
+                if nodes == 0 {
+                    return Err(bad("a node count of at least 1"));
+                }
+                s.limits.nodes = Some(nodes);
+            }
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => {
+                    s.options.push((name.to_string(), value.to_string()))
+                }
+                _ => return Err(format!("{what}: unknown key '{key}' (keys: {KEYS})")),
+            },
+        }
+    }
+    Ok(s)
+}
+
+/// Builds the engines from their `--engine` settings, the `--each` settings and the
+/// match-wide limits (an engine's own setting wins over `--each`, which wins over the
+/// match-wide one). Names default to the command's file name, numbered when repeated.
+pub fn build_specs(
+    engines: &[Vec<String>],
+    each: &[String],
+    match_limits: Limits,
+) -> Result<Vec<EngineSpec>, String> {
+    let shared = parse_settings(each, "--each")?;
+    if shared.name.is_some() {
+        return Err("--each: name= belongs to one engine".to_string());
+    }
+    let mut specs = Vec::new();
+    let mut named = Vec::new();
+    for (i, words) in engines.iter().enumerate() {
+        let what = format!("--engine #{}", i + 1);
+        let own = parse_settings(words, &what)?;
+        let cmd = own
+            .cmd
+            .or_else(|| shared.cmd.clone())
+            .ok_or_else(|| format!("{what}: cmd=PATH is missing"))?;
+        let mut args = shared.args.clone();
+        args.extend(own.args);
+        let mut options = shared.options.clone();
+        for (name, value) in own.options {
+            options.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
+            options.push((name, value));
+        }
+        let limits = own.limits.or(shared.limits).or(match_limits);
+        if limits.is_empty() {
+            return Err(format!(
+                "{what}: no limit for its moves: give --tc, --movetime, --depth or --nodes (or \
+                 tc=, movetime=, depth=, nodes= for this engine)"
+            ));
+        }
+        named.push(own.name.is_some());
+        let name = own.name.unwrap_or_else(|| {
+            cmd.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| format!("engine{}", i + 1))
+        });
+        specs.push(EngineSpec {
+            name,
+            cmd,
+            args,
+            dir: own.dir.or_else(|| shared.dir.clone()),
+            protocol: own.protocol.or(shared.protocol).unwrap_or(Protocol::Auto),
+            options,
+            limits,
+        });
+    }
+    // Names must tell the engines apart: number the repeated default names.
+    for i in 0..specs.len() {
+        let clashes: Vec<usize> = (0..specs.len())
+            .filter(|&j| specs[j].name == specs[i].name)
+            .collect();
+        if clashes.len() > 1 {
+            if clashes.iter().filter(|&&j| named[j]).count() > 1 {
+                return Err(format!(
+                    "two engines are named '{}': give each its own name=",
+                    specs[i].name
+                ));
+            }
+            let base = specs[i].name.clone();
+            for (k, &j) in clashes.iter().enumerate() {
+                if !named[j] {
+                    specs[j].name = format!("{base}#{}", k + 1);
+                }
+            }
+        }
+    }
+    Ok(specs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn engine_settings_override_each_which_overrides_the_match() {
+        let specs = build_specs(
+            &[
+                words("cmd=/bin/loa arg=engine name=deep depth=4 option.Hash=8"),
+                words("cmd=/bin/loa arg=engine"),
+            ],
+            &words("option.Hash=1 option.Threads=1 nodes=500"),
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(specs[0].name, "deep");
+        assert_eq!(specs[0].args, ["engine"]);
+        assert_eq!(specs[0].limits.depth, Some(4));
+        assert_eq!(specs[0].limits.nodes, Some(500));
+        assert_eq!(
+            specs[0].options,
+            [
+                ("Threads".to_string(), "1".to_string()),
+                ("Hash".to_string(), "8".to_string())
+            ]
+        );
+        assert_eq!(specs[1].name, "loa");
+        assert_eq!(specs[1].limits.depth, Some(1));
+        assert_eq!(specs[1].options[0], ("Hash".to_string(), "1".to_string()));
+    }
+
+    #[test]
+    fn repeated_default_names_are_numbered() {
+        let specs = build_specs(
+            &[
+                words("cmd=a/loa"),
+                words("cmd=b/loa"),
+                words("cmd=loa name=x"),
+            ],
+            &[],
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["loa#1", "loa#2", "x"]);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let err = build_specs(&[words("name=x")], &[], limits).unwrap_err();
+        assert!(err.contains("cmd=PATH is missing"), "{err}");
+        let err = build_specs(&[words("cmd=x colour=red")], &[], limits).unwrap_err();
+        assert!(err.contains("unknown key 'colour'"), "{err}");
+        let err = build_specs(&[words("cmd=x")], &[], Limits::default()).unwrap_err();
+        assert!(err.contains("no limit"), "{err}");
+        let err = build_specs(&[words("cmd=x depth=0")], &[], limits).unwrap_err();
+        assert!(err.contains("depth"), "{err}");
+        let err =
+            build_specs(&[words("cmd=x name=a"), words("cmd=y name=a")], &[], limits).unwrap_err();
+        assert!(err.contains("two engines are named 'a'"), "{err}");
+    }
+}

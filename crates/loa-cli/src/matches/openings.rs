@@ -1,0 +1,240 @@
+//! Openings: read from a book (one per line), made at random from the standard start,
+//! or the book that comes with the program (books/openings.txt, built in).
+//!
+//! A book line is one of
+//! - position text: `1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b`;
+//! - moves from the standard start in the rule book's notation: `b1-d3 h2-f2 c8xa6`
+//!   (`b1d3`, `b1:d3` and move numbers such as `1.` are read too);
+//! - position text, `;`, then moves from it: `<position> ; moves b1-d3 h2-f2`
+//!   (the word `moves` may be left out; `startpos` names the standard start).
+//!
+//! `#` starts a comment; blank lines are skipped.
+
+use super::rng::Rng;
+use anyhow::{bail, Context, Result};
+use loa_core::{Game, Move, Position, RuleSet};
+
+/// The book that comes with the program: balanced openings from the standard start,
+/// made by scripts/make_book.sh.
+pub const DEFAULT_BOOK: &str = include_str!("../../../../books/openings.txt");
+
+/// Where a game starts: a position and the moves played from it before the engines
+/// take over (the moves are part of the game and of its record).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Position,
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The game after the opening moves.
+    pub fn game(&self, rules: RuleSet) -> Game {
+        let mut game = Game::new(self.start, rules);
+        for &mv in &self.moves {
+            game.play(mv).expect("opening moves were checked when read");
+        }
+        game
+    }
+
+    /// As a book line: moves alone from the standard start, else `<position> ; moves`.
+    pub fn text(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+        if self.start == Position::startpos() {
+            if moves.is_empty() {
+                "startpos".to_string()
+            } else {
+                moves.join(" ")
+            }
+        } else if moves.is_empty() {
+            self.start.to_string()
+        } else {
+            format!("{} ; {}", self.start, moves.join(" "))
+        }
+    }
+}
+
+/// Reads one book line; `None` for a blank or comment line. The opening must leave a
+/// game that is not over (under either rule set).
+pub fn parse_line(line: &str) -> Result<Option<Opening>> {
+    let line = match line.find('#') {
+        Some(at) => &line[..at],
+        None => line,
+    }
+    .trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
+    let (start, moves_text) = match line.split_once(';') {
+        Some((pos, moves)) => (parse_start(pos.trim())?, moves.trim()),
+        None if line.contains('/') => (parse_start(line)?, ""),
+        None => (Position::startpos(), line),
+    };
+    let mut game = Game::new(start, RuleSet::Draw);
+    if game.is_over() {
+        bail!("the position is already decided");
+    }
+    let mut words = moves_text.split_whitespace().peekable();
+    if words
+        .peek()
+        .is_some_and(|w| w.eq_ignore_ascii_case("moves"))
+    {
+        words.next();
+    }
+    for word in words {
+        // Move numbers: `1.`, `12...`, or `1.b1-d3` glued to the move.
+        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if word.is_empty() {
+            continue;
+        }
+        game.play_text(word)
+            .with_context(|| format!("move {} '{word}'", game.ply() + 1))?;
+        if game.is_over() {
+            bail!(
+                "the game is over after move {} '{word}' ({})",
+                game.ply(),
+                game.outcome().expect("over")
+            );
+        }
+    }
+    // A simultaneous connection ends the game under both rule sets, so the check
+    // under `draw` holds for `mover-wins` too.
+    Ok(Some(Opening {
+        start,
+        moves: game.moves().collect(),
+    }))
+}
+
+fn parse_start(text: &str) -> Result<Position> {
+    if text.eq_ignore_ascii_case("startpos") {
+        return Ok(Position::startpos());
+    }
+    text.parse()
+        .with_context(|| format!("bad position text '{text}'"))
+}
+
+/// Reads a whole book; errors name the line.
+pub fn parse_book(text: &str, source: &str) -> Result<Vec<Opening>> {
+    let mut openings = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let opening = parse_line(line)
+            .with_context(|| format!("{source}, line {}: '{}'", i + 1, line.trim()))?;
+        openings.extend(opening);
+    }
+    if openings.is_empty() {
+        bail!("{source} holds no opening");
+    }
+    Ok(openings)
+}
+
+/// `plies` random legal moves from the standard start, leaving a game that goes on.
+pub fn random_opening(rng: &mut Rng, plies: usize) -> Opening {
+    let start = Position::startpos();
+    'attempt: loop {
+        let mut game = Game::new(start, RuleSet::Draw);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            game.play(mv).expect("a legal move");
+            if game.is_over() {
+                continue 'attempt;
+            }
+        }
+        return Opening {
+            start,
+            moves: game.moves().collect(),
+        };
+    }
+}
+
+/// Which opening each round plays.
+pub enum OpeningSource {
+    /// A list, in the order given; rounds past the end start again from the top.
+    List(Vec<Opening>),
+    /// A fresh random opening of this many plies for every round.
+    Random { plies: usize, seed: u64 },
+}
+
+impl OpeningSource {
+    /// The opening of round `round` (from 0). Random openings depend only on the seed
+    /// and the round, so they do not change with the concurrency.
+    pub fn get(&self, round: u64) -> Opening {
+        match self {
+            OpeningSource::List(list) => list[(round % list.len() as u64) as usize].clone(),
+            OpeningSource::Random { plies, seed } => {
+                random_opening(&mut Rng::stream(*seed, round), *plies)
+            }
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            OpeningSource::List(list) => format!("{} openings", list.len()),
+            OpeningSource::Random { plies, seed } => {
+                format!("random {plies}-ply openings (seed {seed})")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_line_form() {
+        let from_moves = parse_line("b1-d3 h2-f2 # a comment").unwrap().unwrap();
+        assert_eq!(from_moves.start, Position::startpos());
+        assert_eq!(from_moves.text(), "b1-d3 h2-f2");
+        let numbered = parse_line("1. b1d3 h2f2").unwrap().unwrap();
+        assert_eq!(numbered, from_moves);
+        let glued = parse_line("1.b1-d3 h2-f2").unwrap().unwrap();
+        assert_eq!(glued, from_moves);
+        let pos = parse_line("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b")
+            .unwrap()
+            .unwrap();
+        assert!(pos.moves.is_empty());
+        assert_eq!(pos.text(), "startpos");
+        let both = parse_line("startpos ; moves b1-d3").unwrap().unwrap();
+        assert_eq!(both.moves.len(), 1);
+        let other = parse_line("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w ; a2-c2")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            other.text(),
+            "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w ; a2-c2"
+        );
+        assert_eq!(parse_line("   # only a comment").unwrap(), None);
+        assert_eq!(parse_line("").unwrap(), None);
+    }
+
+    #[test]
+    fn bad_lines_say_why_and_where() {
+        let err = format!("{:#}", parse_book("b1-d3\nb1-b4\n", "book").unwrap_err());
+        assert!(err.contains("book, line 2"), "{err}");
+        assert!(err.contains("move 1 'b1-b4'"), "{err}");
+        let err = format!("{:#}", parse_book("# nothing\n", "book").unwrap_err());
+        assert!(err.contains("no opening"), "{err}");
+        let err = format!("{:#}", parse_line("8/8/8/8/8/8/8/b6w b").unwrap_err());
+        assert!(err.contains("already decided"), "{err}");
+    }
+
+    #[test]
+    fn the_built_in_book_reads() {
+        let book = parse_book(DEFAULT_BOOK, "books/openings.txt").unwrap();
+        assert!(book.len() >= 10, "{} openings", book.len());
+    }
+
+    #[test]
+    fn random_openings_are_legal_and_repeatable() {
+        for round in 0..20 {
+            let a = OpeningSource::Random { plies: 8, seed: 3 }.get(round);
+            let b = OpeningSource::Random { plies: 8, seed: 3 }.get(round);
+            assert_eq!(a, b);
+            assert_eq!(a.moves.len(), 8);
+            assert!(!a.game(RuleSet::Draw).is_over());
+        }
+        let a = OpeningSource::Random { plies: 8, seed: 3 }.get(0);
+        let c = OpeningSource::Random { plies: 8, seed: 4 }.get(0);
+        assert_ne!(a, c);
+    }
+}

@@ -1,0 +1,64 @@
+//! Live progress: a bar on a terminal (games played, W-L-D, Elo, LLR), one plain line
+//! per finished game otherwise.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar when standard error is a terminal, else plain lines on standard output.
+    pub fn new(total: Option<u64>) -> Progress {
+        if !std::io::stderr().is_terminal() {
+            return Progress { bar: None };
+        }
+        let bar = match total {
+            Some(n) => {
+                let bar = ProgressBar::new(n);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{elapsed_precise} [{bar:20}] {pos}/{len} {wide_msg}",
+                    )
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                );
+                bar
+            }
+            None => {
+                let bar = ProgressBar::new_spinner();
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{elapsed_precise} {spinner} {pos} games {wide_msg}",
+                    )
+                    .expect("a valid template"),
+                );
+                bar
+            }
+        };
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Progress { bar: Some(bar) }
+    }
+
+    /// A game has finished: `line` says which and how, `status` where the match stands.
+    pub fn game_finished(&self, line: &str, status: &str) {
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(status.to_string());
+            }
+            None => {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line} | {status}");
+            }
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Game records of a match: every game to `--pgn` and `--sgf` files, written with
+//! [`GameRecord::to_pgn`] and [`GameRecord::to_sgf`], in the order the games were
+//! handed out whatever order they finish in.
+
+use super::engine_spec::EngineSpec;
+use super::openings::Opening;
+use super::referee::GameResult;
+use super::schedule::Job;
+use anyhow::{Context, Result};
+use loa_core::record::{GameRecord, RecordResult};
+use loa_core::Color;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The record of one game.
+pub fn make_record(
+    event: &str,
+    date: &str,
+    job: &Job,
+    opening: &Opening,
+    result: &GameResult,
+    black: &EngineSpec,
+    white: &EngineSpec,
+) -> GameRecord {
+    let mut record = GameRecord::from_game(&result.game);
+    record.event = Some(event.to_string());
+    record.date = Some(date.to_string());
+    record.black = Some(black.name.clone());
+    record.white = Some(white.name.clone());
+    record.result = match result.winner {
+        Some(Color::Black) => RecordResult::BlackWins,
+        Some(Color::White) => RecordResult::WhiteWins,
+        None => RecordResult::Draw,
+    };
+    record.termination = Some(result.termination.to_string());
+    let same_clock = black.limits.tc.is_some() && black.limits.tc == white.limits.tc;
+    record.time_control = same_clock.then(|| black.limits.tc.expect("checked").to_string());
+    record.extra.push((
+        "Round".to_string(),
+        format!("{}.{}", job.round + 1, 1 + u8::from(job.swapped)),
+    ));
+    record.extra.push(("Opening".to_string(), opening.text()));
+    record
+        .extra
+        .push(("PlyCount".to_string(), result.game.ply().to_string()));
+    // Limits other than one shared clock are written per side.
+    if !same_clock || black.limits != white.limits {
+        record
+            .extra
+            .push(("BlackLimits".to_string(), black.limits.to_string()));
+        record
+            .extra
+            .push(("WhiteLimits".to_string(), white.limits.to_string()));
+    }
+    record
+}
+
+/// The text of one game in PGN.
+fn pgn_text(record: &GameRecord) -> String {
+    record.to_pgn()
+}
+
+/// The text of one game in SGF.
+fn sgf_text(record: &GameRecord) -> String {
+    record.to_sgf()
+}
+
+/// Writes records to the files as the games finish, in game order.
+pub struct RecordWriter {
+    pgn: Option<(PathBuf, BufWriter<File>)>,
+    sgf: Option<(PathBuf, BufWriter<File>)>,
+    /// Games that finished before an earlier one; `None` for a game that will have no
+    /// record (abandoned).
+    waiting: BTreeMap<u64, Option<GameRecord>>,
+    next: u64,
+}
+
+fn create(path: &Path) -> Result<(PathBuf, BufWriter<File>)> {
+    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    Ok((path.to_path_buf(), BufWriter::new(file)))
+}
+
+impl RecordWriter {
+    pub fn new(pgn: Option<&Path>, sgf: Option<&Path>) -> Result<RecordWriter> {
+        Ok(RecordWriter {
+            pgn: pgn.map(create).transpose()?,
+            sgf: sgf.map(create).transpose()?,
+            waiting: BTreeMap::new(),
+            next: 0,
+        })
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.pgn.is_some() || self.sgf.is_some()
+    }
+
+    /// Takes game `number`'s record (`None`: the game has none), and writes every
+    /// record whose turn has come.
+    pub fn add(&mut self, number: u64, record: Option<GameRecord>) -> Result<()> {
+        if !self.is_active() {
+            return Ok(());
+        }
+        self.waiting.insert(number, record);
+        let mut wrote = false;
+        while let Some(record) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            if let Some(record) = record {
+                self.write(&record)?;
+                wrote = true;
+            }
+        }
+        if wrote {
+            // The files can be read while a long match goes on.
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, record: &GameRecord) -> Result<()> {
+        if let Some((path, out)) = self.pgn.as_mut() {
+            // The writer ends a game with a blank line, which separates games.
+            let mut text = pgn_text(record);
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            out.write_all(text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        if let Some((path, out)) = self.sgf.as_mut() {
+            let mut text = sgf_text(record);
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            out.write_all(text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Writes whatever is still waiting (after a stop, gaps are skipped) and flushes.
+    pub fn finish(&mut self) -> Result<()> {
+        let waiting = std::mem::take(&mut self.waiting);
+        for record in waiting.into_values().flatten() {
+            self.write(&record)?;
+        }
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        for (path, out) in self.pgn.iter_mut().chain(self.sgf.iter_mut()) {
+            out.flush()
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The calendar date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+        assert_eq!(today().len(), 10);
+    }
+}

@@ -1,0 +1,193 @@
+//! Running the games: `concurrency` worker threads take games from the schedule, each
+//! with its own engine processes; the calling thread counts results, writes records,
+//! shows progress and stops the match when the SPRT decides.
+
+use super::engine_spec::EngineSpec;
+use super::openings::{Opening, OpeningSource};
+use super::progress::Progress;
+use super::records::{make_record, RecordWriter};
+use super::referee::adjudication::Adjudication;
+use super::referee::game::{play_game, GameSettings};
+use super::referee::{GameResult, Seat};
+use super::report::{game_line, status_line, SprtState};
+use super::schedule::{Job, Schedule};
+use super::sprt::{Decision, Sprt};
+use super::standings::Standings;
+use anyhow::Result;
+use loa_core::RuleSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// Everything a match needs to run.
+pub struct Plan {
+    pub specs: Vec<Arc<EngineSpec>>,
+    pub schedule: Schedule,
+    pub openings: OpeningSource,
+    pub concurrency: usize,
+    pub rules: RuleSet,
+    pub margin_ms: u64,
+    pub timeout: Duration,
+    pub adjudication: Adjudication,
+    pub sprt: Option<Sprt>,
+    pub event: String,
+    pub date: String,
+}
+
+/// How a match went.
+pub struct Finished {
+    pub standings: Standings,
+    pub sprt: Option<SprtState>,
+    pub elapsed: Duration,
+    /// Games under way when the match stopped, not counted.
+    pub abandoned: u64,
+}
+
+/// What a worker reports.
+struct Done {
+    job: Job,
+    opening: Opening,
+    /// `None` when the game was abandoned.
+    result: Option<GameResult>,
+}
+
+pub fn run(plan: Plan, records: &mut RecordWriter, progress: &Progress) -> Result<Finished> {
+    let names: Vec<String> = plan.specs.iter().map(|s| s.name.clone()).collect();
+    let mut standings = Standings::new(names.clone(), plan.schedule.pairings());
+    let mut sprt_state = plan.sprt.map(|sprt| SprtState {
+        sprt,
+        llr: 0.0,
+        decision: Decision::Continue,
+    });
+    let workers = match plan.schedule.total() {
+        Some(total) => plan.concurrency.min(total.max(1) as usize),
+        None => plan.concurrency,
+    }
+    .max(1);
+    let schedule = Mutex::new(plan.schedule);
+    let stop = AtomicBool::new(false);
+    let settings = GameSettings {
+        rules: plan.rules,
+        margin_ms: plan.margin_ms,
+        timeout: plan.timeout,
+        adjudication: plan.adjudication,
+        stop: &stop,
+    };
+    let started = Instant::now();
+    let mut abandoned = 0;
+    let mut failure: Option<anyhow::Error> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Done>();
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (schedule, stop, settings, specs, openings) =
+                (&schedule, &stop, &settings, &plan.specs, &plan.openings);
+            std::thread::Builder::new()
+                .name(format!("match worker {w}"))
+                .spawn_scoped(scope, move || {
+                    worker(schedule, stop, settings, specs, openings, tx)
+                })
+                .expect("a worker thread");
+        }
+        drop(tx);
+        for done in rx {
+            let counted =
+                failure.is_none() && sprt_state.is_none_or(|s| s.decision == Decision::Continue);
+            let record = match (&done.result, counted) {
+                (Some(result), true) => {
+                    let pair_done = standings.record(&done.job, result);
+                    if let Some(state) = sprt_state.as_mut() {
+                        if pair_done && done.job.pairing == 0 {
+                            state.llr = state.sprt.llr(&standings.pairings[0].penta);
+                            state.decision = state.sprt.decide(state.llr);
+                            if state.decision != Decision::Continue {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    progress.game_finished(
+                        &game_line(&done.job, &names, result),
+                        &status_line(&standings, sprt_state.as_ref()),
+                    );
+                    Some(make_record(
+                        &plan.event,
+                        &plan.date,
+                        &done.job,
+                        &done.opening,
+                        result,
+                        &plan.specs[done.job.black],
+                        &plan.specs[done.job.white],
+                    ))
+                }
+                _ => {
+                    abandoned += 1;
+                    None
+                }
+            };
+            if let Err(e) = records.add(done.job.number, record) {
+                stop.store(true, Ordering::Relaxed);
+                failure.get_or_insert(e);
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    records.finish()?;
+    Ok(Finished {
+        standings,
+        sprt: sprt_state,
+        elapsed: started.elapsed(),
+        abandoned,
+    })
+}
+
+fn worker(
+    schedule: &Mutex<Schedule>,
+    stop: &AtomicBool,
+    settings: &GameSettings,
+    specs: &[Arc<EngineSpec>],
+    openings: &OpeningSource,
+    tx: mpsc::Sender<Done>,
+) {
+    let mut seats: Vec<Seat> = specs.iter().map(|s| Seat::new(Arc::clone(s))).collect();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let job = schedule
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .next_job();
+        let Some(job) = job else { break };
+        let opening = openings.get(job.round);
+        let (black, white) = two_seats(&mut seats, job.black, job.white);
+        let result = play_game(&opening, black, white, settings);
+        if tx
+            .send(Done {
+                job,
+                opening,
+                result,
+            })
+            .is_err()
+        {
+            break;
+        }
+    }
+    for seat in &mut seats {
+        seat.quit();
+    }
+}
+
+/// Two different seats at once.
+fn two_seats(seats: &mut [Seat], i: usize, j: usize) -> (&mut Seat, &mut Seat) {
+    assert_ne!(i, j, "an engine does not play itself");
+    if i < j {
+        let (left, right) = seats.split_at_mut(j);
+        (&mut left[i], &mut right[0])
+    } else {
+        let (left, right) = seats.split_at_mut(i);
+        (&mut right[0], &mut left[j])
+    }
+}
