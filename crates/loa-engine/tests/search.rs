@@ -96,3 +96,101 @@ fn a_third_repetition_scores_as_a_draw() {
     let draw: Vec<_> = scores.iter().filter(|(_, s)| *s == Score::Cp(0)).collect();
     assert_eq!(draw, [&(c2a2, Score::Cp(0))]);
 }
+
+/// Whether the side to move can force a connection within `plies` plies, by brute force:
+/// every move of ours, every reply of theirs, no pruning and nothing from the engine.
+fn forced_win(pos: &Position, plies: u32, rules: RuleSet) -> bool {
+    let us = pos.side_to_move();
+    pos.legal_moves()
+        .iter()
+        .any(|&mv| winning_move(pos, mv, plies, rules, us))
+}
+
+fn winning_move(
+    pos: &Position,
+    mv: loa_core::Move,
+    plies: u32,
+    rules: RuleSet,
+    us: loa_core::Color,
+) -> bool {
+    let child = pos.after(mv);
+    match child.outcome(rules) {
+        Some(outcome) => outcome.winner == Some(us),
+        None if plies >= 3 => child.legal_moves().iter().all(|&reply| {
+            let grandchild = child.after(reply);
+            match grandchild.outcome(rules) {
+                Some(outcome) => outcome.winner == Some(us),
+                None => forced_win(&grandchild, plies - 2, rules),
+            }
+        }),
+        None => false,
+    }
+}
+
+/// The engine's score and move at `depth`, with the brute-force distance to the win.
+fn check_forced_win(text: &str, moves: i32, rules: RuleSet) {
+    let pos: Position = text.parse().unwrap();
+    let shortest = (1..=moves as u32).find(|&n| forced_win(&pos, 2 * n - 1, rules));
+    assert_eq!(shortest, Some(moves as u32), "brute force on {text}");
+    let mut engine = Engine::new(16, rules);
+    let limits = Limits {
+        depth: Some(2 * moves as u32 + 1),
+        ..Limits::default()
+    };
+    let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
+    assert_eq!(
+        Score::from_internal(result.score),
+        Score::Mate(moves),
+        "{text}"
+    );
+    let best = result.best.unwrap();
+    assert!(
+        winning_move(&pos, best, 2 * moves as u32 - 1, rules, pos.side_to_move()),
+        "{best} does not win in {moves} on {text}"
+    );
+}
+
+#[test]
+fn forced_wins_in_two_are_found_at_the_right_distance() {
+    for text in [
+        "3b4/3w1bb1/3ww3/4ww2/3b1w2/ww4w1/2b4b/4b2b w",
+        "8/8/3b1wb1/w1wbwb2/2w1b1b1/1b6/w7/8 b",
+        "8/6b1/3ww3/4b3/3b4/2bbb1w1/2w5/8 b",
+    ] {
+        check_forced_win(text, 2, RuleSet::Draw);
+    }
+}
+
+#[test]
+fn forced_wins_in_three_are_found_at_the_right_distance() {
+    for text in [
+        "8/2w5/2w1w3/1wbwb3/2ww4/2bbb3/3b1w2/8 w",
+        "8/4w3/3b1w1b/4w2w/3wb3/2b1bw2/2bw4/5w2 w",
+        "3w2w1/5bb1/5bbw/w5b1/b4w2/3bb3/8/2w5 b",
+    ] {
+        check_forced_win(text, 3, RuleSet::Draw);
+    }
+}
+
+#[test]
+fn a_simultaneous_connection_is_avoided_under_draw_and_taken_under_mover_wins() {
+    // In each position one capture connects both sides at once, and a clean connection
+    // takes two moves.
+    for (text, simultaneous) in [
+        ("8/1w6/8/3www2/2b1b3/3ww1w1/5w2/8 w", "b7xe4"),
+        ("6w1/6w1/5w2/4ww2/b1b3ww/2bb4/2w5/1bb5 b", "a4xc2"),
+        ("2b5/2b5/8/3wb3/3w1w2/3w4/1w6/8 w", "b2xe5"),
+    ] {
+        let pos: Position = text.parse().unwrap();
+        let simultaneous = pos.parse_move(simultaneous).unwrap();
+        // Under draw: the clean win in two, never the draw.
+        check_forced_win(text, 2, RuleSet::Draw);
+        let (best, score) = search(text, RuleSet::Draw, 5);
+        assert_ne!(best, simultaneous.to_string(), "{text}");
+        assert_eq!(score, Score::Mate(2));
+        // Under mover-wins: the simultaneous connection wins at once.
+        let (best, score) = search(text, RuleSet::MoverWins, 5);
+        assert_eq!(best, simultaneous.to_string(), "{text}");
+        assert_eq!(score, Score::Mate(1));
+    }
+}
