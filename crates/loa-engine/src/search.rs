@@ -16,6 +16,8 @@ const INFINITY: i32 = MATE + 1;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const MAX_PLY: usize = 128;
 const NULL_MOVE: bool = true;
+/// History values stay within this, below the killers' ordering scores.
+const HISTORY_MAX: i32 = 1 << 24;
 const WIN_IN_ONE_AT_LEAVES: bool = true;
 
 /// A score as protocols report it.
@@ -560,8 +562,8 @@ impl<'a> Search<'a> {
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
-                        if !mv.is_capture() && !mv.is_pass() {
-                            self.reward(mv, us, depth, ply);
+                        if !mv.is_pass() {
+                            self.reward(mv, us, depth, ply, &moves[..i]);
                         }
                         break;
                     }
@@ -634,7 +636,7 @@ impl<'a> Search<'a> {
         }
         let history = self.history[us.index()][mv.from().index()][mv.to().index()];
         if mv.is_capture() {
-            (1 << 28) + history / 1024
+            (1 << 28) + history
         } else if self.killers[ply][0] == Some(mv) {
             (1 << 27) + 1
         } else if self.killers[ply][1] == Some(mv) {
@@ -644,13 +646,21 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn reward(&mut self, mv: Move, us: Color, depth: i32, ply: usize) {
-        if self.killers[ply][0] != Some(mv) {
+    /// A move caused a cutoff: it becomes a killer (if quiet) and gains history; the moves
+    /// tried before it lose some.
+    fn reward(&mut self, mv: Move, us: Color, depth: i32, ply: usize, tried: &[Move]) {
+        if !mv.is_capture() && self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
-        let h = &mut self.history[us.index()][mv.from().index()][mv.to().index()];
-        *h = (*h + depth * depth).min(1 << 26);
+        let bonus = depth * depth;
+        let table = &mut self.history[us.index()];
+        let h = &mut table[mv.from().index()][mv.to().index()];
+        *h = (*h + bonus).min(HISTORY_MAX);
+        for &other in tried.iter().filter(|m| !m.is_pass()) {
+            let h = &mut table[other.from().index()][other.to().index()];
+            *h = (*h - bonus).max(-HISTORY_MAX);
+        }
     }
 }
 
