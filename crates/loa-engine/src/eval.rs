@@ -236,18 +236,14 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
 
 /// The evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &WEIGHTS)
-}
-
-pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
     let us = pos.side_to_move();
     let ours = features(pos, us);
     let theirs = features(pos, !us);
     let mut score = 0;
     for i in 0..FEATURES {
-        score += weights.features[i] * (ours[i] - theirs[i]);
+        score += WEIGHTS.features[i] * (ours[i] - theirs[i]);
     }
-    score / 16 + weights.tempo
+    score / 16 + WEIGHTS.tempo
 }
 
 /// The features of both sides, for display.
