@@ -3,13 +3,14 @@
 //! A linear function of features measured for each side, after the evaluation of MIA
 //! (Winands et al.): concentration around the centre of mass, centralisation, where the
 //! centre of mass lies, quads (solid 2x2 formations and the Euler number), mobility,
-//! connections between neighbouring pieces, the area the pieces span, the number of
-//! groups, and the side to move. Linear weights make Texel-style tuning direct.
+//! connections between neighbouring pieces, the area the pieces span, and the side to
+//! move. Linear weights make Texel-style tuning direct. (The number of groups, a flood
+//! fill per group, added nothing the Euler number does not already say.)
 
 use loa_core::{Bitboard, Color, Position};
 
 /// The features of one side, each a number where the weight decides the sign.
-pub const FEATURES: usize = 9;
+pub const FEATURES: usize = 8;
 
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "concentration",
@@ -20,7 +21,6 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "mobility",
     "connections",
     "area",
-    "groups",
 ];
 
 /// Weights of the features (score = sum of weight x (ours - theirs) / 16) and the bonus
@@ -32,7 +32,7 @@ pub struct Weights {
 }
 
 pub const WEIGHTS: Weights = Weights {
-    features: [-251, -17, 113, -102, -146, 103, 158, -24, 506],
+    features: [-255, -17, 100, -222, -7, 101, 203, -23],
     tempo: 49,
 };
 
@@ -230,7 +230,6 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
         mobility,
         adjacent_pairs(p) * 16 / n,
         width * height,
-        pieces.groups().count() as i32,
     ]
 }
 
@@ -356,7 +355,6 @@ mod tests {
             mobility,
             pairs * 16 / n,
             width * height,
-            pieces.groups().count() as i32,
         ]
     }
 
