@@ -1,30 +1,14 @@
 //! `loa replay` run as a user runs it, on the sample records in `tests/data/records/`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::loa;
 
 fn data(name: &str) -> String {
     format!(
         "{}/../../tests/data/records/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-fn loa(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("loa runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 fn replay(args: &[&str]) -> (bool, String, String) {
