@@ -418,22 +418,8 @@ impl<'a> Search<'a> {
         }
         self.seldepth = self.seldepth.max(ply as u32);
         if ply > 0 {
-            // Only the pieces a move changed can have become connected: the mover's, and
-            // the opponent's after a capture (they were not connected before the move, or
-            // the game would have ended).
-            let us = pos.side_to_move();
-            let mover_connected = pos.is_connected(!us);
-            let we_connected = after_capture && pos.is_connected(us);
-            match (mover_connected, we_connected) {
-                (false, false) => {}
-                (true, false) => return -(MATE - ply as i32),
-                (false, true) => return MATE - ply as i32,
-                (true, true) => {
-                    return match self.rules {
-                        RuleSet::Draw => 0,
-                        RuleSet::MoverWins => -(MATE - ply as i32),
-                    }
-                }
+            if let Some(score) = self.connection_end(pos, after_capture, ply) {
+                return score;
             }
             if self.is_repetition() {
                 return 0;
@@ -595,6 +581,24 @@ impl<'a> Search<'a> {
         best
     }
 
+    /// The score for the side to move if the move into `pos` ended the game by
+    /// connection. Only the pieces a move changed can have become connected: the mover's,
+    /// and the opponent's after a capture (they were not connected before the move, or the
+    /// game would have ended).
+    fn connection_end(&self, pos: &Position, after_capture: bool, ply: usize) -> Option<i32> {
+        let us = pos.side_to_move();
+        let lost = -(MATE - ply as i32);
+        match (pos.is_connected(!us), after_capture && pos.is_connected(us)) {
+            (false, false) => None,
+            (true, false) => Some(lost),
+            (false, true) => Some(-lost),
+            (true, true) => Some(match self.rules {
+                RuleSet::Draw => 0,
+                RuleSet::MoverWins => lost,
+            }),
+        }
+    }
+
     /// The value of a node at the horizon: a connection the side to move can make at once
     /// is a win, not an evaluation; otherwise the static evaluation.
     fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
@@ -610,9 +614,9 @@ impl<'a> Search<'a> {
                         }
                         let capture = pos.pieces(!us).contains(to);
                         let after = pos.after(Move::new(from, to, capture));
-                        if let Some(outcome) = after.outcome(self.rules) {
-                            found |= outcome.winner == Some(us);
-                        }
+                        // A loss for the side to move after our move is our win.
+                        found |= self.connection_end(&after, capture, ply + 1)
+                            == Some(-(MATE - ply as i32 - 1));
                     }
                 });
                 if found {
