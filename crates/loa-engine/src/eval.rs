@@ -267,37 +267,26 @@ mod tests {
 
     #[test]
     fn quads_count_windows_and_euler() {
-        // One lone piece: four windows with one piece, Euler number 1.
-        assert_eq!(
-            quads(pos("8/8/8/3b4/8/8/8/7w w").pieces(Color::Black)),
-            (0, 4)
-        );
-        // A 2x2 block: one solid window, Euler number 1 (4 corner windows of one piece,
-        // 4 edge windows of two, one window of four).
-        assert_eq!(
-            quads(pos("8/8/8/3bb3/3bb3/8/8/7w w").pieces(Color::Black)),
-            (1, 4)
-        );
-        // Two pieces touching diagonally: 6 windows of one, 1 diagonal: Euler 1.
-        assert_eq!(
-            quads(pos("8/8/8/3b4/4b3/8/8/7w w").pieces(Color::Black)),
-            (0, 4)
-        );
-        // Two separate pieces: Euler 2.
-        assert_eq!(
-            quads(pos("8/8/8/b6b/8/8/8/7w w").pieces(Color::Black)),
-            (0, 8)
-        );
-        // Corner pieces use the border windows too.
-        assert_eq!(
-            quads(pos("b6b/8/8/8/3w4/8/8/b6b w").pieces(Color::Black)),
-            (0, 16)
-        );
-        // A ring around a hole: Euler 0 (one group, one hole).
-        assert_eq!(
-            quads(pos("8/8/8/2bbb3/2b1b3/2bbb3/8/7w w").pieces(Color::Black)).1,
-            0
-        );
+        // Black's pieces; (solid windows, 4 x Euler number).
+        let cases = [
+            // One lone piece: four windows with one piece, Euler number 1.
+            ("8/8/8/3b4/8/8/8/7w w", (0, 4)),
+            // A 2x2 block: 4 corner windows of one piece, 4 edge windows of two, one of
+            // four: one solid window, Euler number 1.
+            ("8/8/8/3bb3/3bb3/8/8/7w w", (1, 4)),
+            // Two pieces touching diagonally: 6 windows of one, 1 diagonal: Euler 1.
+            ("8/8/8/3b4/4b3/8/8/7w w", (0, 4)),
+            // Two separate pieces: Euler 2.
+            ("8/8/8/b6b/8/8/8/7w w", (0, 8)),
+            // Corner pieces use the border windows too.
+            ("b6b/8/8/8/3w4/8/8/b6b w", (0, 16)),
+            // A ring around a hole: one group, one hole, Euler 0; its four inner corner
+            // windows hold three pieces each.
+            ("8/8/8/2bbb3/2b1b3/2bbb3/8/7w w", (4, 0)),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(quads(pos(text).pieces(Color::Black)), expected, "{text}");
+        }
     }
 
     /// The features computed the plain way, square by square.
