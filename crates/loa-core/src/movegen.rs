@@ -75,6 +75,24 @@ const fn build_tables() -> Tables {
 
 static TABLES: Tables = build_tables();
 
+/// The squares the piece on `from` can reach by line count without jumping an enemy
+/// piece, before own pieces and the board's edge are taken off.
+#[inline(always)]
+fn piece_targets(from: Square, occupied: u64, them: u64) -> u64 {
+    let lines = &TABLES.lines[from.index()];
+    let steps = &TABLES.steps[from.index()];
+    let mut targets = 0u64;
+    for (line, &mask) in lines.iter().enumerate() {
+        let distance = (occupied & mask).count_ones() as usize;
+        for dir in [2 * line, 2 * line + 1] {
+            let step = steps[dir][distance];
+            let clear = step.between & them == 0;
+            targets |= step.target & (clear as u64).wrapping_neg();
+        }
+    }
+    targets
+}
+
 impl Position {
     /// Calls `f(from, targets)` for each piece of `color` that has a move, with the set of
     /// its landing squares, as if `color` were to move (evaluation counts both sides'
@@ -93,21 +111,9 @@ impl Position {
     fn for_each_piece_targets_of(&self, color: Color, mut f: impl FnMut(Square, u64)) {
         let us = self.pieces(color).0;
         let them = self.pieces(!color).0;
-        let occupied = us | them;
         let open = self.board().0 & !us;
         for from in Bitboard(us) {
-            let lines = &TABLES.lines[from.index()];
-            let steps = &TABLES.steps[from.index()];
-            let mut targets = 0u64;
-            for (line, &mask) in lines.iter().enumerate() {
-                let distance = (occupied & mask).count_ones() as usize;
-                for dir in [2 * line, 2 * line + 1] {
-                    let step = steps[dir][distance];
-                    let clear = step.between & them == 0;
-                    targets |= step.target & (clear as u64).wrapping_neg();
-                }
-            }
-            targets &= open;
+            let targets = piece_targets(from, us | them, them) & open;
             if targets != 0 {
                 f(from, targets);
             }
@@ -154,13 +160,12 @@ impl Position {
 
     /// The landing squares of the piece on `from`, if it belongs to the side to move.
     pub fn targets_from(&self, from: Square) -> Bitboard {
-        let mut result = Bitboard::EMPTY;
-        self.for_each_piece_targets(|sq, targets| {
-            if sq == from {
-                result = Bitboard(targets);
-            }
-        });
-        result
+        let us = self.pieces(self.side_to_move()).0;
+        if us & from.bit() == 0 {
+            return Bitboard::EMPTY;
+        }
+        let them = self.pieces(!self.side_to_move()).0;
+        Bitboard(piece_targets(from, us | them, them) & self.board().0 & !us)
     }
 
     /// Whether `mv` is legal here (a pass only when there is no other move).
