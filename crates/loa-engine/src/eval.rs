@@ -3,14 +3,14 @@
 //! A linear function of features measured for each side, after the evaluation of MIA
 //! (Winands et al.): concentration around the centre of mass, centralisation, where the
 //! centre of mass lies, quads (solid 2x2 formations and the Euler number), mobility,
-//! connections between neighbouring pieces, the area the pieces span, and the side to
-//! move. Linear weights make Texel-style tuning direct. (The number of groups, a flood
+//! connections between neighbouring pieces, uniformity (the area the pieces span), walls
+//! (edge pieces hemmed in by enemy pieces), and the side to move. Linear weights make Texel-style tuning direct. (The number of groups, a flood
 //! fill per group, added nothing the Euler number does not already say.)
 
 use loa_core::{Bitboard, Color, Position};
 
 /// The features of one side, each a number where the weight decides the sign.
-pub const FEATURES: usize = 8;
+pub const FEATURES: usize = 10;
 
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "concentration",
@@ -21,6 +21,8 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "mobility",
     "connections",
     "area",
+    "edge-blocked",
+    "walled",
 ];
 
 /// Weights of the features (score = sum of weight x (ours - theirs) / 16) and the bonus
@@ -32,8 +34,8 @@ pub struct Weights {
 }
 
 pub const WEIGHTS: Weights = Weights {
-    features: [-255, -17, 100, -222, -7, 101, 203, -23],
-    tempo: 49,
+    features: [-275, -6, 133, -230, 24, 106, 238, -33, -215, -376],
+    tempo: 52,
 };
 
 /// A 0-3 centralisation value per square of the 8x8 grid.
@@ -176,6 +178,30 @@ fn adjacent_pairs(p: u64) -> i32 {
         + (p & (p << 7) & NOT_FILE_H).count_ones()) as i32
 }
 
+/// The squares of the board whose eight neighbours all lie on the board.
+#[inline]
+fn interior(board: u64) -> u64 {
+    board & (board << 8) & (board >> 8) & ((board << 1) & NOT_FILE_A) & ((board >> 1) & NOT_FILE_H)
+}
+
+/// Walls: the pieces of `ours` on the board's edge hemmed in by enemy pieces on the line
+/// inside. Returns the enemy pieces next to them on the inside, and how many of them
+/// have every inside neighbour taken by the enemy.
+#[inline]
+fn walls(ours: u64, theirs: u64, board: u64) -> (i32, i32) {
+    let inside = interior(board);
+    let mut edge = ours & !inside;
+    let (mut blocked, mut walled) = (0, 0);
+    while edge != 0 {
+        let sq = edge.trailing_zeros() as usize;
+        edge &= edge - 1;
+        let inward = BOXES[sq][1] & inside;
+        blocked += (inward & theirs).count_ones() as i32;
+        walled += i32::from(inward & !theirs == 0);
+    }
+    (blocked, walled)
+}
+
 /// The features of `color` in `pos`.
 pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
     let pieces = pos.pieces(color);
@@ -216,6 +242,7 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
     let (solid, euler4) = quads(pieces);
     let mut mobility = 0;
     let them = pos.pieces(!color).0;
+    let (blocked, walled) = walls(p, them, pos.board().0);
     pos.for_each_move_set(color, |_, targets| {
         let t = targets.0;
         mobility += 2 * t.count_ones() as i32 + 2 * (t & them).count_ones() as i32
@@ -230,6 +257,8 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
         mobility,
         adjacent_pairs(p) * 16 / n,
         width * height,
+        blocked,
+        walled,
     ]
 }
 
@@ -289,6 +318,29 @@ mod tests {
         }
     }
 
+    #[test]
+    fn walls_count_hemmed_edge_pieces() {
+        // Black's (enemy pieces inside next to Black's edge pieces, edge pieces walled in).
+        let cases = [
+            // a4 faces b3, b4, b5, all White: walled.
+            ("8/8/8/1w6/bw6/1w6/8/7b w", (3, 1)),
+            // One gap in the wall: blocked twice, not walled.
+            ("8/8/8/1w6/bw6/8/8/7b w", (2, 0)),
+            // A corner piece has one inside neighbour; h1 is free.
+            ("b7/1w6/8/8/8/8/8/7b w", (1, 1)),
+            // White pieces on the edge are not a wall.
+            ("8/8/8/w7/b7/w7/8/7b w", (0, 0)),
+            // On 6x6, f3 is an edge square and e2-e4 are inside.
+            ("6/6/4w1/4wb/4w1/b5 w", (3, 1)),
+        ];
+        for (text, expected) in cases {
+            let p = pos(text);
+            let board = p.board().0;
+            let got = walls(p.pieces(Color::Black).0, p.pieces(Color::White).0, board);
+            assert_eq!(got, expected, "{text}");
+        }
+    }
+
     /// The features computed the plain way, square by square.
     fn plain_features(pos: &Position, color: Color) -> [i32; FEATURES] {
         let pieces = pos.pieces(color);
@@ -332,6 +384,24 @@ mod tests {
                 mobility += 2 + 2 * i32::from(mv.is_capture()) - i32::from(edge);
             }
         }
+        let side = i32::from(pos.size().side());
+        let on_edge = |f: i32, r: i32| f == 0 || r == 0 || f == side - 1 || r == side - 1;
+        let (mut blocked, mut walled) = (0, 0);
+        for &(f, r) in squares.iter().filter(|&&(f, r)| on_edge(f, r)) {
+            let mut inward = Vec::new();
+            for (df, dr) in (-1..=1).flat_map(|df| (-1..=1).map(move |dr| (df, dr))) {
+                let (g, s) = (f + df, r + dr);
+                if (0..side).contains(&g) && (0..side).contains(&s) && !on_edge(g, s) {
+                    inward.push(loa_core::Square::from_coords(g as u8, s as u8));
+                }
+            }
+            let taken = inward
+                .iter()
+                .filter(|&&sq| pos.piece_at(sq) == Some(!color))
+                .count() as i32;
+            blocked += taken;
+            walled += i32::from(taken == inward.len() as i32);
+        }
         let (solid, euler4) = quads(pieces);
         [
             (spread - min_distance_sum(n as u32)) * 16 / n,
@@ -344,6 +414,8 @@ mod tests {
             mobility,
             pairs * 16 / n,
             width * height,
+            blocked,
+            walled,
         ]
     }
 
