@@ -109,6 +109,12 @@ fn quads(pieces: Bitboard) -> (i32, i32) {
     ((three | four).count_ones() as i32, euler4)
 }
 
+/// Four times the Euler number of a set of pieces: groups minus holes.
+#[inline]
+pub(crate) fn euler4(pieces: Bitboard) -> i32 {
+    quads(pieces).1
+}
+
 /// Squares whose file (or rank) index has bit `k` set: sums of coordinates by popcount.
 const FILE_BITS: [u64; 3] = [
     0xAAAA_AAAA_AAAA_AAAA,
