@@ -22,6 +22,7 @@ const HISTORY_MAX: i32 = 1 << 24;
 const WIN_IN_ONE_AT_LEAVES: bool = true;
 /// Captures searched past the horizon, at most this many in a row.
 const QUIESCENCE_PLIES: u32 = 3;
+const EVAL_CACHE_SLOTS: usize = 1 << 16;
 
 /// A score as protocols report it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,6 +220,7 @@ struct Search<'a> {
     pv: Vec<Vec<Move>>,
     /// Root moves already reported as better lines in a multi-line search.
     excluded: Vec<Move>,
+    eval_cache: Vec<(u64, i32)>,
 }
 
 impl<'a> Search<'a> {
@@ -251,6 +253,7 @@ impl<'a> Search<'a> {
             killers: [[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             excluded: Vec::new(),
+            eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
         }
     }
 
@@ -461,7 +464,7 @@ impl<'a> Search<'a> {
             && depth >= 3
             && beta.abs() < MATE_BOUND
             && pos.pieces(pos.side_to_move()).count() > 3
-            && evaluate(pos) >= beta
+            && self.evaluate(pos) >= beta
         {
             let reduction = 2 + depth / 6;
             let child = pos.after(Move::PASS);
@@ -676,7 +679,20 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        evaluate(pos)
+        self.evaluate(pos)
+    }
+
+    /// The static evaluation, through a small cache: the same leaves recur through
+    /// transpositions and the searches of iterative deepening.
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = pos.hash();
+        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE_SLOTS - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let score = evaluate(pos);
+        *slot = (key, score);
+        score
     }
 
     fn is_killer(&self, mv: Move, ply: usize) -> bool {
