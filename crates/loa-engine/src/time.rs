@@ -25,8 +25,9 @@ impl Clock {
     /// time it takes the move to reach the clock.
     pub fn budget(&self, overhead: Duration) -> Budget {
         let usable = self.remaining.saturating_sub(overhead);
-        // Games last about 40 to 60 plies a side; expect 25 more moves when nothing says.
-        let moves = self.moves_to_go.unwrap_or(25).clamp(1, 50);
+        // Expect 18 more moves when nothing says: games last about 45 plies, and a share
+        // of what is left keeps some in hand for long ones.
+        let moves = self.moves_to_go.unwrap_or(18).clamp(1, 50);
         let share = usable / moves + self.increment * 3 / 4;
         let hard_cap = usable.mul_f64(if moves == 1 { 0.9 } else { 0.4 });
         let soft = share.min(hard_cap);
@@ -80,7 +81,7 @@ mod tests {
             moves_to_go: None,
         };
         let b = clock.budget(ms(0));
-        assert_eq!(b.soft, ms(60_000 / 25 + 750));
+        assert_eq!(b.soft, ms(60_000) / 18 + ms(750));
         assert_eq!(b.hard, b.soft * 4);
         let last = Clock {
             moves_to_go: Some(1),
