@@ -190,6 +190,12 @@ fn interior(board: u64) -> u64 {
     board & (board << 8) & (board >> 8) & ((board << 1) & NOT_FILE_A) & ((board >> 1) & NOT_FILE_H)
 }
 
+/// The squares of the board with a neighbour off the board.
+#[inline]
+pub(crate) fn edge_squares(board: Bitboard) -> Bitboard {
+    Bitboard(board.0 & !interior(board.0))
+}
+
 /// Walls: the pieces of `ours` on the board's edge hemmed in by enemy pieces on the line
 /// inside. Returns the enemy pieces next to them on the inside, and how many of them
 /// have every inside neighbour taken by the enemy.
@@ -322,6 +328,14 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(quads(pos(text).pieces(Color::Black)), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn edges_of_each_board() {
+        let edge = |size: loa_core::BoardSize| edge_squares(size.mask()).0;
+        assert_eq!(edge(loa_core::BoardSize::Eight), 0xFF81_8181_8181_81FF);
+        // 6x6: ranks 1 and 6 (a1-f1, a6-f6) and files a and f between them.
+        assert_eq!(edge(loa_core::BoardSize::Six), 0x3F_2121_2121_3F);
     }
 
     #[test]

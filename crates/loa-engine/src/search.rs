@@ -2,7 +2,7 @@
 //! table, killer and history move ordering, late move reductions, null move, and a
 //! quiescence search on captures that make or break connections.
 
-use crate::eval::{euler4, evaluate};
+use crate::eval::{edge_squares, euler4, evaluate};
 use crate::time::Budget;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use loa_core::{Bitboard, Color, Move, MoveList, Position, RuleSet, Square};
@@ -493,6 +493,8 @@ impl<'a> Search<'a> {
         for (i, &mv) in moves.iter().enumerate() {
             scores[i] = self.order_score(mv, us, tt_move, ply);
         }
+        // Quiet moves to the edge are seldom best: they are reduced one ply more.
+        let edge = edge_squares(pos.board());
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -521,6 +523,7 @@ impl<'a> Search<'a> {
             } else {
                 let reduction = if depth >= 3 && i >= 3 && quiet && !self.is_killer(mv, ply) {
                     1 + i32::from(i >= 10 && depth >= 5)
+                        + i32::from(depth >= 4 && edge.contains(mv.to()))
                 } else {
                     0
                 };
