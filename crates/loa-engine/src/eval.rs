@@ -335,7 +335,7 @@ mod tests {
         let edge = |size: loa_core::BoardSize| edge_squares(size.mask()).0;
         assert_eq!(edge(loa_core::BoardSize::Eight), 0xFF81_8181_8181_81FF);
         // 6x6: ranks 1 and 6 (a1-f1, a6-f6) and files a and f between them.
-        assert_eq!(edge(loa_core::BoardSize::Six), 0x3F_2121_2121_3F);
+        assert_eq!(edge(loa_core::BoardSize::Six), 0x3F21_2121_213F);
     }
 
     #[test]
