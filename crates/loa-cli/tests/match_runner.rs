@@ -39,6 +39,13 @@ fn run_match(args: &[Vec<String>], extra: &[&str]) -> Output {
     command.output().expect("loa match runs")
 }
 
+/// Two depth-1 engines, `a` and `b`, with 1 MiB tables: the quickest real match.
+fn depth_one_match(extra: &[&str]) -> Output {
+    let mut args = vec!["--depth", "1", "--each", "option.Hash=1"];
+    args.extend_from_slice(extra);
+    run_match(&[engine("a", &[]), engine("b", &[])], &args)
+}
+
 fn text(out: &Output) -> String {
     format!(
         "{}{}",
@@ -337,22 +344,15 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
     )
     .unwrap();
     let pgn = dir.join("book.pgn");
-    let out = run_match(
-        &[engine("a", &[]), engine("b", &[])],
-        &[
-            "--depth",
-            "1",
-            "--each",
-            "option.Hash=1",
-            "--openings",
-            book.to_str().unwrap(),
-            "--book-in-order",
-            "--rounds",
-            "3",
-            "--pgn",
-            pgn.to_str().unwrap(),
-        ],
-    );
+    let out = depth_one_match(&[
+        "--openings",
+        book.to_str().unwrap(),
+        "--book-in-order",
+        "--rounds",
+        "3",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", text(&out));
     let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     let openings: Vec<&str> = records.iter().map(|r| r.tag("Opening").unwrap()).collect();
@@ -377,25 +377,18 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
     let mut files = Vec::new();
     for run in 0..2 {
         let path = dir.join(format!("random{run}.pgn"));
-        let out = run_match(
-            &[engine("a", &[]), engine("b", &[])],
-            &[
-                "--depth",
-                "1",
-                "--each",
-                "option.Hash=1",
-                "--random-openings",
-                "6",
-                "--seed",
-                "42",
-                "--games",
-                "4",
-                "--concurrency",
-                "2",
-                "--pgn",
-                path.to_str().unwrap(),
-            ],
-        );
+        let out = depth_one_match(&[
+            "--random-openings",
+            "6",
+            "--seed",
+            "42",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--pgn",
+            path.to_str().unwrap(),
+        ]);
         assert!(out.status.success(), "{}", text(&out));
         files.push(std::fs::read_to_string(&path).unwrap());
     }
@@ -425,21 +418,14 @@ fn bad_book_lines_are_reported_with_their_line_number() {
 
 #[test]
 fn adjudication_by_length_and_by_resignation() {
-    let out = run_match(
-        &[engine("a", &[]), engine("b", &[])],
-        &[
-            "--depth",
-            "1",
-            "--each",
-            "option.Hash=1",
-            "--games",
-            "4",
-            "--adjudicate-draw",
-            "moves=12",
-            "--seed",
-            "5",
-        ],
-    );
+    let out = depth_one_match(&[
+        "--games",
+        "4",
+        "--adjudicate-draw",
+        "moves=12",
+        "--seed",
+        "5",
+    ]);
     let report = text(&out);
     assert!(out.status.success(), "{report}");
     assert!(
@@ -522,21 +508,7 @@ fn mistakes_on_the_command_line_are_explained() {
 /// since other tests run at the same time.
 #[test]
 fn the_runner_is_fast() {
-    let out = run_match(
-        &[engine("a", &[]), engine("b", &[])],
-        &[
-            "--depth",
-            "1",
-            "--each",
-            "option.Hash=1",
-            "--games",
-            "200",
-            "--concurrency",
-            "2",
-            "--seed",
-            "1",
-        ],
-    );
+    let out = depth_one_match(&["--games", "200", "--concurrency", "2", "--seed", "1"]);
     let report = text(&out);
     assert!(out.status.success(), "{report}");
     let rate: f64 = report
