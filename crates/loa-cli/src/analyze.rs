@@ -1,12 +1,17 @@
 //! `loa analyze`: the engine's best lines for a position, printed as the search deepens.
 
+use crate::numbers::{seconds, whole};
+use crate::output::say;
 use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{bail, Result};
 use clap::Args;
 use loa_core::{Game, Position, RuleSet};
-use loa_engine::{Budget, Engine, Info, Limits};
+use loa_engine::{check_hash_size, Engine, Info, Limits, Score, TimeLimit, MAX_DEPTH, MAX_HASH_MB};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+/// The most lines a multi-line search reports.
+const MAX_LINES: usize = 256;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -16,19 +21,21 @@ pub struct AnalyzeArgs {
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
     /// Seconds to think (default 5 when no depth is given).
-    #[arg(long, conflicts_with = "depth")]
-    time: Option<f64>,
+    #[arg(long, conflicts_with = "depth", allow_negative_numbers = true, value_parser = seconds)]
+    time: Option<Duration>,
     /// Depth to search to.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole(1, MAX_DEPTH))]
     depth: Option<u32>,
     /// How many best lines to show.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = whole(1, MAX_LINES))]
     multipv: usize,
     /// What a simultaneous connection means.
     #[arg(long, value_enum, default_value = "draw")]
     rules: RulesArg,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, allow_negative_numbers = true,
+          value_parser = whole(1, MAX_HASH_MB))]
     hash: usize,
 }
 
@@ -37,21 +44,18 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     let mut game = Game::new(args.position.position()?, rules);
     for (i, text) in args.moves.iter().enumerate() {
         if let Err(err) = game.play_text(text) {
-            bail!("move {} ({text}): {err}", i + 1);
+            bail!("move {} ({}): {err}", i + 1, loa_core::excerpt(text));
         }
     }
     if let Some(outcome) = game.outcome() {
-        println!("{}", game.position());
-        println!("The game is over: {outcome}.");
+        say!("{}", game.position());
+        say!("The game is over: {outcome}.");
         return Ok(());
     }
-    if args.multipv == 0 {
-        bail!("--multipv must be at least 1");
-    }
+    check_hash_size(args.hash, 0).map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
     let time = match (args.time, args.depth) {
-        (Some(t), _) if !(t.is_finite() && t > 0.0) => bail!("--time must be positive"),
-        (Some(t), _) => Some(Budget::fixed(Duration::from_secs_f64(t), Duration::ZERO)),
-        (None, None) => Some(Budget::fixed(Duration::from_secs(5), Duration::ZERO)),
+        (Some(time), _) => Some(TimeLimit::Fixed(time)),
+        (None, None) => Some(TimeLimit::Fixed(Duration::from_secs(5))),
         (None, Some(_)) => None,
     };
     let limits = Limits {
@@ -62,15 +66,19 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     };
     let pos = *game.position();
     let history = game.previous_hashes();
-    println!("{}", pos.diagram(loa_core::Bitboard::EMPTY));
-    println!("{pos}");
-    let mut engine = Engine::new(args.hash.max(1), rules);
+    say!("{}", pos.diagram(loa_core::Bitboard::EMPTY).trim_end());
+    say!("{pos}");
+    let mut engine = Engine::new(args.hash, rules);
     let stop = AtomicBool::new(false);
     let result = engine.search(&pos, &history, &limits, &stop, |info| {
-        println!("{}", describe(&pos, info));
+        say!("{}", describe(&pos, info));
     });
     if let Some(best) = result.best {
-        println!("best move {best}");
+        say!(
+            "best move {best} {} depth {}",
+            Score::from_internal(result.score),
+            result.depth
+        );
     }
     Ok(())
 }

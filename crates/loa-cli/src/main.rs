@@ -4,10 +4,13 @@ mod analyze;
 mod bench;
 mod engine;
 mod matches;
+mod numbers;
+mod output;
 mod perft;
 mod play;
 mod replay;
 mod setup;
+mod text_file;
 
 use clap::{Parser, Subcommand};
 
@@ -43,7 +46,7 @@ enum Command {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|err| exit_on_bad_arguments(err));
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => setup::moves(args),
@@ -55,7 +58,34 @@ fn main() {
         Command::Replay(args) => replay::run(args),
     };
     if let Err(err) = result {
+        if output::is_closed_pipe(&err) {
+            return;
+        }
         eprintln!("error: {err:#}");
         std::process::exit(1);
     }
+}
+
+/// Says what is wrong with the arguments and ends the program. A value too long to quote
+/// (clap quotes values whole) is cut to its start.
+fn exit_on_bad_arguments(err: clap::Error) -> ! {
+    use clap::error::ContextValue;
+    let long: Vec<String> = err
+        .context()
+        .flat_map(|(_, value)| match value {
+            ContextValue::String(s) => vec![s.clone()],
+            ContextValue::Strings(list) => list.clone(),
+            _ => Vec::new(),
+        })
+        .filter(|s| loa_core::excerpt(s).len() < s.len())
+        .collect();
+    if long.is_empty() {
+        err.exit();
+    }
+    let mut text = err.render().to_string();
+    for value in long {
+        text = text.replace(&value, &loa_core::excerpt(&value));
+    }
+    eprint!("{text}");
+    std::process::exit(err.exit_code());
 }

@@ -1,7 +1,9 @@
 //! `loa perft`: perft and divide, on several threads, with a progress bar on a terminal.
 
+use crate::numbers::{whole, MAX_THREADS};
+use crate::output::say;
 use crate::setup::PositionArgs;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use loa_core::perft::perft;
@@ -9,6 +11,9 @@ use loa_core::{Move, Position};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// Deeper than any count that could finish.
+const MAX_PERFT_DEPTH: u32 = 64;
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -18,17 +23,16 @@ pub struct PerftArgs {
     #[arg(long)]
     divide: bool,
     /// Worker threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = whole(1, MAX_THREADS))]
     threads: usize,
     /// Plies to count.
+    #[arg(allow_negative_numbers = true, value_parser = whole(0, MAX_PERFT_DEPTH))]
     depth: u32,
 }
 
 pub fn run(args: PerftArgs) -> Result<()> {
     let pos = args.position.position()?;
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
     let started = Instant::now();
     let split = count(&pos, args.depth, args.threads);
     let total: u64 = split.iter().map(|(_, n)| n).sum();
@@ -36,7 +40,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
     if args.divide {
         for (mv, nodes) in &split {
             if let Some(mv) = mv {
-                println!("{mv}: {nodes}");
+                say!("{mv}: {nodes}");
             }
         }
     }
@@ -46,7 +50,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
         elapsed,
         total as f64 / elapsed.max(1e-9)
     );
-    println!("{total}");
+    say!("{total}");
     Ok(())
 }
 

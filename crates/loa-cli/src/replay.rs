@@ -2,10 +2,10 @@
 //! move, and print each game's final position and result, or the exact place where the
 //! record is wrong.
 
-use anyhow::{bail, Context, Result};
+use crate::output::say;
+use anyhow::{bail, Result};
 use loa_core::record::{parse_games, GameRecord, RecordError, Replay, ReplayError, ResultCheck};
 use loa_core::{Bitboard, Game};
-use std::io::Read;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -32,15 +32,7 @@ enum Verdict {
 
 pub fn run(args: ReplayArgs) -> Result<()> {
     let name = args.file.display().to_string();
-    let text = if name == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read standard input")?;
-        text
-    } else {
-        std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {name}"))?
-    };
+    let text = crate::text_file::read(&args.file)?;
     let games = parse_games(&text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let total = games.len();
     let selected: Vec<(usize, Result<GameRecord, RecordError>)> = match args.game {
@@ -73,7 +65,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     }
     let checked = selected.len();
     if args.quiet && checked > 1 {
-        println!(
+        say!(
             "{checked} games: {ok} ok, {warned} with a result against the board, {} wrong",
             wrong.len()
         );
@@ -111,34 +103,34 @@ fn check_game(
         Err(err) => {
             // The error names the game, line and column.
             if quiet {
-                println!("game {index}: wrong: {err}");
+                say!("game {index}: wrong: {err}");
             } else {
-                println!("Game {index} of {total}: cannot be read");
-                println!("  {err}");
-                println!();
+                say!("Game {index} of {total}: cannot be read");
+                say!("  {err}");
+                say!("");
             }
             return Verdict::Wrong(err.to_string());
         }
     };
     if !quiet {
-        println!("Game {index} of {total}: {}", header(record));
-        println!("Start: {}, rules {}", start_text(record), record.rules);
+        say!("Game {index} of {total}: {}", header(record));
+        say!("Start: {}, rules {}", start_text(record), record.rules);
     }
     match record.check() {
         Err(err) => {
             let msg = format!("game {index}: {err}");
             if quiet {
-                println!("game {index}: wrong: {err}");
+                say!("game {index}: wrong: {err}");
             } else {
-                println!("Wrong: {err}");
+                say!("Wrong: {err}");
                 let (what, position) = match &err {
                     ReplayError::Illegal { position, .. } => ("before that move", position),
                     ReplayError::AfterEnd { position, .. } => ("where the game ended", position),
                 };
-                println!("Position {what}:");
-                print!("{}", position.diagram(Bitboard::EMPTY));
-                println!("Position: {position}");
-                println!();
+                say!("Position {what}:");
+                say!("{}", position.diagram(Bitboard::EMPTY).trim_end());
+                say!("Position: {position}");
+                say!("");
             }
             Verdict::Wrong(msg)
         }
@@ -147,17 +139,20 @@ fn check_game(
             let warning = result.warning();
             if quiet {
                 let status = if warning.is_some() { "warning" } else { "ok" };
-                println!(
+                say!(
                     "game {index}: {status}, {} move{}, {line}",
                     game.ply(),
                     plural(game.ply())
                 );
             } else {
-                println!("Moves: {}, all legal", game.ply());
-                print!("{}", game.position().diagram(last_move_squares(&game)));
-                println!("Position: {}", game.position());
-                println!("Result: {line}");
-                println!();
+                say!("Moves: {}, all legal", game.ply());
+                say!(
+                    "{}",
+                    game.position().diagram(last_move_squares(&game)).trim_end()
+                );
+                say!("Position: {}", game.position());
+                say!("Result: {line}");
+                say!("");
             }
             match warning {
                 Some(w) => {

@@ -1,5 +1,6 @@
 //! Choosing a position on the command line: position text, or a start and a board size.
 
+use crate::output::say;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use loa_core::{BoardSize, Position, RuleSet, Start};
@@ -57,7 +58,7 @@ impl PositionArgs {
 
 pub fn parse_position(text: &str) -> Result<Position> {
     text.parse()
-        .with_context(|| format!("bad position text '{text}'"))
+        .with_context(|| format!("bad position text '{}'", loa_core::excerpt(text)))
 }
 
 #[derive(Args)]
@@ -70,6 +71,6 @@ pub struct MovesArgs {
 pub fn moves(args: MovesArgs) -> Result<()> {
     let pos = parse_position(&args.position.join(" "))?;
     let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-    println!("{}", moves.join(" "));
+    say!("{}", moves.join(" "));
     Ok(())
 }

@@ -2,12 +2,8 @@
 
 mod common;
 
-use common::loa;
+use common::{loa, loa_in, stdout, HANG};
 use std::process::Output;
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
 
 fn last_line(out: &Output) -> String {
     stdout(out).lines().last().unwrap_or_default().to_string()
@@ -100,7 +96,105 @@ fn play_two_players_to_a_connection() {
 fn play_against_the_computer_and_undo() {
     let out = loa(&["play", "--depth", "2"], "b1-b3\nundo\nundo\nquit\n");
     let text = stdout(&out);
-    assert!(text.contains("Computer plays"), "{text}");
+    assert!(
+        text.contains("You play Black against loa (depth 2)."),
+        "{text}"
+    );
+    assert!(text.contains("loa is thinking (depth 2)..."), "{text}");
+    assert!(text.contains("1... loa plays"), "{text}");
     assert!(text.contains("Took back b1-b3."), "{text}");
     assert!(text.contains("Nothing to undo."), "{text}");
+}
+
+#[test]
+fn playing_white_there_is_nothing_to_undo_before_the_first_move() {
+    let out = loa(
+        &["play", "--depth", "1", "--color", "white"],
+        "undo\nhistory\nquit\n",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Nothing to undo."), "{text}");
+    assert_eq!(text.matches("loa plays").count(), 1, "played once: {text}");
+    assert!(
+        text.contains("  1. "),
+        "the history lists Black's move: {text}"
+    );
+}
+
+#[test]
+fn play_words_hint_history_and_a_game_after_the_game() {
+    // White connects with c2-c5; then a new game, a hint, and the history.
+    let script = "hint\nc2-c5\nmoves\nnew\nb6-a5\nhistory\nquit\n";
+    let out = loa(
+        &[
+            "play",
+            "--two-players",
+            "--depth",
+            "2",
+            "--no-save",
+            "--position",
+            "8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w",
+        ],
+        script,
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("Hint: c2-c5. White connects in 1 move."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Game over: White wins by connection (0-1)."),
+        "{text}"
+    );
+    assert!(text.contains("Type new for another game"), "{text}");
+    assert!(text.contains("The game is over: no moves."), "{text}");
+    assert!(text.contains("A new game."), "{text}");
+    assert!(text.contains("  1. ...    b6-a5"), "{text}");
+    assert!(!text.contains("Saved"), "--no-save: {text}");
+}
+
+#[test]
+fn play_saves_the_game_and_loads_it_to_go_on() {
+    let data = tempfile::tempdir().unwrap();
+    let out = loa_in(
+        data.path(),
+        &["play", "--two-players"],
+        "b1-b3\na2-c2\nquit\n",
+        HANG,
+    );
+    let text = stdout(&out);
+    let games = data.path().join("loa").join("games");
+    let mut files: Vec<_> = std::fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    for file in &files {
+        assert!(text.contains(&file.display().to_string()), "{text}");
+    }
+    let pgn = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(pgn.contains("1. b1-b3 a2-c2 *"), "{pgn}");
+    assert!(pgn.contains("[Termination \"unfinished\"]"), "{pgn}");
+
+    // Go on from the SGF file, and save to a file of our choosing.
+    let chosen = data.path().join("mine.pgn");
+    let out = loa_in(
+        data.path(),
+        &[
+            "play",
+            "--two-players",
+            "--load",
+            files[1].to_str().unwrap(),
+            "--save",
+            chosen.to_str().unwrap(),
+        ],
+        "d1-d3\nhistory\nquit\n",
+        HANG,
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Loaded a game of 2 moves."), "{text}");
+    assert!(text.contains("2. d1-d3"), "{text}");
+    let pgn = std::fs::read_to_string(&chosen).unwrap();
+    assert!(pgn.contains("1. b1-b3 a2-c2 2. d1-d3 *"), "{pgn}");
 }

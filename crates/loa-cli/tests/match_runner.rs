@@ -520,3 +520,79 @@ fn the_runner_is_fast() {
     eprintln!("depth 1 vs depth 1, concurrency 2: {rate:.1} games/s");
     assert!(rate > 15.0, "{rate} games/s\n{report}");
 }
+
+/// An engine that starts a helper process, writes its pid to `$1`, answers the handshake
+/// and then never answers `go`, ignoring `stop` and the end of its input.
+const STUCK_ENGINE: &str = r#"#!/usr/bin/env bash
+sleep 1000 &
+echo $! > "$1"
+trap '' TERM
+while IFS= read -r line; do
+  case $line in
+    ugi) echo "id name stuck"; echo ugiok ;;
+    isready) echo readyok ;;
+    go*) while :; do sleep 1; done ;;
+  esac
+done
+"#;
+
+/// Whether a process is alive (a zombie waiting to be reaped counts as gone).
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn a_stuck_engine_is_killed_with_what_it_started() {
+    let dir = temp_dir("stuck");
+    let script = dir.join("stuck.sh");
+    std::fs::write(&script, STUCK_ENGINE).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let pid_file = dir.join("helper.pid");
+    let out = run_match(
+        &[
+            engine("good", &[]),
+            vec![
+                "--engine".to_string(),
+                format!("cmd={}", script.display()),
+                format!("arg={}", pid_file.display()),
+                "name=stuck".to_string(),
+            ],
+        ],
+        &[
+            "--depth",
+            "1",
+            "--each",
+            "option.Hash=1",
+            "--games",
+            "2",
+            "--timeout",
+            "300",
+        ],
+    );
+    let report = text(&out);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains("stuck: hang 2"), "{report}");
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // The helper goes with its engine's process group.
+    let deadline = Instant::now() + std::time::Duration::from_secs(5);
+    while alive(pid) && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        !alive(pid),
+        "the stuck engine's helper {pid} is still running"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,6 +12,7 @@
 
 mod bitboard;
 mod color;
+mod excerpt;
 mod game;
 mod movegen;
 mod moves;
@@ -27,6 +28,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use color::Color;
+pub use excerpt::excerpt;
 pub use game::{Game, PlayError};
 pub use moves::{Move, MoveError, MoveList, MoveText};
 pub use position::{Position, SetupError};

@@ -136,7 +136,7 @@ impl MoveText {
         if trimmed.eq_ignore_ascii_case("pass") || trimmed == "0000" {
             return Ok(MoveText::Pass);
         }
-        let syntax = || MoveError::Syntax(trimmed.to_string());
+        let syntax = || MoveError::Syntax(crate::excerpt(trimmed).into_owned());
         if !trimmed.is_ascii() {
             return Err(syntax());
         }

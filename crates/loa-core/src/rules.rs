@@ -38,7 +38,7 @@ impl FromStr for RuleSet {
         match s.to_ascii_lowercase().as_str() {
             "draw" => Ok(RuleSet::Draw),
             "mover-wins" | "moverwins" | "mover_wins" => Ok(RuleSet::MoverWins),
-            _ => Err(UnknownRuleSet(s.to_string())),
+            _ => Err(UnknownRuleSet(crate::excerpt(s).into_owned())),
         }
     }
 }

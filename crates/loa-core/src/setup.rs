@@ -131,7 +131,7 @@ impl FromStr for Start {
             "scrambled-eggs" | "scrambled_eggs" | "scrambledeggs" | "scrambled" => {
                 Ok(Start::ScrambledEggs)
             }
-            _ => Err(UnknownStart(s.to_string())),
+            _ => Err(UnknownStart(crate::excerpt(s).into_owned())),
         }
     }
 }

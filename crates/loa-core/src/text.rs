@@ -1,7 +1,7 @@
 //! Position text: ranks from the top down separated by `/`, `b`/`w` for pieces, digits for
 //! runs of empty squares, then the side to move.
 
-use crate::{Bitboard, BoardSize, Color, Position, SetupError, Square};
+use crate::{excerpt, Bitboard, BoardSize, Color, Position, SetupError, Square};
 use std::fmt;
 use std::str::FromStr;
 
@@ -46,10 +46,10 @@ impl FromStr for Position {
             None => return Err(PositionTextError::MissingSide),
             Some("b" | "B") => Color::Black,
             Some("w" | "W") => Color::White,
-            Some(other) => return Err(PositionTextError::BadSide(other.to_string())),
+            Some(other) => return Err(PositionTextError::BadSide(excerpt(other).into_owned())),
         };
         if let Some(extra) = fields.next() {
-            return Err(PositionTextError::ExtraField(extra.to_string()));
+            return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
         }
         let ranks: Vec<&str> = placement.split('/').collect();
         let size =
@@ -77,7 +77,7 @@ impl FromStr for Position {
                     found => {
                         return Err(PositionTextError::BadChar {
                             rank,
-                            text: rank_text.to_string(),
+                            text: excerpt(rank_text).into_owned(),
                             found,
                         })
                     }
@@ -86,7 +86,7 @@ impl FromStr for Position {
             if file != n {
                 return Err(PositionTextError::RankLength {
                     rank,
-                    text: rank_text.to_string(),
+                    text: excerpt(rank_text).into_owned(),
                     squares: file,
                     size,
                     expected: n,

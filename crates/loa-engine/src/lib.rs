@@ -2,9 +2,11 @@
 
 pub mod bench;
 pub mod eval;
+pub mod memory;
 pub mod search;
 pub mod time;
 pub mod tt;
 
-pub use search::{Engine, Info, Limits, Score, SearchResult, MATE};
-pub use time::{Budget, Clock};
+pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
+pub use search::{Engine, Info, Limits, Score, SearchResult, MATE, MAX_DEPTH};
+pub use time::{Clock, TimeLimit};

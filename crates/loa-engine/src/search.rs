@@ -3,7 +3,7 @@
 //! quiescence search on captures that make or break connections.
 
 use crate::eval::{edge_squares, euler4, evaluate};
-use crate::time::Budget;
+use crate::time::TimeLimit;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use loa_core::{Bitboard, Color, Move, MoveList, Position, RuleSet, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -16,6 +16,8 @@ const INFINITY: i32 = MATE + 1;
 /// Scores beyond this are wins or losses by connection.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const MAX_PLY: usize = 128;
+/// The deepest iteration a search can be asked for.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
 const NULL_MOVE: bool = true;
 /// History values stay within this, below the killers' ordering scores.
 const HISTORY_MAX: i32 = 1 << 24;
@@ -60,9 +62,12 @@ pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     /// Time for this move.
-    pub time: Option<Budget>,
+    pub time: Option<TimeLimit>,
     /// How many best lines to find (0 or 1: just the best).
     pub multipv: usize,
+    /// When the time started: when the command to search came. `None`: when the search
+    /// starts.
+    pub start: Option<Instant>,
 }
 
 /// A report after each completed iteration.
@@ -93,8 +98,30 @@ pub struct SearchResult {
 pub struct Engine {
     tt: TranspositionTable,
     rules: RuleSet,
-    history: Box<History>,
-    helper_histories: Vec<Box<History>>,
+    /// What each thread keeps from one search to the next; the main thread's first.
+    threads: Vec<Box<ThreadTables>>,
+}
+
+/// One search thread's own tables.
+struct ThreadTables {
+    history: History,
+    /// Evaluations by position hash.
+    eval_cache: Vec<(u64, i32)>,
+}
+
+impl ThreadTables {
+    fn new() -> Box<ThreadTables> {
+        Box::new(ThreadTables {
+            history: [[[0; 64]; 64]; 2],
+            eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
+        })
+    }
+
+    fn scale_history(&mut self, divisor: i32) {
+        for h in self.history.iter_mut().flatten().flatten() {
+            *h /= divisor;
+        }
+    }
 }
 
 impl Engine {
@@ -102,8 +129,7 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(hash_mb),
             rules,
-            history: Box::new([[[0; 64]; 64]; 2]),
-            helper_histories: Vec::new(),
+            threads: vec![ThreadTables::new()],
         }
     }
 
@@ -122,23 +148,16 @@ impl Engine {
     /// Forgets everything learnt: for a new game.
     pub fn clear(&mut self) {
         self.tt.clear();
-        for table in std::iter::once(&mut self.history).chain(self.helper_histories.iter_mut()) {
-            for side in table.iter_mut() {
-                for row in side.iter_mut() {
-                    row.fill(0);
-                }
-            }
-        }
+        self.threads.fill_with(ThreadTables::new);
     }
 
     /// Sets the number of search threads (lazy SMP over the shared table).
     pub fn set_threads(&mut self, threads: usize) {
-        self.helper_histories
-            .resize_with(threads.max(1) - 1, || Box::new([[[0; 64]; 64]; 2]));
+        self.threads.resize_with(threads.max(1), ThreadTables::new);
     }
 
     pub fn threads(&self) -> usize {
-        self.helper_histories.len() + 1
+        self.threads.len()
     }
 
     /// Searches `root`. `history` holds the hashes of the game's positions before `root`,
@@ -154,22 +173,18 @@ impl Engine {
         on_info: impl FnMut(&Info),
     ) -> SearchResult {
         self.tt.new_search();
-        for table in std::iter::once(&mut self.history).chain(self.helper_histories.iter_mut()) {
-            for side in table.iter_mut() {
-                for row in side.iter_mut() {
-                    for h in row.iter_mut() {
-                        *h /= 8;
-                    }
-                }
-            }
+        for tables in &mut self.threads {
+            tables.scale_history(8);
         }
-        let start = Instant::now();
-        let deadline = limits.time.map(|b| start + b.hard);
+        let start = limits.start.unwrap_or_else(Instant::now);
+        // A limit too far away to be an instant is no limit.
+        let deadline = limits.time.and_then(|t| start.checked_add(t.hard()));
         let helpers_done = AtomicBool::new(false);
         let helper_nodes = AtomicU64::new(0);
         let (tt, rules) = (&self.tt, self.rules);
+        let (main_tables, helper_tables) = self.threads.split_first_mut().expect("a main thread");
         std::thread::scope(|scope| {
-            for (i, table) in self.helper_histories.iter_mut().enumerate() {
+            for (i, table) in helper_tables.iter_mut().enumerate() {
                 let (helpers_done, helper_nodes) = (&helpers_done, &helper_nodes);
                 scope.spawn(move || {
                     let mut helper = Search::new(tt, table, rules, stop, history, root);
@@ -184,7 +199,7 @@ impl Engine {
                     helper.iterate(root, &helper_limits, start, 1 + (i as u32 % 2), |_| {});
                 });
             }
-            let mut main = Search::new(tt, &mut self.history, rules, stop, history, root);
+            let mut main = Search::new(tt, main_tables, rules, stop, history, root);
             main.deadline = deadline;
             main.node_limit = limits.nodes.unwrap_or(u64::MAX);
             main.helper_nodes = Some(&helper_nodes);
@@ -220,13 +235,13 @@ struct Search<'a> {
     pv: Vec<Vec<Move>>,
     /// Root moves already reported as better lines in a multi-line search.
     excluded: Vec<Move>,
-    eval_cache: Vec<(u64, i32)>,
+    eval_cache: &'a mut [(u64, i32)],
 }
 
 impl<'a> Search<'a> {
     fn new(
         tt: &'a TranspositionTable,
-        history: &'a mut History,
+        tables: &'a mut ThreadTables,
         rules: RuleSet,
         stop: &'a AtomicBool,
         game: &[u64],
@@ -237,7 +252,7 @@ impl<'a> Search<'a> {
         keys.push(root.hash());
         Search {
             tt,
-            history,
+            history: &mut tables.history,
             rules,
             stop,
             abort: None,
@@ -253,7 +268,7 @@ impl<'a> Search<'a> {
             killers: [[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             excluded: Vec::new(),
-            eval_cache: vec![(0, 0); EVAL_CACHE_SLOTS],
+            eval_cache: &mut tables.eval_cache,
         }
     }
 
@@ -281,55 +296,63 @@ impl<'a> Search<'a> {
         if result.best.is_none() {
             return result;
         }
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = limits.multipv.clamp(1, root_moves.len());
-        let mut scores = vec![0; lines];
+        let mut previous = vec![0; lines];
         'deepening: for depth in first_depth.min(max_depth)..=max_depth {
             self.excluded.clear();
-            for (line, score) in scores.iter_mut().enumerate() {
-                let found = self.aspiration(root, depth, *score);
+            // Each line is searched without the first moves of the lines before it.
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            for &centre in &previous {
+                let score = self.aspiration(root, depth, centre);
+                // An unfinished iteration is dropped, unless it is the first.
                 if self.stopped && depth > first_depth {
                     break 'deepening;
                 }
-                *score = found;
                 let pv = self.pv[0].clone();
-                if line == 0 {
-                    if let Some(&best) = pv.first() {
-                        result.best = Some(best);
-                    }
-                    result.score = found;
-                    result.depth = depth;
-                    result.pv = pv.clone();
-                }
                 if let Some(&first) = pv.first() {
                     self.excluded.push(first);
                 }
+                found.push((score, pv));
+                if self.stopped {
+                    break;
+                }
+            }
+            // A later line can score above an earlier one (the windows and the table
+            // differ): the lines are reported best first, and the best is the answer.
+            found.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+            let (best_score, best_pv) = &found[0];
+            if let Some(&best) = best_pv.first() {
+                result.best = Some(best);
+            }
+            result.score = *best_score;
+            result.depth = depth;
+            result.pv = best_pv.clone();
+            for (line, (score, pv)) in found.iter().enumerate() {
+                previous[line] = *score;
                 on_info(&Info {
                     depth,
                     multipv: line + 1,
                     seldepth: self.seldepth,
-                    score: Score::from_internal(found),
+                    score: Score::from_internal(*score),
                     nodes: self.total_nodes(),
                     time: start.elapsed(),
                     hashfull: self.tt.hashfull(),
-                    pv,
+                    pv: pv.clone(),
                 });
-                if self.stopped {
-                    break 'deepening;
-                }
+            }
+            if self.stopped {
+                break;
             }
             let score = result.score;
             // A proven result cannot change with more depth.
             if lines == 1 && score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
                 break;
             }
-            if let Some(budget) = limits.time {
-                // The next iteration takes several times as long as this one: do not
-                // start what is unlikely to finish.
-                if start.elapsed() * 2 > budget.soft {
+            // The next iteration takes several times as long as this one: with a clock,
+            // do not start what is unlikely to finish. A fixed time is used to the end.
+            if let Some(TimeLimit::Managed { soft, .. }) = limits.time {
+                if start.elapsed() * 2 > soft {
                     break;
                 }
             }
@@ -371,6 +394,9 @@ impl<'a> Search<'a> {
             if let Some(shared) = self.shared_nodes {
                 shared.fetch_add(1024, Ordering::Relaxed);
             }
+        }
+        // Often enough that a fixed move time is kept to a fraction of a millisecond.
+        if self.nodes.is_multiple_of(256) {
             if self.abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
                 self.stopped = true;
             }

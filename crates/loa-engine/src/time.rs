@@ -13,36 +13,46 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
 }
 
-/// The time budget of one move: try to stop after `soft`, always stop by `hard`.
+/// How long one move may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    pub soft: Duration,
-    pub hard: Duration,
+pub enum TimeLimit {
+    /// Search until the time is up: a fixed time a move, or analysis for so long.
+    Fixed(Duration),
+    /// A share of a clock: start no iteration unlikely to end by `soft`; stop at `hard`.
+    Managed { soft: Duration, hard: Duration },
 }
 
-impl Clock {
-    /// Splits the clock into a budget for this move, keeping `overhead` in hand for the
-    /// time it takes the move to reach the clock.
-    pub fn budget(&self, overhead: Duration) -> Budget {
-        let usable = self.remaining.saturating_sub(overhead);
-        // Expect 18 more moves when nothing says: games last about 45 plies, and a share
-        // of what is left keeps some in hand for long ones.
-        let moves = self.moves_to_go.unwrap_or(18).clamp(1, 50);
-        let share = usable / moves + self.increment * 3 / 4;
-        let hard_cap = usable.mul_f64(if moves == 1 { 0.9 } else { 0.4 });
-        let soft = share.min(hard_cap);
-        Budget {
-            soft,
-            hard: (soft * 4).min(hard_cap).max(soft),
+impl TimeLimit {
+    /// A fixed time for the move, less the overhead kept for the move to reach the clock.
+    /// The overhead is at most a twentieth of the time, so short move times are still used.
+    pub fn move_time(time: Duration, overhead: Duration) -> TimeLimit {
+        TimeLimit::Fixed(time - overhead.min(time / 20))
+    }
+
+    /// The time after which the search stops whatever it is doing.
+    pub fn hard(self) -> Duration {
+        match self {
+            TimeLimit::Fixed(time) => time,
+            TimeLimit::Managed { hard, .. } => hard,
         }
     }
 }
 
-impl Budget {
-    /// A fixed time for the move: use it all, less the overhead.
-    pub fn fixed(time: Duration, overhead: Duration) -> Budget {
-        let t = time.saturating_sub(overhead).max(Duration::from_millis(1));
-        Budget { soft: t, hard: t }
+impl Clock {
+    /// Splits the clock into a limit for this move, keeping `overhead` in hand for the
+    /// time it takes the move to reach the clock.
+    pub fn budget(&self, overhead: Duration) -> TimeLimit {
+        let usable = self.remaining.saturating_sub(overhead);
+        // Expect 18 more moves when nothing says: games last about 45 plies, and a share
+        // of what is left keeps some in hand for long ones.
+        let moves = self.moves_to_go.unwrap_or(18).clamp(1, 50);
+        let share = (usable / moves).saturating_add(self.increment.saturating_mul(3) / 4);
+        let hard_cap = usable.mul_f64(if moves == 1 { 0.9 } else { 0.4 });
+        let soft = share.min(hard_cap);
+        TimeLimit::Managed {
+            soft,
+            hard: soft.saturating_mul(4).min(hard_cap).max(soft),
+        }
     }
 }
 
@@ -56,18 +66,20 @@ mod tests {
 
     #[test]
     fn budget_stays_inside_the_clock() {
-        for remaining in [0, 1, 10, 100, 1_000, 60_000] {
-            for increment in [0, 100, 5_000] {
+        for remaining in [0, 1, 10, 100, 1_000, 60_000, u64::MAX / 2] {
+            for increment in [0, 100, 5_000, u64::MAX / 2] {
                 let clock = Clock {
                     remaining: ms(remaining),
                     increment: ms(increment),
                     moves_to_go: None,
                 };
-                let b = clock.budget(ms(50));
-                assert!(b.soft <= b.hard);
+                let TimeLimit::Managed { soft, hard } = clock.budget(ms(50)) else {
+                    panic!("a clock gives a managed limit");
+                };
+                assert!(soft <= hard);
                 assert!(
-                    b.hard <= ms(remaining).saturating_sub(ms(50)),
-                    "{remaining} {increment} {b:?}"
+                    hard <= ms(remaining).saturating_sub(ms(50)),
+                    "{remaining} {increment} {soft:?} {hard:?}"
                 );
             }
         }
@@ -80,13 +92,27 @@ mod tests {
             increment: ms(1_000),
             moves_to_go: None,
         };
-        let b = clock.budget(ms(0));
-        assert_eq!(b.soft, ms(60_000) / 18 + ms(750));
-        assert_eq!(b.hard, b.soft * 4);
+        let soft = ms(60_000) / 18 + ms(750);
+        assert_eq!(
+            clock.budget(ms(0)),
+            TimeLimit::Managed {
+                soft,
+                hard: soft * 4
+            }
+        );
         let last = Clock {
             moves_to_go: Some(1),
             ..clock
         };
-        assert_eq!(last.budget(ms(0)).hard, ms(54_000));
+        assert_eq!(last.budget(ms(0)).hard(), ms(54_000));
+    }
+
+    #[test]
+    fn a_move_time_keeps_a_small_overhead() {
+        assert_eq!(TimeLimit::move_time(ms(500), ms(10)).hard(), ms(490));
+        // A twentieth of 100 ms is less than the 10 ms overhead.
+        assert_eq!(TimeLimit::move_time(ms(100), ms(10)).hard(), ms(95));
+        assert_eq!(TimeLimit::move_time(ms(20), ms(10)).hard(), ms(19));
+        assert_eq!(TimeLimit::move_time(ms(0), ms(10)).hard(), ms(0));
     }
 }

@@ -1,11 +1,8 @@
-//! `go`: reading its limits, and the search thread that answers it.
+//! `go`: reading its limits.
 
-use super::{write_line, Out};
-use loa_core::{Color, Position};
-use loa_engine::{Budget, Clock, Engine, Info, Limits};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use loa_core::{excerpt, Color};
+use loa_engine::{Clock, Limits, TimeLimit, MAX_DEPTH};
+use std::num::IntErrorKind;
 use std::time::Duration;
 
 /// Times beyond this many milliseconds (about 35 years) are read as this.
@@ -56,7 +53,7 @@ pub(super) fn parse(args: &[&str], side: Color, overhead: Duration) -> Result<Re
             return Err(format!(
                 "go: unknown argument '{}' (expected p1time, p2time, p1inc, p2inc, btime, \
                  wtime, binc, winc, movestogo, movetime, depth, nodes or infinite)",
-                args[i]
+                excerpt(args[i])
             ));
         }
         let Some(&value) = args.get(i + 1) else {
@@ -67,17 +64,17 @@ pub(super) fn parse(args: &[&str], side: Color, overhead: Duration) -> Result<Re
             "p2time" | "wtime" => time[1] = Some(clock_ms(&key, value)?),
             "p1inc" | "binc" => inc[0] = Some(clock_ms(&key, value)?),
             "p2inc" | "winc" => inc[1] = Some(clock_ms(&key, value)?),
-            "movestogo" => moves_to_go = Some(count::<u32>(&key, value, 0)?),
-            "movetime" => movetime = Some(count::<u64>(&key, value, 0)?.min(MAX_MS)),
-            "depth" => depth = Some(count::<u32>(&key, value, 1)?),
-            _ => nodes = Some(count::<u64>(&key, value, 1)?),
+            "movestogo" => moves_to_go = Some(count::<u32>(&key, value, 0, u32::MAX)?),
+            "movetime" => movetime = Some(count::<u64>(&key, value, 0, u64::MAX)?.min(MAX_MS)),
+            "depth" => depth = Some(count::<u32>(&key, value, 1, MAX_DEPTH)?),
+            _ => nodes = Some(count::<u64>(&key, value, 1, u64::MAX)?),
         }
         i += 2;
     }
     let mover = side.index();
     let clock_given = time.iter().chain(&inc).any(Option::is_some) || moves_to_go.is_some();
     let budget = match (movetime, clock_given) {
-        (Some(ms), _) => Some(Budget::fixed(Duration::from_millis(ms), overhead)),
+        (Some(ms), _) => Some(TimeLimit::move_time(Duration::from_millis(ms), overhead)),
         (None, true) => {
             let remaining = time[mover].ok_or_else(|| {
                 let (p, c) = if side == Color::Black {
@@ -120,127 +117,42 @@ pub(super) fn parse(args: &[&str], side: Color, overhead: Duration) -> Result<Re
 fn clock_ms(key: &str, value: &str) -> Result<u64, String> {
     let ms: i64 = value
         .parse()
-        .map_err(|_| format!("go: {key} value '{value}' is not a whole number of milliseconds"))?;
+        .map_err(|e| number_error(key, value, &e, " of milliseconds"))?;
     Ok((ms.max(0) as u64).min(MAX_MS))
 }
 
-fn count<T: std::str::FromStr + PartialOrd + Copy + std::fmt::Display + From<u8>>(
-    key: &str,
-    value: &str,
-    min: u8,
-) -> Result<T, String> {
+/// A whole number from `min` to `max`.
+fn count<T>(key: &str, value: &str, min: T, max: T) -> Result<T, String>
+where
+    T: std::str::FromStr<Err = std::num::ParseIntError> + PartialOrd + Copy + std::fmt::Display,
+{
     let n: T = value
         .parse()
-        .map_err(|_| format!("go: {key} value '{value}' is not a whole number"))?;
-    if n < T::from(min) {
+        .map_err(|e| number_error(key, value, &e, ""))?;
+    if n < min {
         return Err(format!("go: {key} must be at least {min}, got {n}"));
+    }
+    if n > max {
+        return Err(format!("go: {key} must be at most {max}, got {n}"));
     }
     Ok(n)
 }
 
-/// A search running on its own thread. The thread prints `info` lines and then
-/// `bestmove`, and returns the engine.
-pub(super) struct Search {
-    handle: JoinHandle<Engine>,
-    stop: Arc<AtomicBool>,
-    /// Set (under the output lock) just before `bestmove` is written.
-    done: Arc<AtomicBool>,
-}
-
-impl Search {
-    /// Starts searching `root`. On failure the engine is lost with the thread that could
-    /// not start, and the caller makes a new one.
-    pub fn start(
-        mut engine: Engine,
-        root: Position,
-        history: Vec<u64>,
-        request: Request,
-        out: Out,
-    ) -> Result<Search, String> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicBool::new(false));
-        let (thread_stop, thread_done) = (Arc::clone(&stop), Arc::clone(&done));
-        let handle = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let result =
-                    engine.search(&root, &history, &request.limits, &thread_stop, |info| {
-                        out.line(&info_line(info))
-                    });
-                if request.infinite {
-                    while !thread_stop.load(Ordering::Acquire) {
-                        std::thread::park_timeout(Duration::from_millis(20));
-                    }
-                }
-                let best = match result.best {
-                    Some(mv) if root.is_legal(mv) => mv.coordinate(),
-                    Some(mv) => {
-                        // Never send an illegal move: fall back on the first legal one.
-                        out.line(&format!(
-                            "info string the search returned {} which is not legal here",
-                            mv.coordinate()
-                        ));
-                        root.legal_moves()[0].coordinate()
-                    }
-                    None => "(none)".to_string(),
-                };
-                let mut writer = out.lock();
-                thread_done.store(true, Ordering::Release);
-                write_line(&mut **writer, &format!("bestmove {best}"));
-                drop(writer);
-                engine
-            })
-            .map_err(|e| format!("go: cannot start the search thread: {e}"))?;
-        Ok(Search { handle, stop, done })
-    }
-
-    /// Whether `bestmove` has been written (or the thread is gone).
-    pub fn is_finished(&self) -> bool {
-        self.done.load(Ordering::Acquire) || self.handle.is_finished()
-    }
-
-    /// Asks the search to end now; it still prints `bestmove`.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Release);
-        self.handle.thread().unpark();
-    }
-
-    /// Waits for the thread and takes the engine back (`None` if the thread died).
-    pub fn join(self) -> Option<Engine> {
-        self.handle.join().ok()
-    }
-}
-
-/// `info depth .. seldepth .. score .. nodes .. nps .. time .. hashfull .. pv ..`
-fn info_line(info: &Info) -> String {
-    let micros = info.time.as_micros().max(1);
-    let nps = u128::from(info.nodes) * 1_000_000 / micros;
-    let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
-        info.depth,
-        info.seldepth,
-        info.score,
-        info.nodes,
-        nps,
-        info.time.as_millis(),
-        info.hashfull
-    );
-    if !info.pv.is_empty() {
-        line.push_str(" pv");
-        for mv in &info.pv {
-            line.push(' ');
-            line.push_str(&mv.coordinate());
+fn number_error(key: &str, value: &str, error: &std::num::ParseIntError, unit: &str) -> String {
+    let value = excerpt(value);
+    match error.kind() {
+        IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+            format!("go: {key} value '{value}' is out of range")
         }
+        _ => format!("go: {key} value '{value}' is not a whole number{unit}"),
     }
-    line
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const OVERHEAD: Duration = Duration::from_millis(50);
+    const OVERHEAD: Duration = Duration::from_millis(10);
 
     fn go(args: &str, side: Color) -> Result<Request, String> {
         let args: Vec<&str> = args.split_whitespace().collect();
@@ -276,7 +188,7 @@ mod tests {
         let r = go("movetime 300 wtime 1", Color::Black).unwrap();
         assert_eq!(
             r.limits.time,
-            Some(Budget::fixed(Duration::from_millis(300), OVERHEAD))
+            Some(TimeLimit::Fixed(Duration::from_millis(290)))
         );
         assert!(go("wtime -20 btime 100", Color::White).is_ok());
     }
@@ -290,5 +202,8 @@ mod tests {
         assert!(err("ponder").contains("unknown argument 'ponder'"));
         assert!(err("wtime 1000").contains("Black: p1time or btime"));
         assert!(err("movetime -5").contains("not a whole number"));
+        assert!(err("p1time 18446744073709551615").contains("out of range"));
+        assert!(err("nodes 99999999999999999999").contains("out of range"));
+        assert!(err("depth 1000").contains("at most 127"));
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 pub(super) const DECLARATIONS: [&str; 4] = [
     "option name Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
-    "option name MoveOverhead type spin default 50 min 0 max 10000",
+    "option name MoveOverhead type spin default 10 min 0 max 10000",
     "option name SimultaneousConnection type combo default draw var draw var mover-wins",
 ];
 
@@ -32,7 +32,7 @@ impl Default for Options {
         Options {
             hash_mb: 64,
             threads: 1,
-            move_overhead_ms: 50,
+            move_overhead_ms: 10,
             rules: RuleSet::Draw,
         }
     }
@@ -58,7 +58,12 @@ pub(super) fn parse_setoption(args: &[&str]) -> Result<Change, String> {
     let usage = "expected 'setoption name <name> value <value>'";
     match args.first() {
         Some(word) if word.eq_ignore_ascii_case("name") => {}
-        Some(word) => return Err(format!("setoption: found '{word}': {usage}")),
+        Some(word) => {
+            return Err(format!(
+                "setoption: found '{}': {usage}",
+                loa_core::excerpt(word)
+            ))
+        }
         None => return Err(format!("setoption: {usage}")),
     }
     let value_at = args
@@ -78,7 +83,8 @@ pub(super) fn parse_setoption(args: &[&str]) -> Result<Change, String> {
         "simultaneousconnection" => "SimultaneousConnection",
         _ => {
             return Err(format!(
-                "setoption: unknown option '{name}' (options: {known})"
+                "setoption: unknown option '{}' (options: {known})",
+                loa_core::excerpt(&name)
             ))
         }
     };
@@ -102,7 +108,10 @@ pub(super) fn parse_setoption(args: &[&str]) -> Result<Change, String> {
 /// A spin value in its range.
 fn spin(name: &str, value: &str, (min, max): (u64, u64)) -> Result<u64, String> {
     let n: u64 = value.parse().map_err(|_| {
-        format!("setoption: {name} value '{value}' is not a whole number from {min} to {max}")
+        format!(
+            "setoption: {name} value '{}' is not a whole number from {min} to {max}",
+            loa_core::excerpt(value)
+        )
     })?;
     if !(min..=max).contains(&n) {
         return Err(format!(
@@ -110,45 +119,6 @@ fn spin(name: &str, value: &str, (min, max): (u64, u64)) -> Result<u64, String> 
         ));
     }
     Ok(n)
-}
-
-/// Refuses a table larger than the memory there is (the table is filled when made, and
-/// a failed allocation would end the program). `current_mb` is freed first.
-pub(super) fn check_memory(megabytes: usize, current_mb: usize) -> Result<(), String> {
-    match available_memory_mb() {
-        Some(free) if megabytes as u64 > free + current_mb as u64 => Err(format!(
-            "setoption: Hash {megabytes} MB is more than the memory available ({} MB)",
-            free + current_mb as u64
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// Memory the process may still use, in MiB: the smaller of the system's available
-/// memory and the room left under a cgroup limit. `None` when neither can be read.
-fn available_memory_mb() -> Option<u64> {
-    let system = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map(|kb| kb / 1024);
-    let read = |path: &str| {
-        std::fs::read_to_string(path)
-            .ok()
-            .and_then(|s| s.trim().parse::<u64>().ok())
-    };
-    let cgroup = read("/sys/fs/cgroup/memory.max").map(|limit| {
-        let used = read("/sys/fs/cgroup/memory.current").unwrap_or(0);
-        limit.saturating_sub(used) / (1024 * 1024)
-    });
-    match (system, cgroup) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }
 
 #[cfg(test)]

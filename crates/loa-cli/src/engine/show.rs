@@ -1,7 +1,7 @@
-//! Commands that only look at the position: `query`, `validmoves`, `d`, `eval`, `perft`.
+//! Commands that only look at the position: `query`, `validmoves`, `d`, `eval`.
 
 use super::{Reply, Session};
-use loa_core::{perft, Bitboard, Color, Move};
+use loa_core::{Bitboard, Color, Move};
 use loa_engine::eval;
 
 impl Session {
@@ -23,7 +23,12 @@ impl Session {
                 },
             }
             .to_string(),
-            _ => return Err(format!("query: unknown query '{what}': {usage}")),
+            _ => {
+                return Err(format!(
+                    "query: unknown query '{}': {usage}",
+                    loa_core::excerpt(what)
+                ))
+            }
         };
         self.out.line(&format!("response {answer}"));
         Ok(())
@@ -94,28 +99,5 @@ impl Session {
             "total {} (for {side}, the side to move)",
             eval::evaluate(pos)
         ));
-    }
-
-    /// `perft N`: the count under each move as `b1d3: N`, then the total alone. Every
-    /// move sequence is counted, as `loa perft` does.
-    pub(super) fn perft(&self, args: &[&str]) -> Reply {
-        let [depth] = args else {
-            return Err("perft: expected 'perft <depth>'".to_string());
-        };
-        let depth: u32 = depth
-            .parse()
-            .map_err(|_| format!("perft: depth '{depth}' is not a whole number"))?;
-        let pos = self.game.position();
-        if depth == 0 {
-            self.out.line("1");
-            return Ok(());
-        }
-        let mut total = 0;
-        for (mv, count) in perft::divide(pos, depth) {
-            self.out.line(&format!("{}: {count}", mv.coordinate()));
-            total += count;
-        }
-        self.out.line(&total.to_string());
-        Ok(())
     }
 }

@@ -4,7 +4,7 @@
 
 use super::engine_process::EngineProcess;
 use super::engine_spec::EngineSpec;
-use super::openings::random_opening;
+use super::openings::{random_opening, MAX_RANDOM_PLIES};
 use super::referee::game::go_command;
 use super::rng::Rng;
 use anyhow::{bail, Context, Result};
@@ -30,13 +30,18 @@ pub struct BookPlan {
 pub fn parse_plies(text: &str) -> Result<(usize, usize), String> {
     let (lo, hi) = text.split_once('-').unwrap_or((text, text));
     let parse = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("--book-plies: '{text}' is not N or N-M"))
+        t.trim().parse::<usize>().map_err(|_| {
+            format!(
+                "--book-plies: '{}' is not N or N-M",
+                loa_core::excerpt(text)
+            )
+        })
     };
     let (lo, hi) = (parse(lo)?, parse(hi)?);
-    if lo == 0 || lo > hi {
-        return Err(format!("--book-plies: '{text}' needs 1 <= N <= M"));
+    if lo == 0 || lo > hi || hi > MAX_RANDOM_PLIES {
+        return Err(format!(
+            "--book-plies: '{text}' needs 1 <= N <= M <= {MAX_RANDOM_PLIES}"
+        ));
     }
     Ok((lo, hi))
 }
@@ -64,7 +69,7 @@ pub fn make_book(spec: &EngineSpec, plan: &BookPlan, path: &Path) -> Result<usiz
             );
         }
         let plies = rng.range_inclusive(plan.min_plies as u64, plan.max_plies as u64) as usize;
-        let opening = random_opening(&mut rng, plies);
+        let opening = random_opening(&mut rng, plies).map_err(anyhow::Error::msg)?;
         let game = opening.game(RuleSet::Draw);
         if !seen_positions.insert(*game.position()) {
             continue;

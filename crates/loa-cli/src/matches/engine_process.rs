@@ -6,6 +6,7 @@
 //! with the `bestmove` that follows, so a move costs one wake-up of the referee.
 
 use super::engine_spec::{EngineSpec, Protocol};
+use super::process_group;
 use loa_core::RuleSet;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -118,9 +119,11 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
+        process_group::isolate(&mut command);
         let mut child = command
             .spawn()
             .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.cmd.display())))?;
+        process_group::register(child.id());
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, events) = mpsc::channel();
@@ -128,7 +131,7 @@ impl EngineProcess {
             .name(format!("read {}", spec.name))
             .spawn(move || read_output(stdout, tx));
         if let Err(e) = spawned {
-            let _ = child.kill();
+            process_group::kill(child.id());
             let _ = child.wait();
             return Err(EngineError::Spawn(format!("no reader thread: {e}")));
         }
@@ -345,7 +348,7 @@ impl EngineProcess {
             _ => {
                 // The output closes a moment before the process can be reaped; an
                 // engine that closed its output but goes on is ended here.
-                let _ = self.child.kill();
+                process_group::kill(self.child.id());
                 self.child.wait().ok()
             }
         };
@@ -374,10 +377,9 @@ impl EngineProcess {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
+        // Whatever the engine started goes with it, even after a clean exit.
+        process_group::kill(self.child.id());
         if !self.reaped {
-            if !matches!(self.child.try_wait(), Ok(Some(_))) {
-                let _ = self.child.kill();
-            }
             let _ = self.child.wait();
         }
     }

@@ -1,7 +1,10 @@
 //! How an engine is described on the command line: `--engine cmd=PATH name=NAME
 //! arg=ARG option.Hash=16 depth=4 ...`, with `--each` settings shared by every engine.
 
-use super::time_control::TimeControl;
+use super::time_control::{TimeControl, MAX_MS};
+use crate::numbers::whole;
+use loa_core::excerpt;
+use loa_engine::MAX_DEPTH;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -144,9 +147,18 @@ fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
     let mut s = Settings::default();
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
-            return Err(format!("{what}: '{word}' is not KEY=VALUE (keys: {KEYS})"));
+            return Err(format!(
+                "{what}: '{}' is not KEY=VALUE (keys: {KEYS})",
+                excerpt(word)
+            ));
         };
-        let bad = |expected: &str| format!("{what}: {key}='{value}': expected {expected}");
+        let bad = |expected: &str| {
+            format!(
+                "{what}: {}='{}': expected {expected}",
+                excerpt(key),
+                excerpt(value)
+            )
+        };
         match key {
             "cmd" => s.cmd = Some(PathBuf::from(value)),
             "name" => s.name = Some(value.to_string()),
@@ -162,29 +174,27 @@ fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
             }
             "tc" => s.limits.tc = Some(value.parse().map_err(|e| format!("{what}: {e}"))?),
             "movetime" | "st" => {
-                s.limits.movetime_ms = Some(value.parse().map_err(|_| bad("milliseconds"))?)
+                s.limits.movetime_ms =
+                    Some(whole(1, MAX_MS)(value).map_err(|e| format!("{what}: {key}: {e}"))?)
             }
             "depth" => {
-                let depth: u32 = value.parse().map_err(|_| bad("a depth of at least 1"))?;
-                if depth == 0 {
-                    return Err(bad("a depth of at least 1"));
-                }
-                s.limits.depth = Some(depth);
+                s.limits.depth =
+                    Some(whole(1, MAX_DEPTH)(value).map_err(|e| format!("{what}: {key}: {e}"))?)
             }
             "nodes" => {
-                let nodes: u64 = value
-                    .parse()
-                    .map_err(|_| bad("a node count of at least 1"))?;
-                if nodes == 0 {
-                    return Err(bad("a node count of at least 1"));
-                }
-                s.limits.nodes = Some(nodes);
+                s.limits.nodes =
+                    Some(whole(1, u64::MAX)(value).map_err(|e| format!("{what}: {key}: {e}"))?)
             }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     s.options.push((name.to_string(), value.to_string()))
                 }
-                _ => return Err(format!("{what}: unknown key '{key}' (keys: {KEYS})")),
+                _ => {
+                    return Err(format!(
+                        "{what}: unknown key '{}' (keys: {KEYS})",
+                        excerpt(key)
+                    ))
+                }
             },
         }
     }

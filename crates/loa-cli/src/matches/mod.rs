@@ -6,6 +6,7 @@ mod book;
 mod engine_process;
 mod engine_spec;
 mod openings;
+mod process_group;
 mod progress;
 mod records;
 mod referee;
@@ -18,19 +19,24 @@ mod stats;
 mod time_control;
 mod tournament;
 
+use crate::numbers::{whole, MAX_THREADS};
 use crate::setup::RulesArg;
 use anyhow::{bail, Context, Result};
 use engine_process::EngineProcess;
 use engine_spec::{build_specs, EngineArgs, Limits};
 use loa_core::RuleSet;
-use openings::{parse_book, OpeningSource, DEFAULT_BOOK};
+use loa_engine::MAX_DEPTH;
+use openings::{parse_book, OpeningSource, DEFAULT_BOOK, MAX_RANDOM_PLIES};
 use referee::adjudication::{parse_draw, parse_resign, Adjudication};
 use schedule::{Format, Schedule};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use time_control::TimeControl;
+use time_control::{TimeControl, MAX_MS};
+
+/// The most games a pairing can be asked to play.
+const MAX_GAMES: u64 = 1 << 40;
 
 /// The options of `loa match`, boxed: the subcommand enum stays small.
 #[derive(clap::Args)]
@@ -67,28 +73,30 @@ struct MatchOptions {
     gauntlet: bool,
 
     /// Time control: seconds per game plus increment per move, e.g. 10+0.1.
-    #[arg(long, value_name = "SECONDS+INC")]
+    #[arg(long, value_name = "SECONDS+INC", allow_hyphen_values = true)]
     tc: Option<TimeControl>,
 
     /// A fixed time per move in milliseconds.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = whole(1, MAX_MS))]
     movetime: Option<u64>,
 
     /// A fixed search depth.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole(1, MAX_DEPTH))]
     depth: Option<u32>,
 
     /// A fixed number of nodes per move.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole(1, u64::MAX))]
     nodes: Option<u64>,
 
     /// Milliseconds an engine may go over its clock or movetime before it loses on time.
-    #[arg(long, value_name = "MS", default_value_t = 50)]
+    #[arg(long, value_name = "MS", default_value_t = 50, allow_negative_numbers = true,
+          value_parser = whole(0, MAX_MS))]
     timemargin: u64,
 
     /// Milliseconds to wait for a handshake, for readyok, and for a move in games
     /// without a clock (depth or node limits) before the engine counts as hung.
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    #[arg(long, value_name = "MS", default_value_t = 60_000, allow_negative_numbers = true,
+          value_parser = whole(1, MAX_MS))]
     timeout: u64,
 
     /// An opening book: one opening a line (position text, moves from the standard
@@ -97,7 +105,8 @@ struct MatchOptions {
     openings: Option<PathBuf>,
 
     /// Random openings of this many plies from the standard start instead of a book.
-    #[arg(long, value_name = "PLIES", conflicts_with = "openings")]
+    #[arg(long, value_name = "PLIES", conflicts_with = "openings", allow_negative_numbers = true,
+          value_parser = whole(0, MAX_RANDOM_PLIES))]
     random_openings: Option<usize>,
 
     /// Play the book's openings in file order instead of a seeded random order.
@@ -105,20 +114,22 @@ struct MatchOptions {
     book_in_order: bool,
 
     /// Games at once.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
-    concurrency: u64,
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = whole(1, MAX_THREADS))]
+    concurrency: usize,
 
     /// Games per pairing (default 100, or no limit with --sprt).
-    #[arg(long, value_name = "N", conflicts_with = "rounds", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", conflicts_with = "rounds", allow_negative_numbers = true,
+          value_parser = whole(1, MAX_GAMES))]
     games: Option<u64>,
 
     /// Rounds: each pairing plays one opening twice, colours swapped, per round.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole(1, MAX_GAMES / 2))]
     rounds: Option<u64>,
 
     /// Seed for random openings and the book order (default: from the clock; the
     /// report prints it).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     seed: Option<u64>,
 
     /// What a simultaneous connection is (sent to the engines as SimultaneousConnection).
@@ -157,7 +168,7 @@ struct MatchOptions {
     make_book: Option<PathBuf>,
 
     /// Lines in the book to make.
-    #[arg(long, default_value_t = 300, hide = true)]
+    #[arg(long, default_value_t = 300, hide = true, value_parser = whole(1usize, 1_000_000))]
     book_lines: usize,
 
     /// Plies of the book's openings, N or N-M.
@@ -179,6 +190,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     };
     let specs =
         build_specs(&args.engines.0, &args.each, match_limits).map_err(anyhow::Error::msg)?;
+    process_group::end_engines_on_interrupt();
     let seed = args.seed.unwrap_or_else(clock_seed);
     let timeout = Duration::from_millis(args.timeout.max(1));
     if let Some(path) = &args.make_book {
@@ -264,7 +276,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         openings: openings.describe(),
         rules: rules.name().to_string(),
         seed,
-        concurrency: args.concurrency as usize,
+        concurrency: args.concurrency,
     };
     let progress = progress::Progress::new(schedule.total());
     let mut records = records::RecordWriter::new(args.pgn.as_deref(), args.sgf.as_deref())?;
@@ -272,7 +284,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         specs: specs.into_iter().map(Arc::new).collect(),
         schedule,
         openings,
-        concurrency: args.concurrency as usize,
+        concurrency: args.concurrency,
         rules,
         margin_ms: args.timemargin,
         timeout,

@@ -11,6 +11,9 @@
 //! `#` starts a comment; blank lines are skipped.
 
 use super::rng::Rng;
+
+/// The longest random opening that may be asked for.
+pub const MAX_RANDOM_PLIES: usize = 200;
 use anyhow::{bail, Context, Result};
 use loa_core::{Game, Move, Position, RuleSet};
 
@@ -109,7 +112,7 @@ fn parse_start(text: &str) -> Result<Position> {
         return Ok(Position::startpos());
     }
     text.parse()
-        .with_context(|| format!("bad position text '{text}'"))
+        .with_context(|| format!("bad position text '{}'", loa_core::excerpt(text)))
 }
 
 /// Reads a whole book; errors name the line.
@@ -126,10 +129,18 @@ pub fn parse_book(text: &str, source: &str) -> Result<Vec<Opening>> {
     Ok(openings)
 }
 
-/// `plies` random legal moves from the standard start, leaving a game that goes on.
-pub fn random_opening(rng: &mut Rng, plies: usize) -> Opening {
+/// Random games that end too soon are tried again, this many times in all.
+const RANDOM_TRIES: usize = 1_000;
+
+/// `plies` random legal moves from the standard start, leaving a game that goes on; an
+/// error when every try ended sooner.
+pub fn random_opening(rng: &mut Rng, plies: usize) -> Result<Opening, String> {
+    random_opening_in(rng, plies, RANDOM_TRIES)
+}
+
+fn random_opening_in(rng: &mut Rng, plies: usize, tries: usize) -> Result<Opening, String> {
     let start = Position::startpos();
-    'attempt: loop {
+    'attempt: for _ in 0..tries {
         let mut game = Game::new(start, RuleSet::Draw);
         for _ in 0..plies {
             let moves = game.legal_moves();
@@ -139,11 +150,15 @@ pub fn random_opening(rng: &mut Rng, plies: usize) -> Opening {
                 continue 'attempt;
             }
         }
-        return Opening {
+        return Ok(Opening {
             start,
             moves: game.moves().collect(),
-        };
+        });
     }
+    Err(format!(
+        "no random opening of {plies} plies: in {tries} tries every random game ended \
+         sooner; ask for fewer plies"
+    ))
 }
 
 /// Which opening each round plays.
@@ -157,9 +172,9 @@ pub enum OpeningSource {
 impl OpeningSource {
     /// The opening of round `round` (from 0). Random openings depend only on the seed
     /// and the round, so they do not change with the concurrency.
-    pub fn get(&self, round: u64) -> Opening {
+    pub fn get(&self, round: u64) -> Result<Opening, String> {
         match self {
-            OpeningSource::List(list) => list[(round % list.len() as u64) as usize].clone(),
+            OpeningSource::List(list) => Ok(list[(round % list.len() as u64) as usize].clone()),
             OpeningSource::Random { plies, seed } => {
                 random_opening(&mut Rng::stream(*seed, round), *plies)
             }
@@ -227,14 +242,29 @@ mod tests {
     #[test]
     fn random_openings_are_legal_and_repeatable() {
         for round in 0..20 {
-            let a = OpeningSource::Random { plies: 8, seed: 3 }.get(round);
-            let b = OpeningSource::Random { plies: 8, seed: 3 }.get(round);
+            let a = OpeningSource::Random { plies: 8, seed: 3 }
+                .get(round)
+                .unwrap();
+            let b = OpeningSource::Random { plies: 8, seed: 3 }
+                .get(round)
+                .unwrap();
             assert_eq!(a, b);
             assert_eq!(a.moves.len(), 8);
             assert!(!a.game(RuleSet::Draw).is_over());
         }
-        let a = OpeningSource::Random { plies: 8, seed: 3 }.get(0);
-        let c = OpeningSource::Random { plies: 8, seed: 4 }.get(0);
+        let a = OpeningSource::Random { plies: 8, seed: 3 }.get(0).unwrap();
+        let c = OpeningSource::Random { plies: 8, seed: 4 }.get(0).unwrap();
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn random_openings_give_up_with_a_message() {
+        let failure = (0..100)
+            .find_map(|seed| random_opening_in(&mut Rng::new(seed), MAX_RANDOM_PLIES, 1).err())
+            .expect("some random game ends before 200 plies");
+        assert!(
+            failure.contains("no random opening of 200 plies: in 1 tries"),
+            "{failure}"
+        );
     }
 }

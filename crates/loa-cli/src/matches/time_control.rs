@@ -5,6 +5,10 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+/// The longest time a match setting may give, in milliseconds: a million seconds (about
+/// 11.6 days), so that no sum of times can overflow.
+pub const MAX_MS: u64 = 1_000_000_000;
+
 /// Time for the whole game plus an increment after every move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
@@ -18,7 +22,8 @@ impl FromStr for TimeControl {
     /// `SECONDS[+INCREMENT]`, both in seconds with decimals allowed (`10+0.1`, `60`,
     /// `0.5+0.01`); the base may also be written `MINUTES:SECONDS` (`1:30+1`).
     fn from_str(text: &str) -> Result<TimeControl, String> {
-        let text = text.trim();
+        let quoted = loa_core::excerpt(text.trim());
+        let text: &str = &quoted;
         let (base, inc) = match text.split_once('+') {
             Some((base, inc)) => (base, Some(inc)),
             None => (text, None),
@@ -28,7 +33,10 @@ impl FromStr for TimeControl {
                 let min: u64 = min
                     .parse()
                     .map_err(|_| format!("time control '{text}': '{min}' is not whole minutes"))?;
-                min * 60_000 + seconds_to_ms(sec, text)?
+                min.checked_mul(60_000)
+                    .and_then(|ms| ms.checked_add(seconds_to_ms(sec, text).ok()?))
+                    .filter(|&ms| ms <= MAX_MS)
+                    .ok_or_else(|| too_long(text))?
             }
             None => seconds_to_ms(base, text)?,
         };
@@ -36,6 +44,9 @@ impl FromStr for TimeControl {
             Some(inc) => seconds_to_ms(inc, text)?,
             None => 0,
         };
+        if base_ms > MAX_MS || increment_ms > MAX_MS {
+            return Err(too_long(text));
+        }
         if base_ms == 0 && increment_ms == 0 {
             return Err(format!("time control '{text}' gives no time at all"));
         }
@@ -44,6 +55,13 @@ impl FromStr for TimeControl {
             increment_ms,
         })
     }
+}
+
+fn too_long(text: &str) -> String {
+    format!(
+        "time control '{text}' is too long: at most {} seconds for the game and for the increment",
+        MAX_MS / 1000
+    )
 }
 
 fn seconds_to_ms(text: &str, whole: &str) -> Result<u64, String> {
@@ -56,6 +74,9 @@ fn seconds_to_ms(text: &str, whole: &str) -> Result<u64, String> {
         return Err(format!(
             "time control '{whole}': '{text}' must be a non-negative number of seconds"
         ));
+    }
+    if seconds * 1000.0 > MAX_MS as f64 {
+        return Err(too_long(whole));
     }
     Ok((seconds * 1000.0).round() as u64)
 }
@@ -108,18 +129,21 @@ impl Clock {
 
     /// How long the referee waits for a move before the side loses on time.
     pub fn deadline(&self, margin_ms: u64) -> Duration {
-        Duration::from_millis(self.remaining_ms + margin_ms)
+        Duration::from_millis(self.remaining_ms.saturating_add(margin_ms))
     }
 
     /// Charges a move that took `elapsed`. Time beyond what was left but within the
     /// margin is forgiven (the clock stops at zero); beyond the margin the game is lost.
     pub fn spend(&mut self, elapsed: Duration, margin_ms: u64) -> Spent {
         let used = elapsed.as_millis().min(u128::from(u64::MAX)) as u64;
-        if used > self.remaining_ms + margin_ms {
+        if used > self.remaining_ms.saturating_add(margin_ms) {
             self.remaining_ms = 0;
             return Spent::Forfeit;
         }
-        self.remaining_ms = self.remaining_ms.saturating_sub(used) + self.increment_ms;
+        self.remaining_ms = self
+            .remaining_ms
+            .saturating_sub(used)
+            .saturating_add(self.increment_ms);
         Spent::InTime
     }
 }
@@ -148,6 +172,11 @@ mod tests {
         assert!("ten".parse::<TimeControl>().is_err());
         assert!("0+0".parse::<TimeControl>().is_err());
         assert!("-5+1".parse::<TimeControl>().is_err());
+        for huge in ["2e16+0", "1e7+0", "10+1e7", "99999999999999999:00+0"] {
+            let err = huge.parse::<TimeControl>().unwrap_err();
+            assert!(err.contains("too long"), "{huge}: {err}");
+        }
+        assert!("1000000+1000000".parse::<TimeControl>().is_ok());
     }
 
     #[test]

@@ -47,9 +47,8 @@ pub struct Finished {
 /// What a worker reports.
 struct Done {
     job: Job,
-    opening: Opening,
-    /// `None` when the game was abandoned.
-    result: Option<GameResult>,
+    /// The opening and the game (`None` when abandoned), or why there is no opening.
+    game: Result<(Opening, Option<GameResult>), String>,
 }
 
 pub fn run(plan: Plan, records: &mut RecordWriter, progress: &Progress) -> Result<Finished> {
@@ -94,7 +93,16 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &Progress) -> Resul
         for done in rx {
             let counted =
                 failure.is_none() && sprt_state.is_none_or(|s| s.decision == Decision::Continue);
-            let record = match (&done.result, counted) {
+            let (opening, result) = match &done.game {
+                Ok((opening, result)) => (opening, result.as_ref()),
+                Err(message) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(anyhow::anyhow!("{message}"));
+                    abandoned += 1;
+                    continue;
+                }
+            };
+            let record = match (result, counted) {
                 (Some(result), true) => {
                     let pair_done = standings.record(&done.job, result);
                     if let Some(state) = sprt_state.as_mut() {
@@ -114,7 +122,7 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &Progress) -> Resul
                         &plan.event,
                         &plan.date,
                         &done.job,
-                        &done.opening,
+                        opening,
                         result,
                         &plan.specs[done.job.black],
                         &plan.specs[done.job.white],
@@ -161,17 +169,13 @@ fn worker(
             .unwrap_or_else(PoisonError::into_inner)
             .next_job();
         let Some(job) = job else { break };
-        let opening = openings.get(job.round);
-        let (black, white) = two_seats(&mut seats, job.black, job.white);
-        let result = play_game(&opening, black, white, settings);
-        if tx
-            .send(Done {
-                job,
-                opening,
-                result,
-            })
-            .is_err()
-        {
+        let game = openings.get(job.round).map(|opening| {
+            let (black, white) = two_seats(&mut seats, job.black, job.white);
+            let result = play_game(&opening, black, white, settings);
+            (opening, result)
+        });
+        let failed = game.is_err();
+        if tx.send(Done { job, game }).is_err() || failed {
             break;
         }
     }

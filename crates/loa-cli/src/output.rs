@@ -1,0 +1,40 @@
+//! Standard output for the commands. A closed pipe (`loa bench | head -1`) ends the
+//! program quietly, as command-line programs do; any other failure to write is an error.
+
+use std::io::Write;
+
+/// Prints a line on standard output, like `println!`, but never panics.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::output::line(format_args!($($arg)*))
+    };
+}
+pub(crate) use say;
+
+pub fn line(args: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if let Err(err) = writeln!(out, "{args}").and_then(|()| out.flush()) {
+        exit_on_write_error(&err);
+    }
+}
+
+/// Ends the program after standard output failed: quietly for a closed pipe.
+pub fn exit_on_write_error(err: &std::io::Error) -> ! {
+    if err.kind() != std::io::ErrorKind::BrokenPipe {
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: cannot write to standard output: {err}"
+        );
+        std::process::exit(1);
+    }
+    std::process::exit(0);
+}
+
+/// Whether an error came from a closed standard output somewhere down its chain.
+pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

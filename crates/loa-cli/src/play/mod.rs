@@ -1,0 +1,466 @@
+//! `loa play`: a game in the terminal against the engine or another person.
+
+mod save;
+mod words;
+
+use crate::numbers::{seconds, whole};
+use crate::setup::{PositionArgs, RulesArg};
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use loa_core::record::GameRecord;
+use loa_core::{Bitboard, Color, Game, Move, Position, RuleSet};
+use loa_engine::{Engine, Limits, Score, TimeLimit, MAX_DEPTH};
+use save::{SaveTarget, Saver};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use words::{verdict, Viewer};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    Black,
+    White,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The colour you play (Black moves first).
+    #[arg(long, value_enum, default_value = "black")]
+    color: Side,
+    /// Play against another person at this terminal instead of the computer.
+    #[arg(long)]
+    two_players: bool,
+    /// What a simultaneous connection means.
+    #[arg(long, value_enum, default_value = "draw")]
+    rules: RulesArg,
+    /// Computer strength: search depth in plies.
+    #[arg(long, conflicts_with = "time", allow_negative_numbers = true,
+          value_parser = whole(1, MAX_DEPTH))]
+    depth: Option<u32>,
+    /// Computer strength: seconds to think per move (default 1).
+    #[arg(long, allow_negative_numbers = true, value_parser = seconds)]
+    time: Option<Duration>,
+    /// Continue the game saved in this file (PGN or SGF; its first game).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "start", "board", "rules"])]
+    load: Option<PathBuf>,
+    /// Save the game to this file (SGF if it ends in .sgf, PGN otherwise) instead of
+    /// PGN and SGF files in the data folder (~/.local/share/loa/games).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Do not save the game.
+    #[arg(long, conflicts_with = "save")]
+    no_save: bool,
+}
+
+const HELP: &str = "Type a move (c8-c6, d1xa4, d1:a4 or pass), or: moves, hint, history, undo, \
+board, new, help, quit.";
+
+/// The engine's name in records and messages.
+const ENGINE_NAME: &str = "loa";
+
+pub fn run(args: PlayArgs) -> Result<()> {
+    let (game, loaded_names) = match &args.load {
+        Some(path) => {
+            let (game, names) = save::load(path)?;
+            (game, Some(names))
+        }
+        None => (
+            Game::new(args.position.position()?, RuleSet::from(args.rules)),
+            None,
+        ),
+    };
+    let human = match args.color {
+        Side::Black => Color::Black,
+        Side::White => Color::White,
+    };
+    let level = match (args.depth, args.time) {
+        (Some(depth), _) => Level::Depth(depth),
+        (None, time) => Level::Time(time.unwrap_or(Duration::from_secs(1))),
+    };
+    let target = match (&args.save, args.no_save) {
+        (_, true) => SaveTarget::Nowhere,
+        (Some(path), false) => SaveTarget::File(path.clone()),
+        (None, false) => SaveTarget::default_folder(),
+    };
+    let mut names = if args.two_players {
+        [save::user_name(), save::user_name()]
+    } else {
+        save::names(human, &format!("{ENGINE_NAME} ({})", level.describe()))
+    };
+    if let Some(loaded) = loaded_names {
+        // A loaded game keeps the names of people it has; the engine's seat is ours.
+        for (i, name) in loaded.into_iter().enumerate() {
+            if args.two_players || Color::ALL[i] == human {
+                if let Some(name) = name {
+                    names[i] = name;
+                }
+            }
+        }
+    }
+    let mut session = Session {
+        start: *game.start(),
+        game,
+        opponent: (!args.two_players).then(|| Engine::new(64, RuleSet::from(args.rules))),
+        hint_engine: None,
+        human,
+        level,
+        names,
+        saver: Saver::new(target),
+        announced: false,
+        out: std::io::stdout(),
+    };
+    session.sync_rules();
+    session.run(std::io::stdin().lock())
+}
+
+/// How strong the engine plays.
+#[derive(Clone, Copy, Debug)]
+enum Level {
+    Depth(u32),
+    Time(Duration),
+}
+
+impl Level {
+    fn limits(self) -> Limits {
+        match self {
+            Level::Depth(depth) => Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            Level::Time(time) => Limits {
+                time: Some(TimeLimit::Fixed(time)),
+                ..Limits::default()
+            },
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Level::Depth(depth) => format!("depth {depth}"),
+            Level::Time(time) => format!("{} s a move", time.as_secs_f64()),
+        }
+    }
+}
+
+struct Session<W: Write> {
+    /// Where a new game starts.
+    start: Position,
+    game: Game,
+    /// The engine playing against the person; `None` for two people.
+    opponent: Option<Engine>,
+    /// The engine that gives hints in a game of two people, made when first asked.
+    hint_engine: Option<Engine>,
+    human: Color,
+    level: Level,
+    /// Black's and White's names, for the records.
+    names: [String; 2],
+    saver: Saver,
+    /// Whether the end of the game has been announced (and the game saved).
+    announced: bool,
+    out: W,
+}
+
+impl<W: Write> Session<W> {
+    /// The engines play under the game's rule set (a loaded game brings its own).
+    fn sync_rules(&mut self) {
+        let rules = self.game.rules();
+        for engine in self.opponent.iter_mut().chain(self.hint_engine.iter_mut()) {
+            engine.set_rules(rules);
+        }
+    }
+
+    fn computer_to_move(&self) -> bool {
+        self.opponent.is_some()
+            && !self.game.is_over()
+            && self.game.position().side_to_move() != self.human
+    }
+
+    fn viewer(&self) -> Viewer {
+        match self.opponent {
+            Some(_) => Viewer::You(self.human),
+            None => Viewer::Both,
+        }
+    }
+
+    fn run(&mut self, mut input: impl BufRead) -> Result<()> {
+        self.introduce()?;
+        self.show()?;
+        loop {
+            if self.game.is_over() && !self.announced {
+                self.announce_end()?;
+                continue;
+            }
+            if self.computer_to_move() {
+                self.computer_move()?;
+                continue;
+            }
+            write!(self.out, "{}", self.prompt())?;
+            self.out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(self.out)?;
+                self.save_quietly();
+                return Ok(());
+            }
+            let command = line.trim().to_ascii_lowercase();
+            match command.as_str() {
+                "" => {}
+                "quit" | "exit" => {
+                    self.save_quietly();
+                    return Ok(());
+                }
+                "help" | "?" => writeln!(self.out, "{HELP}")?,
+                "board" => self.show()?,
+                "moves" => self.list_moves()?,
+                "history" => self.history()?,
+                "hint" => self.hint()?,
+                "undo" => self.undo()?,
+                "new" => self.new_game()?,
+                text => self.human_move(text)?,
+            }
+        }
+    }
+
+    fn introduce(&mut self) -> Result<()> {
+        let pos = self.game.position();
+        writeln!(
+            self.out,
+            "Lines of Action, {} board, rule set {}.",
+            pos.size(),
+            self.game.rules()
+        )?;
+        if self.opponent.is_some() {
+            writeln!(
+                self.out,
+                "You play {} against {ENGINE_NAME} ({}).",
+                self.human,
+                self.level.describe()
+            )?;
+        } else {
+            writeln!(self.out, "Two players at one keyboard.")?;
+        }
+        if self.game.ply() > 0 {
+            writeln!(self.out, "Loaded a game of {} moves.", self.game.ply())?;
+        }
+        writeln!(self.out, "{HELP}")?;
+        Ok(())
+    }
+
+    fn prompt(&self) -> String {
+        if self.game.is_over() {
+            return "Game over: new, undo or quit> ".to_string();
+        }
+        let (number, side) = self.move_number(self.game.ply());
+        let dots = if side == Color::Black { "." } else { "..." };
+        format!("{number}{dots} {side} to move> ")
+    }
+
+    /// The number and side of the move at `ply`, numbered as records number them.
+    fn move_number(&self, ply: usize) -> (usize, Color) {
+        GameRecord::new(*self.game.start(), self.game.rules()).move_number(ply)
+    }
+
+    fn human_move(&mut self, text: &str) -> Result<()> {
+        if let Some(outcome) = self.game.outcome() {
+            return Ok(writeln!(
+                self.out,
+                "The game is over ({outcome}): type new, undo or quit."
+            )?);
+        }
+        match self.game.play_text(text) {
+            Ok(_) => {
+                self.announced = false;
+                self.show()
+            }
+            Err(err) => Ok(writeln!(self.out, "Not played: {err}. Try again.")?),
+        }
+    }
+
+    fn computer_move(&mut self) -> Result<()> {
+        let side = self.game.position().side_to_move();
+        writeln!(
+            self.out,
+            "{ENGINE_NAME} is thinking ({})...",
+            self.level.describe()
+        )?;
+        self.out.flush()?;
+        let limits = self.level.limits();
+        let engine = self.opponent.as_mut().expect("a computer opponent");
+        let (mv, score, depth) = search(engine, &self.game, &limits);
+        let (number, _) = self.move_number(self.game.ply());
+        let dots = if side == Color::Black { "." } else { "..." };
+        writeln!(
+            self.out,
+            "{number}{dots} {ENGINE_NAME} plays {mv} (depth {depth}). {}.",
+            verdict(score, side, self.viewer())
+        )?;
+        self.game.play(mv)?;
+        self.announced = false;
+        self.show()
+    }
+
+    fn hint(&mut self) -> Result<()> {
+        if self.game.is_over() {
+            return Ok(writeln!(
+                self.out,
+                "The game is over: there is no move to hint."
+            )?);
+        }
+        let side = self.game.position().side_to_move();
+        let limits = self.level.limits();
+        let rules = self.game.rules();
+        let viewer = self.viewer();
+        let engine = match self.opponent.as_mut() {
+            Some(engine) => engine,
+            None => self
+                .hint_engine
+                .get_or_insert_with(|| Engine::new(64, rules)),
+        };
+        writeln!(self.out, "Thinking ({})...", self.level.describe())?;
+        self.out.flush()?;
+        let (mv, score, _) = search(engine, &self.game, &limits);
+        writeln!(self.out, "Hint: {mv}. {}.", verdict(score, side, viewer))?;
+        Ok(())
+    }
+
+    fn list_moves(&mut self) -> Result<()> {
+        let moves: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        if moves.is_empty() {
+            writeln!(self.out, "The game is over: no moves.")?;
+        } else {
+            writeln!(self.out, "{}", moves.join(" "))?;
+        }
+        Ok(())
+    }
+
+    /// The moves so far, numbered: `1. b1-d3 h2-f2  2. ...`.
+    fn history(&mut self) -> Result<()> {
+        if self.game.ply() == 0 {
+            return Ok(writeln!(self.out, "No moves yet.")?);
+        }
+        let mut lines = Vec::new();
+        let mut line = String::new();
+        for (ply, mv) in self.game.moves().enumerate() {
+            let (number, side) = self.move_number(ply);
+            match (side, ply) {
+                (Color::Black, _) => {
+                    if !line.is_empty() {
+                        lines.push(std::mem::take(&mut line));
+                    }
+                    line = format!("{number:>3}. {mv}");
+                }
+                (Color::White, 0) => line = format!("{number:>3}. ...    {mv}"),
+                (Color::White, _) => line = format!("{line:<12} {mv}"),
+            }
+        }
+        lines.push(line);
+        for line in lines {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    /// Takes back moves until it is the person's turn again, with one of their moves
+    /// taken back; against another person, one move.
+    fn undo(&mut self) -> Result<()> {
+        let moves: Vec<Move> = self.game.moves().collect();
+        let count = match self.opponent {
+            None => usize::from(!moves.is_empty()),
+            Some(_) => {
+                // The last move made by the person, counted from the end.
+                let mut positions = self.game.clone();
+                let mut count = 0;
+                let mut found = false;
+                while positions.undo().is_some() {
+                    count += 1;
+                    if positions.position().side_to_move() == self.human {
+                        found = true;
+                        break;
+                    }
+                }
+                if found {
+                    count
+                } else {
+                    0
+                }
+            }
+        };
+        if count == 0 {
+            return Ok(writeln!(self.out, "Nothing to undo.")?);
+        }
+        for _ in 0..count {
+            if let Some(mv) = self.game.undo() {
+                writeln!(self.out, "Took back {mv}.")?;
+            }
+        }
+        self.announced = false;
+        self.show()
+    }
+
+    fn new_game(&mut self) -> Result<()> {
+        self.save_quietly();
+        self.game = Game::new(self.start, self.game.rules());
+        self.saver.new_game();
+        self.announced = false;
+        if let Some(engine) = self.opponent.as_mut() {
+            engine.clear();
+        }
+        writeln!(self.out, "A new game.")?;
+        self.show()
+    }
+
+    fn announce_end(&mut self) -> Result<()> {
+        let outcome = self.game.outcome().expect("the game is over");
+        writeln!(self.out, "Game over: {outcome} ({}).", outcome.score_text())?;
+        self.announced = true;
+        self.save_quietly();
+        writeln!(
+            self.out,
+            "Type new for another game, undo to take moves back, or quit."
+        )?;
+        Ok(())
+    }
+
+    /// Saves the game, saying where; a failure to save is said and play goes on.
+    fn save_quietly(&mut self) {
+        let message = match self.saver.save(&self.game, &self.names) {
+            Ok(files) if files.is_empty() => return,
+            Ok(files) => {
+                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                format!("Saved the game to {}.", names.join(" and "))
+            }
+            Err(err) => format!("Could not save the game: {err:#}."),
+        };
+        let _ = writeln!(self.out, "{message}");
+    }
+
+    fn show(&mut self) -> Result<()> {
+        let marked = match self.game.last_move() {
+            Some(mv) if !mv.is_pass() => Bitboard::from_square(mv.from()).with(mv.to()),
+            _ => Bitboard::EMPTY,
+        };
+        writeln!(self.out)?;
+        write!(self.out, "{}", self.game.position().diagram(marked))?;
+        if let Some(mv) = self.game.last_move() {
+            writeln!(self.out, "Last move: {mv}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The engine's move in the game, its score for the side to move, and the depth reached.
+fn search(engine: &mut Engine, game: &Game, limits: &Limits) -> (Move, Score, u32) {
+    let history = game.previous_hashes();
+    let stop = AtomicBool::new(false);
+    let result = engine.search(game.position(), &history, limits, &stop, |_| {});
+    let mv = result.best.expect("the game is not over");
+    (mv, Score::from_internal(result.score), result.depth)
+}

@@ -1,0 +1,95 @@
+//! The engine's evaluation said in words, as a player reads it.
+
+use loa_core::Color;
+use loa_engine::Score;
+
+/// Whose point of view the number is given from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// The person playing this colour against the engine: "+2.8 for you".
+    You(Color),
+    /// Two people at one board: the number is given for the side ahead.
+    Both,
+}
+
+/// `score` is for `side`. For example "White is better (+2.8 for you)", "Black connects
+/// in 3", "The game is about even (+0.1 for you)".
+pub fn verdict(score: Score, side: Color, viewer: Viewer) -> String {
+    match score {
+        Score::Mate(n) => {
+            let (winner, moves) = if n > 0 { (side, n) } else { (!side, -n) };
+            let plural = if moves == 1 { "" } else { "s" };
+            let who = match viewer {
+                Viewer::You(you) if you == winner => "you win".to_string(),
+                Viewer::You(_) => "you lose".to_string(),
+                Viewer::Both => String::new(),
+            };
+            let tail = if who.is_empty() {
+                String::new()
+            } else {
+                format!(": {who}")
+            };
+            format!("{winner} connects in {moves} move{plural}{tail}")
+        }
+        Score::Cp(cp) => {
+            let for_black = if side == Color::Black { cp } else { -cp };
+            let leader = if for_black >= 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let pieces = f64::from(for_black.abs()) / 100.0;
+            let judgement = if pieces < 0.3 {
+                "The game is about even".to_string()
+            } else if pieces < 1.0 {
+                format!("{leader} is slightly better")
+            } else if pieces < 3.0 {
+                format!("{leader} is better")
+            } else {
+                format!("{leader} is winning")
+            };
+            let (number, whom) = match viewer {
+                Viewer::You(you) => {
+                    let sign = if you == leader { 1.0 } else { -1.0 };
+                    (sign * pieces, "you".to_string())
+                }
+                Viewer::Both => (pieces, leader.to_string()),
+            };
+            format!("{judgement} ({number:+.1} for {whom})")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluations_in_words() {
+        let you_white = Viewer::You(Color::White);
+        assert_eq!(
+            verdict(Score::Cp(-280), Color::Black, you_white),
+            "White is better (+2.8 for you)"
+        );
+        assert_eq!(
+            verdict(Score::Cp(-280), Color::Black, Viewer::You(Color::Black)),
+            "White is better (-2.8 for you)"
+        );
+        assert_eq!(
+            verdict(Score::Cp(12), Color::White, Viewer::Both),
+            "The game is about even (+0.1 for White)"
+        );
+        assert_eq!(
+            verdict(Score::Cp(450), Color::White, Viewer::Both),
+            "White is winning (+4.5 for White)"
+        );
+        assert_eq!(
+            verdict(Score::Mate(3), Color::Black, you_white),
+            "Black connects in 3 moves: you lose"
+        );
+        assert_eq!(
+            verdict(Score::Mate(-1), Color::Black, Viewer::Both),
+            "White connects in 1 move"
+        );
+    }
+}
