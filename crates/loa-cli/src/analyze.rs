@@ -6,7 +6,9 @@ use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{bail, Result};
 use clap::Args;
 use loa_core::{Game, Position, RuleSet};
-use loa_engine::{check_hash_size, Engine, Info, Limits, Score, TimeLimit, MAX_DEPTH, MAX_HASH_MB};
+use loa_engine::{
+    check_hash_size, Engine, Info, Score, SearchLimits, TimeLimit, MAX_DEPTH, MAX_HASH_MB,
+};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -58,11 +60,11 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         (None, None) => Some(TimeLimit::Fixed(Duration::from_secs(5))),
         (None, Some(_)) => None,
     };
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: args.depth,
         time,
         multipv: args.multipv,
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let pos = *game.position();
     let history = game.previous_hashes();

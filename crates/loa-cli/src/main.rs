@@ -89,3 +89,12 @@ fn exit_on_bad_arguments(err: clap::Error) -> ! {
     eprint!("{text}");
     std::process::exit(err.exit_code());
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

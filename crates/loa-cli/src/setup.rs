@@ -2,14 +2,9 @@
 
 use crate::output::say;
 use anyhow::{Context, Result};
+use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
-use loa_core::{BoardSize, Position, RuleSet, Start};
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum StartArg {
-    Standard,
-    ScrambledEggs,
-}
+use loa_core::{BoardSize, Position, RuleSet, Variant};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum RulesArg {
@@ -32,11 +27,11 @@ impl From<RulesArg> for RuleSet {
 #[derive(Args, Clone, Debug)]
 pub struct PositionArgs {
     /// Position text, e.g. "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b".
-    #[arg(long, conflicts_with_all = ["start", "board"])]
+    #[arg(long, conflicts_with_all = ["variant", "board"])]
     pub position: Option<String>,
-    /// Starting array.
-    #[arg(long, value_enum, default_value = "standard")]
-    pub start: StartArg,
+    /// The variant, which sets the start.
+    #[arg(long, alias = "start", default_value = "standard", value_parser = variant_names())]
+    pub variant: Variant,
     /// Board size: 6, 7 or 8.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(6..=8))]
     pub board: u8,
@@ -48,12 +43,14 @@ impl PositionArgs {
             return parse_position(text);
         }
         let size = BoardSize::from_len(usize::from(self.board)).expect("clap checks 6..=8");
-        let start = match self.start {
-            StartArg::Standard => Start::Standard,
-            StartArg::ScrambledEggs => Start::ScrambledEggs,
-        };
-        Ok(start.position(size))
+        Ok(self.variant.start(size))
     }
+}
+
+/// The variants by name, as clap lists and reads them.
+pub fn variant_names() -> impl clap::builder::TypedValueParser<Value = Variant> {
+    clap::builder::PossibleValuesParser::new(Variant::ALL.map(Variant::name))
+        .map(|name| name.parse::<Variant>().expect("one of the names"))
 }
 
 pub fn parse_position(text: &str) -> Result<Position> {

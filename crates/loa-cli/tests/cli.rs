@@ -15,7 +15,14 @@ fn perft_last_line_is_the_count() {
     assert!(out.status.success());
     assert_eq!(last_line(&out), "44952");
     let out = loa(
-        &["perft", "--start", "scrambled-eggs", "--threads", "2", "4"],
+        &[
+            "perft",
+            "--variant",
+            "scrambled-eggs",
+            "--threads",
+            "2",
+            "4",
+        ],
         "",
     );
     assert_eq!(last_line(&out), "1002260");

@@ -7,7 +7,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use loa_core::perft::perft;
-use loa_core::{BoardSize, Color, MoveList, Position, RuleSet, Start};
+use loa_core::{BoardSize, Color, MoveList, Position, RuleSet, Variant};
 
 /// Plays the deterministic line from `start` for `plies` plies (stopping early if the
 /// game ends by connection).
@@ -26,7 +26,7 @@ fn line(start: Position, plies: usize) -> Position {
 /// The benchmark positions with their labels.
 fn positions() -> Vec<(String, Position)> {
     let standard = Position::startpos();
-    let eggs = Start::ScrambledEggs.position(BoardSize::Eight);
+    let eggs = Variant::ScrambledEggs.start(BoardSize::Eight);
     let mut set = vec![("start".to_string(), standard), ("eggs".to_string(), eggs)];
     for plies in [8, 16, 24, 32] {
         set.push((format!("start+{plies}"), line(standard, plies)));

@@ -5,12 +5,16 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bitboard(pub u64);
 
-const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+const NOT_FILE_A: u64 = !Bitboard::FILE_A.0;
+const NOT_FILE_H: u64 = !Bitboard::FILE_H.0;
 
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The a-file of the 8x8 grid.
+    pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+    /// The h-file of the 8x8 grid.
+    pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {

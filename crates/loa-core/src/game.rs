@@ -1,15 +1,15 @@
-use crate::{Move, MoveError, MoveList, Outcome, Position, Reason, RuleSet};
+use crate::{GameState, Move, MoveError, Outcome, Position, Reason, RuleSet};
 
-/// A game: a start, the moves played, and the result once there is one. It applies the
-/// whole rule book: connection after every move, the rule set for a simultaneous
-/// connection, forced passes and the draw on the third repetition.
+/// A game of any variant: a start, the moves played, and the result once there is one. It
+/// applies the whole rule book: the end after every move (under the rule set for a
+/// simultaneous connection), forced passes and the draw on the third repetition.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<P: GameState = Position> {
     rules: RuleSet,
-    start: Position,
+    start: P,
     /// The positions before each move, and the move.
-    history: Vec<(Position, Move)>,
-    position: Position,
+    history: Vec<(P, Move)>,
+    position: P,
     outcome: Option<Outcome>,
 }
 
@@ -22,14 +22,14 @@ pub enum PlayError {
     Move(#[from] MoveError),
 }
 
-impl Game {
-    pub fn new(start: Position, rules: RuleSet) -> Game {
+impl<P: GameState> Game<P> {
+    pub fn new(start: P, rules: RuleSet) -> Game<P> {
         Game {
             rules,
+            outcome: start.outcome(rules),
+            position: start.clone(),
             start,
             history: Vec::new(),
-            position: start,
-            outcome: start.outcome(rules),
         }
     }
 
@@ -37,12 +37,12 @@ impl Game {
         self.rules
     }
 
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &P {
         &self.start
     }
 
     /// The current position.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &P {
         &self.position
     }
 
@@ -54,7 +54,7 @@ impl Game {
     /// The hashes of the positions before the current one, oldest first: what a search
     /// needs to see repetitions.
     pub fn previous_hashes(&self) -> Vec<u64> {
-        self.history.iter().map(|(pos, _)| pos.hash()).collect()
+        self.history.iter().map(|(pos, _)| pos.key()).collect()
     }
 
     pub fn last_move(&self) -> Option<Move> {
@@ -77,11 +77,11 @@ impl Game {
 
     /// The legal moves now (a lone pass when the side to move has none); none once the
     /// game is over.
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> Vec<Move> {
         if self.is_over() {
-            MoveList::new()
+            Vec::new()
         } else {
-            self.position.legal_moves()
+            self.position.moves()
         }
     }
 
@@ -90,7 +90,7 @@ impl Game {
         1 + self
             .history
             .iter()
-            .filter(|(pos, _)| pos.hash() == self.position.hash() && *pos == self.position)
+            .filter(|(pos, _)| pos.key() == self.position.key() && *pos == self.position)
             .count()
     }
 
@@ -120,14 +120,15 @@ impl Game {
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        self.history.push((self.position, mv));
+        self.history.push((self.position.clone(), mv));
         self.position.play(mv);
-        self.outcome = self.judge();
+        self.outcome = self.judge(mv);
     }
 
-    fn judge(&self) -> Option<Outcome> {
+    /// The end after `mv`, the last move: by the rules of the variant, else by repetition.
+    fn judge(&self, mv: Move) -> Option<Outcome> {
         self.position
-            .outcome(self.rules)
+            .outcome_after(mv, self.rules)
             .or_else(|| (self.repetitions() >= 3).then_some(Outcome::draw(Reason::Repetition)))
     }
 
@@ -135,10 +136,9 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         let (pos, mv) = self.history.pop()?;
         self.position = pos;
-        self.outcome = if self.history.is_empty() {
-            self.start.outcome(self.rules)
-        } else {
-            self.judge()
+        self.outcome = match self.history.last() {
+            None => self.start.outcome(self.rules),
+            Some(&(_, last)) => self.judge(last),
         };
         Some(mv)
     }

@@ -11,9 +11,11 @@
 //! ```
 
 mod bitboard;
+mod board;
 mod color;
 mod excerpt;
 mod game;
+mod game_state;
 mod movegen;
 mod moves;
 mod notation;
@@ -21,18 +23,21 @@ pub mod perft;
 mod position;
 pub mod record;
 mod rules;
-mod setup;
 mod square;
 mod text;
+pub mod topology;
+mod variant;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use board::BoardSize;
 pub use color::Color;
 pub use excerpt::excerpt;
 pub use game::{Game, PlayError};
+pub use game_state::{GameState, Piece, Seat};
 pub use moves::{Move, MoveError, MoveList, MoveText};
 pub use position::{Position, SetupError};
 pub use rules::{Outcome, Reason, RuleSet, UnknownRuleSet};
-pub use setup::{BoardSize, Start, UnknownStart};
 pub use square::Square;
 pub use text::PositionTextError;
+pub use variant::{UnknownVariant, Variant};

@@ -170,6 +170,9 @@ impl Position {
 
     /// Whether `mv` is legal here (a pass only when there is no other move).
     pub fn is_legal(&self, mv: Move) -> bool {
+        if mv.drop().is_some() {
+            return false;
+        }
         if mv.is_pass() {
             return self.must_pass();
         }

@@ -1,26 +1,44 @@
 use crate::Square;
+use arrayvec::ArrayVec;
 use std::fmt;
 
-/// A move: a piece going from one square to another, possibly capturing, or a pass.
+/// A move: a piece going from one square to another, possibly capturing, or a pass; in
+/// Parachute, either followed by the placement of a reserve piece (a drop).
 ///
-/// Packed in 16 bits: `from` in bits 0-5, `to` in bits 6-11, the capture flag in bit 12.
+/// Packed in 32 bits: `from` in bits 0-5, `to` in bits 6-11, the capture flag in bit 12,
+/// the pass flag in bit 13, and a drop in bits 14-20 (bit 20 set, the square in 14-19).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(u16);
+pub struct Move(u32);
 
-const CAPTURE: u16 = 1 << 12;
+const CAPTURE: u32 = 1 << 12;
+const PASS: u32 = 1 << 13;
+const DROP_SHIFT: u32 = 14;
+const HAS_DROP: u32 = 1 << 20;
+/// Every bit a move may use.
+const USED: u32 = (1 << 21) - 1;
 
 impl Move {
     /// The forced pass of a player without a legal move.
-    pub const PASS: Move = Move(u16::MAX);
+    pub const PASS: Move = Move(PASS);
 
     #[inline]
     pub const fn new(from: Square, to: Square, capture: bool) -> Move {
-        Move(from.index() as u16 | (to.index() as u16) << 6 | if capture { CAPTURE } else { 0 })
+        Move(from.index() as u32 | (to.index() as u32) << 6 | if capture { CAPTURE } else { 0 })
+    }
+
+    /// The same move followed by the placement of a reserve piece on `square`.
+    #[inline]
+    pub const fn with_drop(self, square: Square) -> Move {
+        Move(
+            self.0 & !(HAS_DROP | 63 << DROP_SHIFT)
+                | HAS_DROP
+                | (square.index() as u32) << DROP_SHIFT,
+        )
     }
 
     #[inline]
     pub const fn is_pass(self) -> bool {
-        self.0 == u16::MAX
+        self.0 & PASS != 0
     }
 
     /// The square the piece leaves. Meaningless for a pass.
@@ -37,30 +55,57 @@ impl Move {
 
     #[inline]
     pub const fn is_capture(self) -> bool {
-        !self.is_pass() && self.0 & CAPTURE != 0
+        self.0 & CAPTURE != 0
     }
 
-    /// The raw 16-bit encoding, for tables that store moves.
+    /// Where a reserve piece is placed after the move, if one is.
     #[inline]
-    pub const fn to_bits(self) -> u16 {
+    pub const fn drop(self) -> Option<Square> {
+        if self.0 & HAS_DROP != 0 {
+            Some(Square::new(((self.0 >> DROP_SHIFT) & 63) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The move without its drop.
+    #[inline]
+    pub const fn without_drop(self) -> Move {
+        Move(self.0 & !(HAS_DROP | 63 << DROP_SHIFT))
+    }
+
+    /// The raw encoding, for tables that store moves (21 bits are used).
+    #[inline]
+    pub const fn to_bits(self) -> u32 {
         self.0
     }
 
     /// The move from its raw encoding, if the bits are a valid move.
-    pub const fn from_bits(bits: u16) -> Option<Move> {
-        if bits == u16::MAX || (bits < 1 << 13 && bits & 63 != (bits >> 6) & 63) {
+    pub const fn from_bits(bits: u32) -> Option<Move> {
+        let drop_ok = bits & HAS_DROP != 0 || (bits >> DROP_SHIFT) & 63 == 0;
+        let step_ok = if bits & PASS != 0 {
+            bits & (CAPTURE | 0xFFF) == 0
+        } else {
+            bits & 63 != (bits >> 6) & 63
+        };
+        if bits & !USED == 0 && drop_ok && step_ok {
             Some(Move(bits))
         } else {
             None
         }
     }
 
-    /// The move in coordinate form as engine protocols write it: `b1d3`, a pass `0000`.
+    /// The move in coordinate form as engine protocols write it: `b1d3`, a pass `0000`;
+    /// a drop follows as `@e5`.
     pub fn coordinate(self) -> String {
-        if self.is_pass() {
+        let step = if self.is_pass() {
             "0000".to_string()
         } else {
             format!("{}{}", self.from(), self.to())
+        };
+        match self.drop() {
+            Some(square) => format!("{step}@{square}"),
+            None => step,
         }
     }
 }
@@ -69,10 +114,15 @@ impl Move {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_pass() {
-            return f.write_str("pass");
+            f.write_str("pass")?;
+        } else {
+            let sep = if self.is_capture() { 'x' } else { '-' };
+            write!(f, "{}{}{}", self.from(), sep, self.to())?;
         }
-        let sep = if self.is_capture() { 'x' } else { '-' };
-        write!(f, "{}{}{}", self.from(), sep, self.to())
+        match self.drop() {
+            Some(square) => write!(f, "@{square}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -166,62 +216,34 @@ impl MoveText {
     }
 }
 
-/// A fixed-capacity list of moves: at most 8 directions for each of at most 64 pieces,
-/// but a side never has more than 12 pieces, so 96 covers every legal position.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MoveList::CAPACITY],
-    len: usize,
-}
+/// A list of moves that lives on the stack: at most 8 moves for each of at most 64 pieces.
+/// Nothing is written until a move is pushed.
+#[derive(Clone, Default)]
+pub struct MoveList(ArrayVec<Move, { MoveList::CAPACITY }>);
 
 impl MoveList {
-    /// Every piece has at most 8 moves; positions from text may hold up to 64 pieces
-    /// of one side, so the list is sized for the worst case.
+    /// Every piece has at most 8 moves; positions from text may hold up to 64 pieces of
+    /// one side, so the list is sized for the worst case.
     pub const CAPACITY: usize = 8 * 64;
 
     #[inline]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::PASS; MoveList::CAPACITY],
-            len: 0,
-        }
+        MoveList(ArrayVec::new())
     }
 
     #[inline]
     pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.0.push(mv);
     }
 
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &self.0
     }
 
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> MoveList {
-        MoveList::new()
+        self.0.clear();
     }
 }
 
@@ -230,14 +252,14 @@ impl std::ops::Deref for MoveList {
 
     #[inline]
     fn deref(&self) -> &[Move] {
-        self.as_slice()
+        &self.0
     }
 }
 
 impl std::ops::DerefMut for MoveList {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Move] {
-        self.as_mut_slice()
+        &mut self.0
     }
 }
 
@@ -246,7 +268,13 @@ impl<'a> IntoIterator for &'a MoveList {
     type IntoIter = std::slice::Iter<'a, Move>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
+        self.0.iter()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
     }
 }
 
@@ -294,9 +322,28 @@ mod tests {
 
     #[test]
     fn bits_round_trip() {
-        for mv in [Move::PASS, Move::new(sq("h8"), sq("a1"), true)] {
+        let step = Move::new(sq("h8"), sq("a1"), true);
+        for mv in [
+            Move::PASS,
+            step,
+            step.with_drop(sq("e5")),
+            Move::PASS.with_drop(sq("a1")),
+        ] {
             assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
         }
         assert_eq!(Move::from_bits(0), None, "from == to is no move");
+        assert_eq!(Move::from_bits(1 << 21), None, "unused bits");
+        assert_eq!(Move::from_bits(PASS | 5), None, "a pass has no squares");
+    }
+
+    #[test]
+    fn drops_are_written_after_the_move() {
+        let mv = Move::new(sq("a6"), sq("c6"), false).with_drop(sq("e5"));
+        assert_eq!(mv.to_string(), "a6-c6@e5");
+        assert_eq!(mv.coordinate(), "a6c6@e5");
+        assert_eq!(mv.drop(), Some(sq("e5")));
+        assert_eq!(mv.without_drop().to_string(), "a6-c6");
+        assert_eq!(Move::PASS.with_drop(sq("d4")).to_string(), "pass@d4");
+        assert!(Move::PASS.with_drop(sq("d4")).is_pass());
     }
 }

@@ -1,60 +1,65 @@
 //! Perft: the number of move sequences of a given length. Every sequence is counted, games
 //! are not cut off at their end, and a forced pass counts as one move.
 
-use crate::{Move, Position};
+use crate::{GameState, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Below this depth a count is too quick to be worth interrupting.
 const INTERRUPTIBLE_DEPTH: u32 = 4;
 
 /// The number of legal move sequences of `depth` plies from `pos`.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub fn perft<P: GameState>(pos: &P, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(),
-        _ => pos
-            .legal_moves()
-            .iter()
-            .map(|&mv| perft(&pos.after(mv), depth - 1))
-            .sum(),
+        _ => {
+            let mut total = 0;
+            pos.for_each_move(|mv| total += perft(&pos.after(mv), depth - 1));
+            total
+        }
     }
 }
 
 /// Perft split by first move, in move-generation order.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide<P: GameState>(pos: &P, depth: u32) -> Vec<(Move, u64)> {
     assert!(depth >= 1, "divide needs a depth of at least 1");
-    pos.legal_moves()
-        .iter()
-        .map(|&mv| (mv, perft(&pos.after(mv), depth - 1)))
+    pos.moves()
+        .into_iter()
+        .map(|mv| (mv, perft(&pos.after(mv), depth - 1)))
         .collect()
 }
 
 /// [`perft`] that gives up, with `None`, soon after `stop` is set.
-pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_until<P: GameState>(pos: &P, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth < INTERRUPTIBLE_DEPTH {
         return Some(perft(pos, depth));
     }
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    pos.legal_moves()
-        .iter()
-        .map(|&mv| perft_until(&pos.after(mv), depth - 1, stop))
+    pos.moves()
+        .into_iter()
+        .map(|mv| perft_until(&pos.after(mv), depth - 1, stop))
         .sum()
 }
 
 /// [`divide`] that gives up, with `None`, soon after `stop` is set.
-pub fn divide_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+pub fn divide_until<P: GameState>(
+    pos: &P,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
     assert!(depth >= 1, "divide needs a depth of at least 1");
-    pos.legal_moves()
-        .iter()
-        .map(|&mv| Some((mv, perft_until(&pos.after(mv), depth - 1, stop)?)))
+    pos.moves()
+        .into_iter()
+        .map(|mv| Some((mv, perft_until(&pos.after(mv), depth - 1, stop)?)))
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Position;
 
     #[test]
     fn interruptible_counts_agree_and_stop() {

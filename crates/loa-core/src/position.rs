@@ -27,7 +27,7 @@ pub enum SetupError {
 impl Position {
     /// The standard starting position on the 8x8 board.
     pub fn startpos() -> Position {
-        crate::Start::Standard.position(BoardSize::Eight)
+        crate::Variant::Standard.start(BoardSize::Eight)
     }
 
     /// A position from its pieces, checked: both colours present, no square twice, all on
@@ -151,16 +151,44 @@ impl Position {
     /// Repetition is a matter of the game's history and is judged by [`crate::Game`].
     pub fn outcome(&self, rules: RuleSet) -> Option<Outcome> {
         let mover = !self.side;
-        let mover_connected = self.is_connected(mover);
-        let opponent_connected = self.is_connected(self.side);
-        match (mover_connected, opponent_connected) {
-            (false, false) => None,
-            (true, false) => Some(Outcome::win(mover, Reason::Connection)),
-            (false, true) => Some(Outcome::win(self.side, Reason::Connection)),
-            (true, true) => Some(match rules {
-                RuleSet::Draw => Outcome::draw(Reason::SimultaneousConnection),
-                RuleSet::MoverWins => Outcome::win(mover, Reason::SimultaneousConnection),
-            }),
-        }
+        judge(
+            mover,
+            self.is_connected(mover),
+            self.is_connected(self.side),
+            rules,
+        )
+    }
+
+    /// The end of the game after `mv`, played into this position from one where the game
+    /// went on. Only the pieces the move changed can have become connected: the mover's
+    /// (unless it passed), and the opponent's after a capture.
+    #[inline]
+    pub fn outcome_after(&self, mv: Move, rules: RuleSet) -> Option<Outcome> {
+        let mover = !self.side;
+        judge(
+            mover,
+            !mv.is_pass() && self.is_connected(mover),
+            mv.is_capture() && self.is_connected(self.side),
+            rules,
+        )
+    }
+}
+
+/// Rule 7: who wins when the mover, the opponent or both are connected.
+#[inline]
+fn judge(
+    mover: Color,
+    mover_connected: bool,
+    opponent_connected: bool,
+    rules: RuleSet,
+) -> Option<Outcome> {
+    match (mover_connected, opponent_connected) {
+        (false, false) => None,
+        (true, false) => Some(Outcome::win(mover, Reason::Connection)),
+        (false, true) => Some(Outcome::win(!mover, Reason::Connection)),
+        (true, true) => Some(match rules {
+            RuleSet::Draw => Outcome::draw(Reason::SimultaneousConnection),
+            RuleSet::MoverWins => Outcome::win(mover, Reason::SimultaneousConnection),
+        }),
     }
 }

@@ -5,7 +5,7 @@
 use loa_core::record::{
     parse_games, parse_records, pgn, sgf, GameRecord, RecordResult, ReplayError, ResultCheck,
 };
-use loa_core::{BoardSize, Color, Game, Move, Position, RuleSet, Start};
+use loa_core::{BoardSize, Color, Game, Move, Position, RuleSet, Variant};
 
 /// xorshift64*: enough randomness for playouts, and the same games every run.
 struct Rng(u64);
@@ -35,8 +35,8 @@ const CAGE: &str = "6bw/6bb/8/3b4/8/8/bb6/wb6 b";
 fn starts() -> Vec<Position> {
     let mut starts = Vec::new();
     for size in BoardSize::ALL {
-        for start in [Start::Standard, Start::ScrambledEggs] {
-            starts.push(start.position(size));
+        for start in [Variant::Standard, Variant::ScrambledEggs] {
+            starts.push(start.start(size));
         }
     }
     starts.push(pos(CAGE));
@@ -218,7 +218,7 @@ fn written_forms_are_as_documented() {
 
     // Small boards and other starts.
     let six = GameRecord::new(
-        Start::ScrambledEggs.position(BoardSize::Six),
+        Variant::ScrambledEggs.start(BoardSize::Six),
         RuleSet::MoverWins,
     );
     let sgf = six.to_sgf();
@@ -369,7 +369,7 @@ fn pgn_in_other_styles() {
         "[Variant \"scrambled-eggs\"]\n[Rules \"Mover-Wins\"]\n[Site \"s\"]\n[PlyCount \"1\"]\n\
         [Result \"1/2-1/2\"]\n\n1. b8-b6 1/2-1/2\n";
     let r = &pgn::parse(text).unwrap()[0];
-    assert_eq!(r.start, Start::ScrambledEggs.position(BoardSize::Eight));
+    assert_eq!(r.start, Variant::ScrambledEggs.start(BoardSize::Eight));
     assert_eq!(r.rules, RuleSet::MoverWins);
     assert_eq!(r.result, RecordResult::Draw);
     assert_eq!(
@@ -444,10 +444,7 @@ fn sample_collections() {
     // Scrambled Eggs.
     assert_eq!(pgn[4].moves, sgf[1].moves);
     assert_eq!(pgn[4].rules, RuleSet::MoverWins);
-    assert_eq!(
-        sgf[1].start,
-        Start::ScrambledEggs.position(BoardSize::Eight)
-    );
+    assert_eq!(sgf[1].start, Variant::ScrambledEggs.start(BoardSize::Eight));
 }
 
 #[test]

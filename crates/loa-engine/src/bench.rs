@@ -2,7 +2,7 @@
 //! count is deterministic and identifies the search; any change to search or evaluation
 //! changes it.
 
-use crate::{Engine, Limits};
+use crate::{Engine, SearchLimits};
 use loa_core::{Position, RuleSet};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -69,9 +69,9 @@ pub struct BenchResult {
 /// `on_position` hears each position's node count.
 pub fn run(depth: u32, mut on_position: impl FnMut(usize, &str, u64)) -> BenchResult {
     let stop = AtomicBool::new(false);
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(depth),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let mut engine = Engine::new(16, RuleSet::Draw);
     let mut nodes = 0;

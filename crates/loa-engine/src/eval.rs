@@ -7,6 +7,7 @@
 //! (edge pieces hemmed in by enemy pieces), and the side to move. Linear weights make Texel-style tuning direct. (The number of groups, a flood
 //! fill per group, added nothing the Euler number does not already say.)
 
+use loa_core::topology::{interior, quads, Quads};
 use loa_core::{Bitboard, Color, Position};
 
 /// The features of one side, each a number where the weight decides the sign.
@@ -75,46 +76,6 @@ const fn min_distance_sum(n: u32) -> i32 {
     sum
 }
 
-/// The pieces on a 10x10 grid with an empty border (bit = 10 * (rank + 1) + file + 1), so
-/// every 2x2 window, border windows included, is four shifts of the same word.
-#[inline]
-fn padded(pieces: Bitboard) -> u128 {
-    let mut grid = 0u128;
-    for rank in 0..8 {
-        let row = (pieces.0 >> (8 * rank)) & 0xFF;
-        grid |= u128::from(row) << (10 * (rank + 1) + 1);
-    }
-    grid
-}
-
-/// Quad counts: windows holding exactly three pieces or four, and the Euler number
-/// estimate (Q1 - Q3 - 2 Qd) / 4 times four (8-connectivity).
-#[inline]
-fn quads(pieces: Bitboard) -> (i32, i32) {
-    let a = padded(pieces);
-    let (b, c, d) = (a >> 1, a >> 10, a >> 11);
-    // Bit-sliced sum of four bits per window.
-    let (s1, c1) = (a ^ b, a & b);
-    let (s2, c2) = (c ^ d, c & d);
-    let bit0 = s1 ^ s2;
-    let carry = s1 & s2;
-    let bit1 = c1 ^ c2 ^ carry;
-    let bit2 = (c1 & c2) | (carry & (c1 ^ c2));
-    let one = bit0 & !bit1 & !bit2;
-    let three = bit0 & bit1;
-    let four = bit2;
-    let diagonal = (a & d & !b & !c) | (b & c & !a & !d);
-    let euler4 =
-        one.count_ones() as i32 - three.count_ones() as i32 - 2 * diagonal.count_ones() as i32;
-    ((three | four).count_ones() as i32, euler4)
-}
-
-/// Four times the Euler number of a set of pieces: groups minus holes.
-#[inline]
-pub(crate) fn euler4(pieces: Bitboard) -> i32 {
-    quads(pieces).1
-}
-
 /// Squares whose file (or rank) index has bit `k` set: sums of coordinates by popcount.
 const FILE_BITS: [u64; 3] = [
     0xAAAA_AAAA_AAAA_AAAA,
@@ -166,8 +127,8 @@ const BOXES: [[u64; 8]; 64] = {
     boxes
 };
 
-const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+const NOT_FILE_A: u64 = !Bitboard::FILE_A.0;
+const NOT_FILE_H: u64 = !Bitboard::FILE_H.0;
 
 #[inline]
 fn weighted_sum(p: u64, bits: &[u64; 3]) -> i32 {
@@ -184,24 +145,12 @@ fn adjacent_pairs(p: u64) -> i32 {
         + (p & (p << 7) & NOT_FILE_H).count_ones()) as i32
 }
 
-/// The squares of the board whose eight neighbours all lie on the board.
-#[inline]
-fn interior(board: u64) -> u64 {
-    board & (board << 8) & (board >> 8) & ((board << 1) & NOT_FILE_A) & ((board >> 1) & NOT_FILE_H)
-}
-
-/// The squares of the board with a neighbour off the board.
-#[inline]
-pub(crate) fn edge_squares(board: Bitboard) -> Bitboard {
-    Bitboard(board.0 & !interior(board.0))
-}
-
 /// Walls: the pieces of `ours` on the board's edge hemmed in by enemy pieces on the line
 /// inside. Returns the enemy pieces next to them on the inside, and how many of them
 /// have every inside neighbour taken by the enemy.
 #[inline]
-fn walls(ours: u64, theirs: u64, board: u64) -> (i32, i32) {
-    let inside = interior(board);
+fn walls(ours: u64, theirs: u64, board: Bitboard) -> (i32, i32) {
+    let inside = interior(board).0;
     let mut edge = ours & !inside;
     let (mut blocked, mut walled) = (0, 0);
     while edge != 0 {
@@ -251,10 +200,10 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
     };
     let width = 32 - files.leading_zeros() as i32 - files.trailing_zeros() as i32;
     let height = (63 - p.leading_zeros() as i32) / 8 - (p.trailing_zeros() as i32) / 8 + 1;
-    let (solid, euler4) = quads(pieces);
+    let Quads { solid, euler4 } = quads(pieces);
     let mut mobility = 0;
     let them = pos.pieces(!color).0;
-    let (blocked, walled) = walls(p, them, pos.board().0);
+    let (blocked, walled) = walls(p, them, pos.board());
     pos.for_each_move_set(color, |_, targets| {
         let t = targets.0;
         mobility += 2 * t.count_ones() as i32 + 2 * (t & them).count_ones() as i32
@@ -307,38 +256,6 @@ mod tests {
     }
 
     #[test]
-    fn quads_count_windows_and_euler() {
-        // Black's pieces; (solid windows, 4 x Euler number).
-        let cases = [
-            // One lone piece: four windows with one piece, Euler number 1.
-            ("8/8/8/3b4/8/8/8/7w w", (0, 4)),
-            // A 2x2 block: 4 corner windows of one piece, 4 edge windows of two, one of
-            // four: one solid window, Euler number 1.
-            ("8/8/8/3bb3/3bb3/8/8/7w w", (1, 4)),
-            // Two pieces touching diagonally: 6 windows of one, 1 diagonal: Euler 1.
-            ("8/8/8/3b4/4b3/8/8/7w w", (0, 4)),
-            // Two separate pieces: Euler 2.
-            ("8/8/8/b6b/8/8/8/7w w", (0, 8)),
-            // Corner pieces use the border windows too.
-            ("b6b/8/8/8/3w4/8/8/b6b w", (0, 16)),
-            // A ring around a hole: one group, one hole, Euler 0; its four inner corner
-            // windows hold three pieces each.
-            ("8/8/8/2bbb3/2b1b3/2bbb3/8/7w w", (4, 0)),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(quads(pos(text).pieces(Color::Black)), expected, "{text}");
-        }
-    }
-
-    #[test]
-    fn edges_of_each_board() {
-        let edge = |size: loa_core::BoardSize| edge_squares(size.mask()).0;
-        assert_eq!(edge(loa_core::BoardSize::Eight), 0xFF81_8181_8181_81FF);
-        // 6x6: ranks 1 and 6 (a1-f1, a6-f6) and files a and f between them.
-        assert_eq!(edge(loa_core::BoardSize::Six), 0x3F21_2121_213F);
-    }
-
-    #[test]
     fn walls_count_hemmed_edge_pieces() {
         // Black's (enemy pieces inside next to Black's edge pieces, edge pieces walled in).
         let cases = [
@@ -355,7 +272,7 @@ mod tests {
         ];
         for (text, expected) in cases {
             let p = pos(text);
-            let board = p.board().0;
+            let board = p.board();
             let got = walls(p.pieces(Color::Black).0, p.pieces(Color::White).0, board);
             assert_eq!(got, expected, "{text}");
         }
@@ -422,7 +339,7 @@ mod tests {
             blocked += taken;
             walled += i32::from(taken == inward.len() as i32);
         }
-        let (solid, euler4) = quads(pieces);
+        let Quads { solid, euler4 } = quads(pieces);
         [
             (spread - min_distance_sum(n as u32)) * 16 / n,
             centre * 16 / n,

@@ -8,5 +8,5 @@ pub mod time;
 pub mod tt;
 
 pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
-pub use search::{Engine, Info, Limits, Score, SearchResult, MATE, MAX_DEPTH};
+pub use search::{Engine, Info, Score, SearchLimits, SearchResult, MATE, MAX_DEPTH};
 pub use time::{Clock, TimeLimit};

@@ -21,31 +21,38 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+// The layout of an entry in 64 bits.
+const SCORE_SHIFT: u32 = 24;
+const DEPTH_SHIFT: u32 = 40;
+const BOUND_SHIFT: u32 = 48;
+const GENERATION_SHIFT: u32 = 56;
+
 impl Entry {
     fn pack(self, generation: u8) -> u64 {
-        let mv = self.mv.map_or(0, |m| m.to_bits()) as u64;
+        // A move takes 21 bits; 0 is no move (from == to is never a move).
+        let mv = u64::from(self.mv.map_or(0, |m| m.to_bits()));
         let bound = match self.bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        mv | (self.score as i16 as u16 as u64) << 16
-            | (self.depth as u64) << 32
-            | bound << 40
-            | (generation as u64) << 48
+        mv | u64::from(self.score as i16 as u16) << SCORE_SHIFT
+            | u64::from(self.depth) << DEPTH_SHIFT
+            | bound << BOUND_SHIFT
+            | u64::from(generation) << GENERATION_SHIFT
     }
 
     fn unpack(data: u64) -> Option<Entry> {
-        let bound = match (data >> 40) & 0xff {
+        let bound = match (data >> BOUND_SHIFT) & 0xff {
             1 => Bound::Exact,
             2 => Bound::Lower,
             3 => Bound::Upper,
             _ => return None,
         };
         Some(Entry {
-            mv: Move::from_bits(data as u16),
-            score: i32::from((data >> 16) as u16 as i16),
-            depth: (data >> 32) as u8,
+            mv: Move::from_bits((data & ((1 << SCORE_SHIFT) - 1)) as u32),
+            score: i32::from((data >> SCORE_SHIFT) as u16 as i16),
+            depth: (data >> DEPTH_SHIFT) as u8,
             bound,
         })
     }
@@ -110,8 +117,8 @@ impl TranspositionTable {
         let slot = self.slot(key);
         let old = slot.data.load(Ordering::Relaxed);
         let same = slot.check.load(Ordering::Relaxed) ^ old == key;
-        let old_generation = (old >> 48) as u8;
-        let old_depth = (old >> 32) as u8;
+        let old_generation = (old >> GENERATION_SHIFT) as u8;
+        let old_depth = (old >> DEPTH_SHIFT) as u8;
         // Keep a deeper entry of this search for another position.
         if !same && old_generation == self.generation && old_depth > entry.depth + 2 {
             return;
@@ -132,7 +139,7 @@ impl TranspositionTable {
             .iter()
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
-                d != 0 && (d >> 48) as u8 == self.generation
+                d != 0 && (d >> GENERATION_SHIFT) as u8 == self.generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32

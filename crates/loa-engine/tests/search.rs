@@ -1,16 +1,16 @@
 //! Search finds game ends exactly and scores them by distance.
 
 use loa_core::{Position, RuleSet};
-use loa_engine::{Engine, Limits, Score};
+use loa_engine::{Engine, Score, SearchLimits};
 use std::sync::atomic::AtomicBool;
 
 fn search(text: &str, rules: RuleSet, depth: u32) -> (String, Score) {
     let pos: Position = text.parse().unwrap();
     let mut engine = Engine::new(16, rules);
     let stop = AtomicBool::new(false);
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(depth),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let mut last = None;
     let result = engine.search(&pos, &[], &limits, &stop, |info| last = Some(info.score));
@@ -32,7 +32,7 @@ fn game_over_at_the_root_has_no_move() {
     let result = engine.search(
         &pos,
         &[],
-        &Limits::default(),
+        &SearchLimits::default(),
         &AtomicBool::new(false),
         |_| {},
     );
@@ -45,9 +45,9 @@ fn two_threads_find_the_same_connection_and_stop() {
     let mut engine = Engine::new(16, RuleSet::Draw);
     engine.set_threads(2);
     assert_eq!(engine.threads(), 2);
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(6),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
     assert_eq!(result.best.unwrap().to_string(), "c2-c5");
@@ -55,7 +55,8 @@ fn two_threads_find_the_same_connection_and_stop() {
     let start = Position::startpos();
     let stop = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
-        let handle = scope.spawn(|| engine.search(&start, &[], &Limits::default(), &stop, |_| {}));
+        let handle =
+            scope.spawn(|| engine.search(&start, &[], &SearchLimits::default(), &stop, |_| {}));
         std::thread::sleep(std::time::Duration::from_millis(200));
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         handle.join().unwrap()
@@ -83,10 +84,10 @@ fn a_third_repetition_scores_as_a_draw() {
     let root = *game.position();
     let c2a2 = root.parse_move("c2-a2").unwrap();
     let mut engine = Engine::new(16, RuleSet::Draw);
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(1),
         multipv: 64,
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let mut scores = Vec::new();
     engine.search(&root, &keys, &limits, &AtomicBool::new(false), |info| {
@@ -133,9 +134,9 @@ fn check_forced_win(text: &str, moves: i32, rules: RuleSet) {
     let shortest = (1..=moves as u32).find(|&n| forced_win(&pos, 2 * n - 1, rules));
     assert_eq!(shortest, Some(moves as u32), "brute force on {text}");
     let mut engine = Engine::new(16, rules);
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(2 * moves as u32 + 1),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
     assert_eq!(

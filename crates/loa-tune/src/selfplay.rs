@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::ProgressBar;
 use loa_core::{Color, Game, Position, RuleSet};
-use loa_engine::{Engine, Limits};
+use loa_engine::{Engine, SearchLimits};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -76,9 +76,9 @@ fn play_game(engine: &mut Engine, rng: &mut Rng, args: &SelfplayArgs, stop: &Ato
     engine.clear();
     let mut game = Game::new(Position::startpos(), RuleSet::Draw);
     let mut positions = Vec::new();
-    let limits = Limits {
+    let limits = SearchLimits {
         nodes: Some(args.nodes),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     while !game.is_over() && game.ply() < 300 {
         let moves = game.legal_moves();

@@ -1,7 +1,7 @@
 //! `go`: reading its limits.
 
 use loa_core::{excerpt, Color};
-use loa_engine::{Clock, Limits, TimeLimit, MAX_DEPTH};
+use loa_engine::{Clock, SearchLimits, TimeLimit, MAX_DEPTH};
 use std::num::IntErrorKind;
 use std::time::Duration;
 
@@ -11,7 +11,7 @@ const MAX_MS: u64 = 1 << 40;
 /// What a `go` asks for.
 #[derive(Clone, Debug)]
 pub(super) struct Request {
-    pub limits: Limits,
+    pub limits: SearchLimits,
     /// Hold `bestmove` until `stop` (or `quit`), even if the search ends sooner.
     pub infinite: bool,
 }
@@ -97,16 +97,16 @@ pub(super) fn parse(args: &[&str], side: Color, overhead: Duration) -> Result<Re
     let unlimited = budget.is_none() && depth.is_none() && nodes.is_none();
     if infinite || unlimited {
         return Ok(Request {
-            limits: Limits::default(),
+            limits: SearchLimits::default(),
             infinite: true,
         });
     }
     Ok(Request {
-        limits: Limits {
+        limits: SearchLimits {
             depth,
             nodes,
             time: budget,
-            ..Limits::default()
+            ..SearchLimits::default()
         },
         infinite: false,
     })

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
 use loa_core::{Bitboard, Color, Game, Move, Position, RuleSet};
-use loa_engine::{Engine, Limits, Score, TimeLimit, MAX_DEPTH};
+use loa_engine::{Engine, Score, SearchLimits, TimeLimit, MAX_DEPTH};
 use save::{SaveTarget, Saver};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -44,7 +44,7 @@ pub struct PlayArgs {
     #[arg(long, allow_negative_numbers = true, value_parser = seconds)]
     time: Option<Duration>,
     /// Continue the game saved in this file (PGN or SGF; its first game).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "start", "board", "rules"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "variant", "board", "rules"])]
     load: Option<PathBuf>,
     /// Save the game to this file (SGF if it ends in .sgf, PGN otherwise) instead of
     /// PGN and SGF files in the data folder (~/.local/share/loa/games).
@@ -124,15 +124,15 @@ enum Level {
 }
 
 impl Level {
-    fn limits(self) -> Limits {
+    fn limits(self) -> SearchLimits {
         match self {
-            Level::Depth(depth) => Limits {
+            Level::Depth(depth) => SearchLimits {
                 depth: Some(depth),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
-            Level::Time(time) => Limits {
+            Level::Time(time) => SearchLimits {
                 time: Some(TimeLimit::Fixed(time)),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
         }
     }
@@ -457,7 +457,7 @@ impl<W: Write> Session<W> {
 }
 
 /// The engine's move in the game, its score for the side to move, and the depth reached.
-fn search(engine: &mut Engine, game: &Game, limits: &Limits) -> (Move, Score, u32) {
+fn search(engine: &mut Engine, game: &Game, limits: &SearchLimits) -> (Move, Score, u32) {
     let history = game.previous_hashes();
     let stop = AtomicBool::new(false);
     let result = engine.search(game.position(), &history, limits, &stop, |_| {});

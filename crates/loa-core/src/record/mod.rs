@@ -20,7 +20,7 @@
 //! assert!(records[0].to_sgf().contains(";B[d1:a4]"));
 //! ```
 
-use crate::{Color, Game, Move, Outcome, Position, RuleSet, Start};
+use crate::{Color, Game, Move, Outcome, Position, RuleSet, Variant};
 use std::fmt;
 
 mod moves;
@@ -181,10 +181,8 @@ impl GameRecord {
 
     /// The named starting array the record starts from, if it is one (on any board size,
     /// Black to move).
-    pub fn named_start(&self) -> Option<Start> {
-        [Start::Standard, Start::ScrambledEggs]
-            .into_iter()
-            .find(|s| s.position(self.start.size()) == self.start)
+    pub fn named_start(&self) -> Option<Variant> {
+        Variant::of_start(&self.start)
     }
 
     /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one

@@ -25,7 +25,7 @@
 
 use super::moves::{self, MoveReader};
 use super::{date_to_pgn, Format, GameRecord, RecordError, RecordResult};
-use crate::{MoveText, Position, Start};
+use crate::{MoveText, Position, Variant};
 
 /// Writes one game, ending with a blank line so that games can be concatenated.
 pub fn write(record: &GameRecord) -> String {
@@ -55,10 +55,8 @@ pub fn write(record: &GameRecord) -> String {
     }
     tag("Result", record.result.pgn());
     let named = record.named_start();
-    match named {
-        Some(Start::Standard) => tag("Variant", "Standard"),
-        Some(Start::ScrambledEggs) => tag("Variant", "Scrambled Eggs"),
-        None => {}
+    if let Some(variant) = named {
+        tag("Variant", variant.title());
     }
     tag("Rules", record.rules.name());
     if named.is_none() || record.start.size() != crate::BoardSize::Eight {
@@ -425,17 +423,13 @@ fn read_game(text: &str, tokens: &[Token]) -> Result<GameRecord, RecordError> {
             .parse()
             .map_err(|e| err(at, format!("tag FEN: bad position text '{fen}': {e}")))?,
         (None, Some((v, at))) => {
-            let l = v.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-            let start = match l.as_str() {
-                "standard" | "loa" | "lines-of-action" | "" => Start::Standard,
-                _ => l.parse::<Start>().map_err(|_| {
-                    err(
-                        at,
-                        format!("tag Variant: unknown variant '{v}' (expected Standard or Scrambled Eggs; other starts need a FEN tag)"),
-                    )
+            let variant = match v.trim().to_ascii_lowercase().as_str() {
+                "loa" | "lines of action" | "lines-of-action" | "" => Variant::Standard,
+                _ => v.trim().parse::<Variant>().map_err(|e| {
+                    err(at, format!("tag Variant: {e}; other starts need a FEN tag"))
                 })?,
             };
-            start.position(crate::BoardSize::Eight)
+            variant.start(crate::BoardSize::Eight)
         }
         (None, None) => Position::startpos(),
     };

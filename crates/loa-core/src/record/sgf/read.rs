@@ -4,7 +4,7 @@
 use super::is_number;
 use crate::record::moves::{self, MoveReader};
 use crate::record::{Format, GameRecord, RecordError, RecordResult, SHARED_TAGS};
-use crate::{Bitboard, BoardSize, Color, MoveText, Position, RuleSet, Square, Start};
+use crate::{Bitboard, BoardSize, Color, MoveText, Position, RuleSet, Square, Variant};
 
 /// Reads every game tree of a collection; the first error is returned.
 pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
@@ -303,7 +303,7 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
 
     // The start: SZ, SU, AB, AW, AE and PL in the first node.
     let mut size = BoardSize::Eight;
-    let mut setup: Option<Option<Start>> = None;
+    let mut setup: Option<Option<Variant>> = None;
     let mut add = [Bitboard::EMPTY; 2];
     let mut clear = Bitboard::EMPTY;
     let mut side = Color::Black;
@@ -331,17 +331,14 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
                     })?;
             }
             "SU" => {
-                let l = t.to_ascii_lowercase().replace([' ', '_'], "-");
-                setup = Some(match l.as_str() {
-                    "standard" | "" => Some(Start::Standard),
-                    "custom" => None,
-                    _ => Some(l.parse::<Start>().map_err(|_| {
-                        err(
-                            v.at,
-                            format!("SU[{t}]: unsupported setup (expected Standard, Scrambled-eggs or Custom with AB/AW)"),
-                        )
-                    })?),
-                });
+                setup =
+                    Some(match t.to_ascii_lowercase().as_str() {
+                        "" => Some(Variant::Standard),
+                        "custom" => None,
+                        _ => Some(t.parse::<Variant>().map_err(|e| {
+                            err(v.at, format!("SU[{t}]: {e}, or Custom with AB/AW"))
+                        })?),
+                    });
             }
             "AB" | "AW" | "AE" => {
                 for value in &prop.values {
@@ -369,12 +366,12 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
     let base = match setup {
         Some(Some(start)) => Some(start),
         Some(None) => None,
-        None if (add[0] | add[1]).is_empty() => Some(Start::Standard),
+        None if (add[0] | add[1]).is_empty() => Some(Variant::Standard),
         None => None,
     };
     let (black, white) = match base {
-        Some(start) => {
-            let p = start.position(size);
+        Some(variant) => {
+            let p = variant.start(size);
             (p.pieces(Color::Black), p.pieces(Color::White))
         }
         None => (Bitboard::EMPTY, Bitboard::EMPTY),

@@ -2,7 +2,7 @@
 
 use super::is_number;
 use crate::record::{date_to_sgf, termination_code, GameRecord, SHARED_TAGS};
-use crate::{BoardSize, Color, Start};
+use crate::{BoardSize, Color};
 use std::fmt::Write as _;
 
 /// Properties the writer writes itself or reads into the record's own fields.
@@ -40,8 +40,7 @@ pub fn write(record: &GameRecord) -> String {
         env!("CARGO_PKG_VERSION")
     );
     match record.named_start() {
-        Some(Start::Standard) => out.push_str("SU[Standard]"),
-        Some(Start::ScrambledEggs) => out.push_str("SU[Scrambled-eggs]"),
+        Some(variant) => out.push_str(&format!("SU[{}]", variant.sgf_name())),
         None => out.push_str("SU[Custom]"),
     }
     if size != BoardSize::Eight {

@@ -1,0 +1,200 @@
+//! The variants of Lines of Action: which game is played. Each has one name used
+//! everywhere a game is set up (the command line, the engine option `UCI_Variant`, records),
+//! its start on each board it is played on, and its names in records.
+
+use crate::{Bitboard, BoardSize, Color, Position, Square};
+use std::fmt;
+use std::str::FromStr;
+
+/// A variant of the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// The standard game: Black on the first and last ranks, White on the first and last
+    /// files, corners empty.
+    #[default]
+    Standard,
+    /// The standard rules from the same squares with the colours alternating around the
+    /// board.
+    ScrambledEggs,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::ScrambledEggs];
+
+    /// The name used wherever a game is set up: `standard`, `scrambled-eggs`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::ScrambledEggs => "scrambled-eggs",
+        }
+    }
+
+    /// The name as records' `Variant` tags write it: `Standard`, `Scrambled Eggs`.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::Standard => "Standard",
+            Variant::ScrambledEggs => "Scrambled Eggs",
+        }
+    }
+
+    /// The SGF `SU` value: `Standard`, `Scrambled-eggs`.
+    pub const fn sgf_name(self) -> &'static str {
+        match self {
+            Variant::Standard => "Standard",
+            Variant::ScrambledEggs => "Scrambled-eggs",
+        }
+    }
+
+    /// The starting position on a board of the given size, Black to move.
+    ///
+    /// Scrambled Eggs on 6x6 and 7x7 continues the 8x8 pattern: along the top rank from
+    /// the b-file Black, White, ...; down the a-file from the top White, Black, ...;
+    /// down the last file Black, White, ...; along rank 1 from the b-file White, Black, ...
+    pub fn start(self, size: BoardSize) -> Position {
+        let n = size.side();
+        let mut pieces = [Bitboard::EMPTY; 2];
+        for i in 0..n - 2 {
+            // i counts from the b-file rightwards along the edge ranks, and from the top
+            // downwards along the edge files.
+            let top = Square::from_coords(1 + i, n - 1);
+            let bottom = Square::from_coords(1 + i, 0);
+            let left = Square::from_coords(0, n - 2 - i);
+            let right = Square::from_coords(n - 1, n - 2 - i);
+            let (top_c, bottom_c, left_c, right_c) = match self {
+                Variant::Standard => (Color::Black, Color::Black, Color::White, Color::White),
+                Variant::ScrambledEggs => {
+                    let even = i % 2 == 0;
+                    let pick = |first: Color| if even { first } else { !first };
+                    (
+                        pick(Color::Black),
+                        pick(Color::White),
+                        pick(Color::White),
+                        pick(Color::Black),
+                    )
+                }
+            };
+            for (sq, c) in [
+                (top, top_c),
+                (bottom, bottom_c),
+                (left, left_c),
+                (right, right_c),
+            ] {
+                pieces[c.index()] = pieces[c.index()].with(sq);
+            }
+        }
+        Position::from_parts(pieces[0], pieces[1], Color::Black, size)
+            .expect("starting arrays have pieces of both colours")
+    }
+
+    /// The variant whose start on its board `pos` is, if any.
+    pub fn of_start(pos: &Position) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.start(pos.size()) == *pos)
+    }
+
+    /// Reads a name in any of the forms records and people write: `scrambled-eggs`,
+    /// `Scrambled Eggs`, `scrambled_eggs`, `ScrambledEggs`.
+    fn from_loose_name(text: &str) -> Option<Variant> {
+        let key: String = text
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        Variant::ALL.into_iter().find(|v| {
+            let name: String = v.name().chars().filter(|c| *c != '-').collect();
+            key == name
+        })
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant '{0}': expected {names}", names = Variant::ALL.map(Variant::name).join(", "))]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::from_loose_name(s).ok_or_else(|| UnknownVariant(crate::excerpt(s).into_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starting_arrays_match_the_rule_book() {
+        let cases = [
+            (
+                Variant::Standard,
+                BoardSize::Eight,
+                "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b",
+            ),
+            (
+                Variant::ScrambledEggs,
+                BoardSize::Eight,
+                "1bwbwbw1/w6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 b",
+            ),
+            (
+                Variant::Standard,
+                BoardSize::Six,
+                "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b",
+            ),
+            (
+                Variant::Standard,
+                BoardSize::Seven,
+                "1bbbbb1/w5w/w5w/w5w/w5w/w5w/1bbbbb1 b",
+            ),
+            (
+                Variant::ScrambledEggs,
+                BoardSize::Six,
+                "1bwbw1/w4b/b4w/w4b/b4w/1wbwb1 b",
+            ),
+            (
+                Variant::ScrambledEggs,
+                BoardSize::Seven,
+                "1bwbwb1/w5b/b5w/w5b/b5w/w5b/1wbwbw1 b",
+            ),
+        ];
+        for (variant, size, text) in cases {
+            assert_eq!(variant.start(size).to_string(), text, "{variant} {size}");
+            assert_eq!(Variant::of_start(&variant.start(size)), Some(variant));
+        }
+    }
+
+    #[test]
+    fn piece_counts_are_equal() {
+        for size in BoardSize::ALL {
+            for variant in Variant::ALL {
+                let pos = variant.start(size);
+                let n = 2 * (size.side() as u32 - 2);
+                assert_eq!(pos.pieces(Color::Black).count(), n, "{variant} {size}");
+                assert_eq!(pos.pieces(Color::White).count(), n, "{variant} {size}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_in_every_form() {
+        for variant in Variant::ALL {
+            assert_eq!(variant.name().parse(), Ok(variant));
+            assert_eq!(variant.title().parse(), Ok(variant));
+            assert_eq!(variant.sgf_name().parse(), Ok(variant));
+        }
+        assert_eq!("scrambled_eggs".parse(), Ok(Variant::ScrambledEggs));
+        let err = "chess".parse::<Variant>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown variant 'chess': expected standard, scrambled-eggs"
+        );
+    }
+}

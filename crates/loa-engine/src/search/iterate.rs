@@ -1,0 +1,123 @@
+//! Iterative deepening with aspiration windows, and the lines of a multi-line search.
+
+use super::score::{Score, INFINITY, MATE, MATE_BOUND};
+use super::searcher::Searcher;
+use super::{Info, SearchLimits, SearchResult, MAX_DEPTH};
+use crate::time::TimeLimit;
+use loa_core::{Move, Position};
+use std::time::Instant;
+
+impl Searcher<'_> {
+    /// Iterative deepening from `first_depth`, reporting each finished line.
+    pub fn iterate(
+        &mut self,
+        root: &Position,
+        limits: &SearchLimits,
+        start: Instant,
+        first_depth: u32,
+        mut on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        let root_moves = root.legal_moves();
+        let mut result = SearchResult {
+            best: (root.outcome(self.rules).is_none()).then(|| root_moves[0]),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        if result.best.is_none() {
+            return result;
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let lines = limits.multipv.clamp(1, root_moves.len());
+        let mut previous = vec![0; lines];
+        'deepening: for depth in first_depth.min(max_depth)..=max_depth {
+            self.excluded.clear();
+            // Each line is searched without the first moves of the lines before it.
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            for &centre in &previous {
+                let score = self.aspiration(root, depth, centre);
+                // An unfinished iteration is dropped, unless it is the first.
+                if self.stopped && depth > first_depth {
+                    break 'deepening;
+                }
+                let pv = self.pv[0].clone();
+                if let Some(&first) = pv.first() {
+                    self.excluded.push(first);
+                }
+                found.push((score, pv));
+                if self.stopped {
+                    break;
+                }
+            }
+            // A later line can score above an earlier one (the windows and the table
+            // differ): the lines are reported best first, and the best is the answer.
+            found.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+            let (best_score, best_pv) = &found[0];
+            if let Some(&best) = best_pv.first() {
+                result.best = Some(best);
+            }
+            result.score = *best_score;
+            result.depth = depth;
+            result.pv = best_pv.clone();
+            for (line, (score, pv)) in found.iter().enumerate() {
+                previous[line] = *score;
+                on_info(&Info {
+                    depth,
+                    multipv: line + 1,
+                    seldepth: self.seldepth,
+                    score: Score::from_internal(*score),
+                    nodes: self.total_nodes(),
+                    time: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: pv.clone(),
+                });
+            }
+            if self.stopped {
+                break;
+            }
+            let score = result.score;
+            // A proven result cannot change with more depth.
+            if lines == 1 && score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
+                break;
+            }
+            // The next iteration takes several times as long as this one: with a clock,
+            // do not start what is unlikely to finish. A fixed time is used to the end.
+            if let Some(TimeLimit::Managed { soft, .. }) = limits.time {
+                if start.elapsed() * 2 > soft {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.total_nodes();
+        result
+    }
+
+    /// The root searched in a window around the last iteration's score, widened until
+    /// the score falls inside.
+    fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
+        if depth < 4 || previous.abs() >= MATE_BOUND {
+            return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, Move::PASS);
+        }
+        let mut delta = 40;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.negamax(root, depth as i32, alpha, beta, 0, Move::PASS);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1_000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+}
