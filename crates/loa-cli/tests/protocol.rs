@@ -660,7 +660,7 @@ fn d_draws_the_board() {
 
 #[test]
 fn eval_lists_the_features_and_the_total() {
-    use loa_engine::eval::{self, FEATURE_NAMES, WEIGHTS};
+    use loa_engine::eval::{self, weights, TERMS};
     let mut loa = Loa::start();
     assert!(loa.ask("position startpos moves b1d3").is_empty());
     let lines = loa.ask("eval");
@@ -673,16 +673,16 @@ fn eval_lists_the_features_and_the_total() {
     );
     // One row per feature: its name, Black's value, White's value and the weight.
     let [(_, black), (_, white)] = eval::terms(&pos);
-    for (i, name) in FEATURE_NAMES.iter().enumerate() {
-        let expected = format!("{name} {} {} {}", black[i], white[i], WEIGHTS.features[i]);
+    for (i, term) in TERMS.iter().enumerate() {
+        let expected = format!("{} {} {} {}", term.name, black[i], white[i], term.weight);
         let row: Vec<&str> = lines[1 + i].split_whitespace().collect();
         assert_eq!(row.join(" "), expected, "{lines:?}");
     }
     assert_eq!(
-        lines[1 + FEATURE_NAMES.len()]
+        lines[1 + TERMS.len()]
             .split_whitespace()
             .collect::<Vec<_>>(),
-        ["tempo", &WEIGHTS.tempo.to_string()]
+        ["tempo", &weights::TEMPO.to_string()]
     );
     assert_eq!(
         lines.last().unwrap(),

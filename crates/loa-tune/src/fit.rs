@@ -3,15 +3,23 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use loa_core::{Color, Position};
-use loa_engine::eval::{self, FEATURES, FEATURE_NAMES, WEIGHTS};
+use loa_engine::eval::{self, weight_name, weights, TERMS, TERM_COUNT as FEATURES};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct FitArgs {
     /// Positions with results, as `selfplay` writes them.
-    file: std::path::PathBuf,
+    file: PathBuf,
     /// Passes of gradient descent.
     #[arg(long, default_value_t = 3000)]
     iterations: usize,
+    /// The weights file to write: the evaluation's, in the source tree.
+    #[arg(long, default_value = "crates/loa-engine/src/eval/weights.rs")]
+    weights: PathBuf,
+    /// Print the fitted weights without writing the file.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// One training position: the feature differences from Black's side (features, then the
@@ -60,14 +68,14 @@ pub fn run(args: FitArgs) -> Result<()> {
         bail!("no positions in {}", args.file.display());
     }
     let mut w = [0.0f64; FEATURES + 1];
-    for (w, &start) in w.iter_mut().zip(&WEIGHTS.features) {
-        *w = f64::from(start);
+    for (w, term) in w.iter_mut().zip(&TERMS) {
+        *w = f64::from(term.weight);
     }
-    w[FEATURES] = f64::from(WEIGHTS.tempo);
+    w[FEATURES] = f64::from(weights::TEMPO);
+    let before = error(&samples, &w);
     println!(
-        "{} positions; error with the current weights {:.6}",
-        samples.len(),
-        error(&samples, &w)
+        "{} positions; error with the current weights {before:.6}",
+        samples.len()
     );
     // Adam on the mean squared error of the predicted result.
     let (beta1, beta2, rate) = (0.9, 0.999, 0.5);
@@ -95,21 +103,62 @@ pub fn run(args: FitArgs) -> Result<()> {
             eprintln!("step {step}: error {:.6}", error(&samples, &w));
         }
     }
-    println!("error with the fitted weights {:.6}", error(&samples, &w));
-    for (name, w) in FEATURE_NAMES.iter().zip(&w) {
-        println!("{name:>16}: {w:>6.1}");
+    let after = error(&samples, &w);
+    println!("error with the fitted weights {after:.6}");
+    for (term, w) in TERMS.iter().zip(&w) {
+        println!("{:>16}: {:>6.1} (was {})", term.name, w, term.weight);
     }
-    println!("{:>16}: {:>6.1}", "tempo", w[FEATURES]);
-    let features: Vec<String> = w[..FEATURES]
-        .iter()
-        .map(|x| format!("{}", x.round() as i32))
-        .collect();
     println!(
-        "pub const WEIGHTS: Weights = Weights {{\n    features: [{}],\n    tempo: {},\n}};",
-        features.join(", "),
+        "{:>16}: {:>6.1} (was {})",
+        "tempo",
+        w[FEATURES],
+        weights::TEMPO
+    );
+    let text = weights_file(&w, samples.len(), after);
+    if args.dry_run {
+        print!("{text}");
+    } else {
+        write_weights(&args.weights, &text)?;
+        println!("wrote {}", args.weights.display());
+    }
+    Ok(())
+}
+
+/// The weights file: one constant per term, named after it, and the tempo.
+fn weights_file(w: &[f64; FEATURES + 1], positions: usize, error: f64) -> String {
+    let mut text = format!(
+        "//! The evaluation's weights, written by `loa-tune fit` (docs/tuning.md): fitted on {positions}\n\
+         //! positions of self-play games, error {error:.4}. Fit again rather than edit by hand.\n\n"
+    );
+    for (term, w) in TERMS.iter().zip(w) {
+        let _ = writeln!(
+            text,
+            "pub const {}: i32 = {};",
+            weight_name(term.name),
+            w.round() as i32
+        );
+    }
+    let _ = writeln!(text, "/// The bonus for the side to move.");
+    let _ = writeln!(
+        text,
+        "pub const TEMPO: i32 = {};",
         w[FEATURES].round() as i32
     );
-    Ok(())
+    text
+}
+
+/// Writes the weights file, refusing a path that is not the weights file of a checkout.
+fn write_weights(path: &Path, text: &str) -> Result<()> {
+    let old = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "reading {}: run from the root of the source tree, or give --weights",
+            path.display()
+        )
+    })?;
+    if !old.contains("pub const TEMPO") {
+        bail!("{} is not a weights file", path.display());
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
 }
 
 fn error(samples: &[Sample], w: &[f64; FEATURES + 1]) -> f64 {
@@ -121,4 +170,37 @@ fn error(samples: &[Sample], w: &[f64; FEATURES + 1]) -> f64 {
         })
         .sum::<f64>()
         / samples.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_weights_file_holds_every_term_and_is_checked_before_it_is_written() {
+        let mut w = [0.0; FEATURES + 1];
+        for (w, term) in w.iter_mut().zip(&TERMS) {
+            *w = f64::from(term.weight);
+        }
+        w[FEATURES] = f64::from(weights::TEMPO);
+        let text = weights_file(&w, 10, 0.2);
+        for term in &TERMS {
+            let line = format!(
+                "pub const {}: i32 = {};",
+                weight_name(term.name),
+                term.weight
+            );
+            assert!(text.contains(&line), "{line}\n{text}");
+        }
+        assert!(text.contains(&format!("pub const TEMPO: i32 = {};", weights::TEMPO)));
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("other.rs");
+        std::fs::write(&other, "fn main() {}").unwrap();
+        assert!(write_weights(&other, &text).is_err());
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "fn main() {}");
+        let file = dir.path().join("weights.rs");
+        std::fs::write(&file, "pub const TEMPO: i32 = 1;").unwrap();
+        write_weights(&file, &text).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    }
 }

@@ -3,7 +3,7 @@
 //! 1. `loa-tune selfplay --games 4000 --out positions.txt` plays fast engine games from
 //!    random openings and writes their positions with the game's result.
 //! 2. `loa-tune fit positions.txt` fits the weights that best predict those results
-//!    through a logistic curve and prints them as Rust code for `eval.rs`.
+//!    through a logistic curve and writes them to the evaluation's weights file.
 //!
 //! The evaluation is linear in its features, so fitting is logistic regression on the
 //! feature differences between the two sides.

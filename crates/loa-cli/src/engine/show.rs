@@ -84,16 +84,14 @@ impl Session {
             white.name(),
             "weight"
         ));
-        for (i, name) in eval::FEATURE_NAMES.iter().enumerate() {
+        for (i, term) in eval::TERMS.iter().enumerate() {
             self.out.line(&format!(
-                "{name:16} {:>7} {:>7} {:>7}",
-                b[i],
-                w[i],
-                eval::WEIGHTS.features[i]
+                "{:16} {:>7} {:>7} {:>7}",
+                term.name, b[i], w[i], term.weight
             ));
         }
         self.out
-            .line(&format!("{:16} {:>23}", "tempo", eval::WEIGHTS.tempo));
+            .line(&format!("{:16} {:>23}", "tempo", eval::weights::TEMPO));
         let side = pos.side_to_move();
         self.out.line(&format!(
             "total {} (for {side}, the side to move)",

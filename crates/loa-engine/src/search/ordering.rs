@@ -59,10 +59,12 @@ pub(super) fn order_score(
 /// at a time, since a cutoff often comes after the first few moves.
 #[inline]
 pub(super) fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    let mut top = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[top] {
-            top = j;
+    let scores = &mut scores[..moves.len()];
+    // The first of the best, as a plain selection sort would take it.
+    let (mut top, mut best) = (i, scores[i]);
+    for (j, &score) in scores.iter().enumerate().skip(i + 1) {
+        if score > best {
+            (top, best) = (j, score);
         }
     }
     moves.swap(i, top);

@@ -7,36 +7,26 @@
 //! (edge pieces hemmed in by enemy pieces), and the side to move. Linear weights make Texel-style tuning direct. (The number of groups, a flood
 //! fill per group, added nothing the Euler number does not already say.)
 
+mod terms;
+pub mod weights;
+
+pub use terms::{measure_all, weight_name, Shape, Term, TERMS};
+
 use loa_core::topology::{interior, quads, Quads};
 use loa_core::{Bitboard, Color, Position};
 
-/// The features of one side, each a number where the weight decides the sign.
-pub const FEATURES: usize = 10;
+/// How many terms the evaluation has.
+pub const TERM_COUNT: usize = TERMS.len();
 
-pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "concentration",
-    "centralisation",
-    "centre-of-mass",
-    "solid-quads",
-    "euler",
-    "mobility",
-    "connections",
-    "area",
-    "edge-blocked",
-    "walled",
-];
-
-/// Weights of the features (score = sum of weight x (ours - theirs) / 16) and the bonus
-/// for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    pub features: [i32; FEATURES],
-    pub tempo: i32,
-}
-
-pub const WEIGHTS: Weights = Weights {
-    features: [-275, -6, 133, -230, 24, 106, 238, -33, -215, -376],
-    tempo: 52,
+/// The terms' weights, in the order of `TERMS`, as plain numbers the compiler folds.
+const WEIGHTS: [i32; TERM_COUNT] = {
+    let mut weights = [0; TERM_COUNT];
+    let mut i = 0;
+    while i < TERM_COUNT {
+        weights[i] = TERMS[i].weight;
+        i += 1;
+    }
+    weights
 };
 
 /// A 0-3 centralisation value per square of the 8x8 grid.
@@ -163,80 +153,92 @@ fn walls(ours: u64, theirs: u64, board: Bitboard) -> (i32, i32) {
     (blocked, walled)
 }
 
-/// The features of `color` in `pos`.
-pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
-    let pieces = pos.pieces(color);
-    let p = pieces.0;
-    let n = p.count_ones() as i32;
-    if n == 0 {
-        return [0; FEATURES];
+impl Shape {
+    /// The shape of `color`'s pieces in `pos`; `None` when it has none.
+    #[inline(always)]
+    pub fn of(pos: &Position, color: Color) -> Option<Shape> {
+        let pieces = pos.pieces(color);
+        let p = pieces.0;
+        let n = p.count_ones() as i32;
+        if n == 0 {
+            return None;
+        }
+        let fsum = weighted_sum(p, &FILE_BITS);
+        let rsum = weighted_sum(p, &RANK_BITS);
+        let centre = CENTRE_RINGS
+            .iter()
+            .map(|&ring| (p & ring).count_ones() as i32)
+            .sum::<i32>();
+        // The centre of mass rounded to the nearest square.
+        let (cf, cr) = ((2 * fsum + n) / (2 * n), (2 * rsum + n) / (2 * n));
+        let boxes = &BOXES[(cr * 8 + cf) as usize];
+        // The sum of distances: a piece at distance d lies outside the boxes 0..d.
+        let spread: i32 = boxes[..7]
+            .iter()
+            .map(|&b| (p & !b).count_ones() as i32)
+            .sum();
+        // Distance of the centre of mass from the board's middle, in half squares.
+        let middle = i32::from(pos.size().side()) - 1;
+        let files = {
+            let mut f = p;
+            f |= f >> 32;
+            f |= f >> 16;
+            f |= f >> 8;
+            (f & 0xFF) as u32
+        };
+        let width = 32 - files.leading_zeros() as i32 - files.trailing_zeros() as i32;
+        let height = (63 - p.leading_zeros() as i32) / 8 - (p.trailing_zeros() as i32) / 8 + 1;
+        let Quads { solid, euler4 } = quads(pieces);
+        let mut mobility = 0;
+        let them = pos.pieces(!color).0;
+        let (edge_blocked, walled) = walls(p, them, pos.board());
+        pos.for_each_move_set(color, |_, targets| {
+            let t = targets.0;
+            mobility += 2 * t.count_ones() as i32 + 2 * (t & them).count_ones() as i32
+                - (t & EDGE).count_ones() as i32;
+        });
+        Some(Shape {
+            pieces: n,
+            excess_spread: spread - min_distance_sum(n as u32),
+            centre,
+            com_offcentre: (2 * fsum / n - middle)
+                .abs()
+                .max((2 * rsum / n - middle).abs()),
+            solid,
+            euler4,
+            mobility,
+            pairs: adjacent_pairs(p),
+            area: width * height,
+            edge_blocked,
+            walled,
+        })
     }
-    let fsum = weighted_sum(p, &FILE_BITS);
-    let rsum = weighted_sum(p, &RANK_BITS);
-    let centre = CENTRE_RINGS
-        .iter()
-        .map(|&ring| (p & ring).count_ones() as i32)
-        .sum::<i32>();
-    // The centre of mass rounded to the nearest square.
-    let (cf, cr) = ((2 * fsum + n) / (2 * n), (2 * rsum + n) / (2 * n));
-    let boxes = &BOXES[(cr * 8 + cf) as usize];
-    // The sum of distances: a piece at distance d lies outside the boxes 0..d.
-    let spread: i32 = boxes[..7]
-        .iter()
-        .map(|&b| (p & !b).count_ones() as i32)
-        .sum();
-    let excess = spread - min_distance_sum(n as u32);
-    // Distance of the centre of mass from the board's middle, in half squares.
-    let middle = i32::from(pos.size().side()) - 1;
-    let com_offcentre = (2 * fsum / n - middle)
-        .abs()
-        .max((2 * rsum / n - middle).abs());
-    let files = {
-        let mut f = p;
-        f |= f >> 32;
-        f |= f >> 16;
-        f |= f >> 8;
-        (f & 0xFF) as u32
-    };
-    let width = 32 - files.leading_zeros() as i32 - files.trailing_zeros() as i32;
-    let height = (63 - p.leading_zeros() as i32) / 8 - (p.trailing_zeros() as i32) / 8 + 1;
-    let Quads { solid, euler4 } = quads(pieces);
-    let mut mobility = 0;
-    let them = pos.pieces(!color).0;
-    let (blocked, walled) = walls(p, them, pos.board());
-    pos.for_each_move_set(color, |_, targets| {
-        let t = targets.0;
-        mobility += 2 * t.count_ones() as i32 + 2 * (t & them).count_ones() as i32
-            - (t & EDGE).count_ones() as i32;
-    });
-    [
-        excess * 16 / n,
-        centre * 16 / n,
-        com_offcentre,
-        solid,
-        euler4,
-        mobility,
-        adjacent_pairs(p) * 16 / n,
-        width * height,
-        blocked,
-        walled,
-    ]
 }
 
-/// The evaluation of `pos` for the side to move.
+/// Every term measured on `color`'s pieces in `pos` (all 0 when it has none).
+#[inline]
+pub fn features(pos: &Position, color: Color) -> [i32; TERM_COUNT] {
+    match Shape::of(pos, color) {
+        Some(shape) => measure_all(&shape),
+        None => [0; TERM_COUNT],
+    }
+}
+
+/// The evaluation of `pos` for the side to move: the weighted differences of the terms,
+/// over 16, and the bonus for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
     let ours = features(pos, us);
     let theirs = features(pos, !us);
     let mut score = 0;
-    for i in 0..FEATURES {
-        score += WEIGHTS.features[i] * (ours[i] - theirs[i]);
+    for i in 0..TERM_COUNT {
+        score += WEIGHTS[i] * (ours[i] - theirs[i]);
     }
-    score / 16 + WEIGHTS.tempo
+    score / 16 + weights::TEMPO
 }
 
 /// The features of both sides, for display.
-pub fn terms(pos: &Position) -> [(Color, [i32; FEATURES]); 2] {
+pub fn terms(pos: &Position) -> [(Color, [i32; TERM_COUNT]); 2] {
     Color::ALL.map(|c| (c, features(pos, c)))
 }
 
@@ -279,7 +281,7 @@ mod tests {
     }
 
     /// The features computed the plain way, square by square.
-    fn plain_features(pos: &Position, color: Color) -> [i32; FEATURES] {
+    fn plain_features(pos: &Position, color: Color) -> [i32; TERM_COUNT] {
         let pieces = pos.pieces(color);
         let n = pieces.count() as i32;
         let squares: Vec<(i32, i32)> = pieces
@@ -379,7 +381,7 @@ mod tests {
         let start = Position::startpos();
         let [(_, b), (_, w)] = terms(&start);
         assert_eq!(b, w);
-        assert_eq!(evaluate(&start), WEIGHTS.tempo);
+        assert_eq!(evaluate(&start), weights::TEMPO);
     }
 
     #[test]
