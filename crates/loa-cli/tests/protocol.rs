@@ -734,7 +734,7 @@ fn every_error_is_one_line_and_keeps_the_state() {
         ("setoption name Hash value 0", "Hash value 0 is out of range"),
         ("setoption name Hash value 65537", "out of range"),
         ("setoption name Threads value 0", "out of range"),
-        ("setoption name MoveOverhead value -1", "not a whole number"),
+        ("setoption name MoveOverhead value -1", "MoveOverhead value -1 is out of range"),
         ("setoption name SimultaneousConnection value sometimes", "unknown rule set 'sometimes'"),
         ("setoption name Hash", "needs a value"),
         ("setoption Hash value 1", "expected 'setoption name"),

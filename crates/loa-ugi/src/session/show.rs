@@ -1,20 +1,17 @@
 //! Commands that only look at the position: `query`, `validmoves`, `d`, `eval`.
 
-use super::{Reply, Session};
+use super::Session;
+use crate::{Query, Response};
 use loa_core::{Bitboard, Color, Move};
 use loa_engine::eval;
 
 impl Session {
     /// `query gameover|p1turn|result` -> `response ...`.
-    pub(super) fn query(&self, args: &[&str]) -> Reply {
-        let usage = "expected 'query gameover', 'query p1turn' or 'query result'";
-        let [what] = args else {
-            return Err(format!("query: {usage}"));
-        };
-        let answer = match what.to_ascii_lowercase().as_str() {
-            "gameover" => self.game.is_over().to_string(),
-            "p1turn" => (self.game.position().side_to_move() == Color::Black).to_string(),
-            "result" => match self.game.outcome() {
+    pub(super) fn query(&self, query: Query) {
+        let answer = match query {
+            Query::GameOver => self.game.is_over().to_string(),
+            Query::P1Turn => (self.game.position().side_to_move() == Color::Black).to_string(),
+            Query::Result => match self.game.outcome() {
                 None => "none",
                 Some(outcome) => match outcome.winner {
                     Some(Color::Black) => "p1win",
@@ -23,15 +20,8 @@ impl Session {
                 },
             }
             .to_string(),
-            _ => {
-                return Err(format!(
-                    "query: unknown query '{}': {usage}",
-                    loa_core::excerpt(what)
-                ))
-            }
         };
-        self.out.line(&format!("response {answer}"));
-        Ok(())
+        self.out.send(&Response::Answer(answer));
     }
 
     /// The legal moves on one line (`0000` for a forced pass; empty once the game is over).
@@ -42,7 +32,7 @@ impl Session {
             .iter()
             .map(|mv| mv.coordinate())
             .collect();
-        self.out.line(&moves.join(" "));
+        self.out.text(&moves.join(" "));
     }
 
     /// The board (last move's squares in brackets), the position text, the side to move
@@ -50,34 +40,34 @@ impl Session {
     pub(super) fn display(&self) {
         let pos = self.game.position();
         let marked = match self.game.last_move() {
-            Some(mv) if !mv.is_pass() => Bitboard(mv.from().bit() | mv.to().bit()),
+            Some(mv) if !mv.is_pass() => Bitboard::from_square(mv.from()).with(mv.to()),
             _ => Bitboard::EMPTY,
         };
         for line in pos.diagram(marked).lines() {
-            self.out.line(line);
+            self.out.text(line);
         }
-        self.out.line(&format!("position {pos}"));
+        self.out.text(&format!("position {pos}"));
         let side = pos.side_to_move();
         let player = if side == Color::Black { "p1" } else { "p2" };
-        self.out.line(&format!("side to move {side} ({player})"));
+        self.out.text(&format!("side to move {side} ({player})"));
         let last = self
             .game
             .last_move()
             .map_or("none".to_string(), Move::coordinate);
         self.out
-            .line(&format!("moves played {}, last {last}", self.game.ply()));
+            .text(&format!("moves played {}, last {last}", self.game.ply()));
         match self.game.outcome() {
-            None => self.out.line("game over: no"),
-            Some(outcome) => self.out.line(&format!("game over: yes, {outcome}")),
+            None => self.out.text("game over: no"),
+            Some(outcome) => self.out.text(&format!("game over: yes, {outcome}")),
         }
     }
 
-    /// The evaluation features of each side (the weights decide which way each counts),
+    /// The evaluation terms of each side (the weights decide which way each counts),
     /// then the evaluation for the side to move.
     pub(super) fn eval(&self) {
         let pos = self.game.position();
         let [(black, b), (white, w)] = eval::terms(pos);
-        self.out.line(&format!(
+        self.out.text(&format!(
             "{:16} {:>7} {:>7} {:>7}",
             "feature",
             black.name(),
@@ -85,15 +75,15 @@ impl Session {
             "weight"
         ));
         for (i, term) in eval::TERMS.iter().enumerate() {
-            self.out.line(&format!(
+            self.out.text(&format!(
                 "{:16} {:>7} {:>7} {:>7}",
                 term.name, b[i], w[i], term.weight
             ));
         }
         self.out
-            .line(&format!("{:16} {:>23}", "tempo", eval::weights::TEMPO));
+            .text(&format!("{:16} {:>23}", "tempo", eval::weights::TEMPO));
         let side = pos.side_to_move();
-        self.out.line(&format!(
+        self.out.text(&format!(
             "total {} (for {side}, the side to move)",
             eval::evaluate(pos)
         ));

@@ -1,0 +1,246 @@
+//! Options: how an engine declares them (`option name ... type ...`), and the table of
+//! this engine's own, from which its declarations are printed and `setoption` is checked.
+
+use crate::ProtocolError;
+use loa_core::{excerpt, RuleSet};
+use loa_engine::MAX_HASH_MB;
+use std::fmt;
+use std::str::FromStr;
+
+/// An option as an engine declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionDecl {
+    pub name: String,
+    pub kind: OptionKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Combo { default: String, vars: Vec<String> },
+    Check { default: bool },
+    String { default: String },
+    Button,
+}
+
+impl fmt::Display for OptionDecl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type ", self.name)?;
+        match &self.kind {
+            OptionKind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, vars } => {
+                write!(f, "combo default {default}")?;
+                vars.iter().try_for_each(|v| write!(f, " var {v}"))
+            }
+            OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::String { default } => write!(f, "string default {default}"),
+            OptionKind::Button => f.write_str("button"),
+        }
+    }
+}
+
+impl FromStr for OptionDecl {
+    type Err = ProtocolError;
+
+    /// Reads `option name <name> type <type> [default <d>] [min <n>] [max <n>] [var <v>]...`;
+    /// names may hold spaces.
+    fn from_str(line: &str) -> Result<OptionDecl, ProtocolError> {
+        let bad = || ProtocolError::new(format!("a malformed option: '{}'", excerpt(line)));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = |word: &str| words.iter().position(|w| *w == word);
+        let (name_at, type_at) = (at("name").ok_or_else(bad)?, at("type").ok_or_else(bad)?);
+        if words.first() != Some(&"option") || name_at + 1 >= type_at {
+            return Err(bad());
+        }
+        let name = words[name_at + 1..type_at].join(" ");
+        let rest = &words[type_at + 1..];
+        let value_of = |key: &str| {
+            rest.iter()
+                .position(|w| *w == key)
+                .and_then(|i| rest.get(i + 1).copied())
+        };
+        let number = |key: &str| value_of(key).and_then(|v| v.parse::<i64>().ok());
+        let kind = match rest.first().copied() {
+            Some("spin") => OptionKind::Spin {
+                default: number("default").ok_or_else(bad)?,
+                min: number("min").ok_or_else(bad)?,
+                max: number("max").ok_or_else(bad)?,
+            },
+            Some("combo") => OptionKind::Combo {
+                default: value_of("default").ok_or_else(bad)?.to_string(),
+                vars: rest
+                    .windows(2)
+                    .filter(|w| w[0] == "var")
+                    .map(|w| w[1].to_string())
+                    .collect(),
+            },
+            Some("check") => OptionKind::Check {
+                default: value_of("default") == Some("true"),
+            },
+            Some("string") => OptionKind::String {
+                default: value_of("default").unwrap_or_default().to_string(),
+            },
+            Some("button") => OptionKind::Button,
+            _ => return Err(bad()),
+        };
+        Ok(OptionDecl { name, kind })
+    }
+}
+
+/// The options of this engine, in the order of its handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineOption {
+    /// Transposition table size in MiB.
+    Hash,
+    /// Search threads (lazy SMP).
+    Threads,
+    /// Milliseconds kept in hand on every move for the time the move takes to arrive.
+    MoveOverhead,
+    /// What a simultaneous connection means.
+    SimultaneousConnection,
+}
+
+/// A checked value of one of this engine's options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Number(u64),
+    Rules(RuleSet),
+}
+
+impl EngineOption {
+    pub const ALL: [EngineOption; 4] = [
+        EngineOption::Hash,
+        EngineOption::Threads,
+        EngineOption::MoveOverhead,
+        EngineOption::SimultaneousConnection,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            EngineOption::Hash => "Hash",
+            EngineOption::Threads => "Threads",
+            EngineOption::MoveOverhead => "MoveOverhead",
+            EngineOption::SimultaneousConnection => "SimultaneousConnection",
+        }
+    }
+
+    /// The declaration the handshake prints: the one place the type, the default and
+    /// the range are written.
+    pub fn decl(self) -> OptionDecl {
+        let spin = |default, min, max| OptionKind::Spin { default, min, max };
+        let kind = match self {
+            EngineOption::Hash => spin(64, 1, MAX_HASH_MB as i64),
+            EngineOption::Threads => spin(1, 1, 256),
+            EngineOption::MoveOverhead => spin(10, 0, 10_000),
+            EngineOption::SimultaneousConnection => OptionKind::Combo {
+                default: RuleSet::Draw.name().to_string(),
+                vars: [RuleSet::Draw, RuleSet::MoverWins]
+                    .map(|r| r.name().to_string())
+                    .to_vec(),
+            },
+        };
+        OptionDecl {
+            name: self.name().to_string(),
+            kind,
+        }
+    }
+
+    /// The option of that name, in any case.
+    pub fn named(name: &str) -> Result<EngineOption, ProtocolError> {
+        EngineOption::ALL
+            .into_iter()
+            .find(|o| o.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let names: Vec<&str> = EngineOption::ALL.iter().map(|o| o.name()).collect();
+                ProtocolError::new(format!(
+                    "setoption: unknown option '{}' (options: {})",
+                    excerpt(name),
+                    names.join(", ")
+                ))
+            })
+    }
+
+    /// The default value.
+    pub fn default_value(self) -> OptionValue {
+        match self.decl().kind {
+            OptionKind::Spin { default, .. } => OptionValue::Number(default as u64),
+            _ => OptionValue::Rules(RuleSet::default()),
+        }
+    }
+
+    /// Checks a value against the declaration.
+    pub fn value(self, value: Option<&str>) -> Result<OptionValue, ProtocolError> {
+        let name = self.name();
+        let Some(value) = value else {
+            return Err(ProtocolError::new(format!(
+                "setoption: option {name} needs a value ('value <v>')"
+            )));
+        };
+        match self.decl().kind {
+            OptionKind::Spin { min, max, .. } => {
+                let n: i64 = value.parse().map_err(|_| {
+                    ProtocolError::new(format!(
+                        "setoption: {name} value '{}' is not a whole number from {min} to {max}",
+                        excerpt(value)
+                    ))
+                })?;
+                if !(min..=max).contains(&n) {
+                    return Err(ProtocolError::new(format!(
+                        "setoption: {name} value {n} is out of range: it must be from {min} \
+                         to {max}"
+                    )));
+                }
+                Ok(OptionValue::Number(n as u64))
+            }
+            _ => value
+                .parse::<RuleSet>()
+                .map(OptionValue::Rules)
+                .map_err(|e| ProtocolError::new(format!("setoption: {name}: {e}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_read_back() {
+        for option in EngineOption::ALL {
+            let line = option.decl().to_string();
+            assert_eq!(line.parse::<OptionDecl>(), Ok(option.decl()), "{line}");
+        }
+        assert_eq!(
+            EngineOption::Hash.decl().to_string(),
+            "option name Hash type spin default 64 min 1 max 65536"
+        );
+        let decl: OptionDecl = "option name Move Overhead type spin default 10 min 0 max 5000"
+            .parse()
+            .unwrap();
+        assert_eq!(decl.name, "Move Overhead");
+        assert!("option name X".parse::<OptionDecl>().is_err());
+    }
+
+    #[test]
+    fn values_are_checked_against_the_table() {
+        let hash = EngineOption::named("hash").unwrap();
+        assert_eq!(hash.value(Some("16")), Ok(OptionValue::Number(16)));
+        let err = |option: EngineOption, value: Option<&str>| option.value(value).unwrap_err().0;
+        assert!(err(hash, Some("0")).contains("out of range"));
+        assert!(err(hash, Some("x")).contains("not a whole number"));
+        assert!(err(hash, None).contains("needs a value"));
+        assert!(err(EngineOption::Threads, Some("257")).contains("from 1 to 256"));
+        let rules = EngineOption::named("SIMULTANEOUSCONNECTION").unwrap();
+        assert_eq!(
+            rules.value(Some("Mover-Wins")),
+            Ok(OptionValue::Rules(RuleSet::MoverWins))
+        );
+        assert!(err(rules, Some("x")).contains("unknown rule set"));
+        assert!(EngineOption::named("Foo")
+            .unwrap_err()
+            .0
+            .contains("unknown option 'Foo'"));
+    }
+}

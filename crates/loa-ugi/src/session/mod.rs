@@ -1,0 +1,363 @@
+//! The engine's side of the protocol: a session that reads commands from any reader and
+//! answers on any writer.
+//!
+//! The reading thread answers every command; a search runs on its own thread (a
+//! `loa_engine::SearchHandle`, which holds the engine while it searches), and so does a
+//! `perft`,
+//! so `stop`, `isready` and `quit` are answered at once. Commands that would change the
+//! state while one runs are refused with an error line.
+
+mod job;
+mod show;
+
+use crate::options::OptionValue;
+use crate::{Command, EngineOption, ProtocolError, Response, Start};
+use job::Job;
+use loa_core::{excerpt, Game, Position, RuleSet};
+use loa_engine::{check_hash_size, Engine, SearchRequest};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The output, shared by the command loop and the search thread. Every line is written
+/// whole under the lock and flushed.
+#[derive(Clone)]
+pub(crate) struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    fn new(writer: Box<dyn Write + Send>) -> Out {
+        Out(Arc::new(Mutex::new(writer)))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Box<dyn Write + Send>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes one response and flushes. A closed output is not an error here: the
+    /// reader is gone, and the end of the input will follow.
+    fn send(&self, response: &Response) {
+        write_line(&mut **self.lock(), &response.to_string());
+    }
+
+    /// Writes a line that is not a response of its own (`validmoves`, `perft`, `d`).
+    fn text(&self, text: &str) {
+        write_line(&mut **self.lock(), text);
+    }
+
+    fn error(&self, message: &str) {
+        // One line whatever the message holds.
+        let message: String = message
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        self.send(&Response::InfoString(format!("error: {message}")));
+    }
+}
+
+fn write_line(writer: &mut dyn Write, text: &str) {
+    let _ = writeln!(writer, "{text}");
+    let _ = writer.flush();
+}
+
+/// The option values now.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    hash_mb: usize,
+    move_overhead: Duration,
+    rules: RuleSet,
+}
+
+/// The protocol state: the options, the game so far, and the engine (away while it
+/// searches).
+pub struct Session {
+    out: Out,
+    settings: Settings,
+    game: Game,
+    /// `None` only while a search holds it.
+    engine: Option<Engine>,
+    /// A search or a count running on its own thread.
+    job: Option<Job>,
+}
+
+impl Session {
+    /// A session that answers on `writer`, with every option at its default.
+    pub fn new(writer: Box<dyn Write + Send>) -> Session {
+        let number = |option: EngineOption| match option.default_value() {
+            OptionValue::Number(n) => n,
+            OptionValue::Rules(_) => unreachable!("a spin option"),
+        };
+        let settings = Settings {
+            hash_mb: number(EngineOption::Hash) as usize,
+            move_overhead: Duration::from_millis(number(EngineOption::MoveOverhead)),
+            rules: RuleSet::default(),
+        };
+        Session {
+            out: Out::new(writer),
+            engine: Some(Engine::new(settings.hash_mb, settings.rules)),
+            game: Game::new(Position::startpos(), settings.rules),
+            settings,
+            job: None,
+        }
+    }
+
+    /// Reads and answers commands until `quit` or the end of the input, then stops any
+    /// search (which still prints its `bestmove`) or count.
+    pub fn serve(mut self, mut input: impl BufRead) {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+            // Bytes that are not UTF-8 become replacement characters, and so an unknown
+            // command or a bad argument, never a failure of the loop.
+            let line = String::from_utf8_lossy(&buf);
+            if line.trim().is_empty() {
+                continue;
+            }
+            let keep_going = match line.parse::<Command>() {
+                Ok(command) => self.handle(command),
+                Err(error) => {
+                    self.out.error(&error.0);
+                    true
+                }
+            };
+            if !keep_going {
+                break;
+            }
+        }
+        self.stop_job();
+    }
+
+    /// Answers one command; `false` for `quit`.
+    fn handle(&mut self, command: Command) -> bool {
+        let received = Instant::now();
+        self.collect_finished_job();
+        let changes_state = matches!(
+            command,
+            Command::NewGame { .. }
+                | Command::SetOption { .. }
+                | Command::Position { .. }
+                | Command::Go(_)
+                | Command::Perft(_)
+        );
+        let reply = match command {
+            Command::Quit => return false,
+            _ if changes_state && self.job.is_some() => {
+                let name = command.to_string();
+                let name = name.split_whitespace().next().unwrap_or_default();
+                Err(ProtocolError::new(format!(
+                    "'{name}' is refused while a search or perft runs: send stop first, or \
+                     wait for it to end"
+                )))
+            }
+            Command::IsReady => {
+                self.out.send(&Response::ReadyOk);
+                Ok(())
+            }
+            Command::Stop => {
+                self.stop_job();
+                Ok(())
+            }
+            Command::Ugi => {
+                self.handshake(Response::UgiOk);
+                Ok(())
+            }
+            Command::Uci => {
+                self.handshake(Response::UciOk);
+                Ok(())
+            }
+            Command::Query(query) => {
+                self.query(query);
+                Ok(())
+            }
+            Command::ValidMoves => {
+                self.valid_moves();
+                Ok(())
+            }
+            Command::Display => {
+                self.display();
+                Ok(())
+            }
+            Command::Eval => {
+                self.eval();
+                Ok(())
+            }
+            Command::NewGame { .. } => {
+                self.new_game();
+                Ok(())
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { start, moves } => self.position(start, &moves),
+            Command::Go(go) => self.go(&go, received),
+            Command::Perft(depth) => self.perft(depth),
+        };
+        if let Err(error) = reply {
+            self.out.error(&error.0);
+        }
+        true
+    }
+
+    fn handshake(&self, ok: Response) {
+        self.out.send(&Response::IdName(format!(
+            "loa {}",
+            env!("CARGO_PKG_VERSION")
+        )));
+        self.out
+            .send(&Response::IdAuthor("the loa developers".to_string()));
+        for option in EngineOption::ALL {
+            self.out.send(&Response::Option(option.decl()));
+        }
+        self.out.send(&ok);
+    }
+
+    fn engine(&mut self) -> &mut Engine {
+        let settings = self.settings;
+        self.engine
+            .get_or_insert_with(|| Engine::new(settings.hash_mb, settings.rules))
+    }
+
+    /// Collects a job that has printed its last line, taking the engine back from a
+    /// search, so the next command can use it (a GUI may answer `bestmove` before the
+    /// thread is gone).
+    fn collect_finished_job(&mut self) {
+        if self.job.as_ref().is_some_and(Job::is_finished) {
+            self.join_job();
+        }
+    }
+
+    /// Ends the search or count now, if one runs; a search prints its `bestmove` first.
+    fn stop_job(&mut self) {
+        if let Some(job) = &self.job {
+            job.stop();
+            self.join_job();
+        }
+    }
+
+    fn join_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            if let Some(engine) = job.join() {
+                self.engine = Some(engine);
+            }
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.engine().clear();
+        self.game = Game::new(Position::startpos(), self.settings.rules);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ProtocolError> {
+        let option = EngineOption::named(name)?;
+        match (option, option.value(value)?) {
+            (EngineOption::Hash, OptionValue::Number(megabytes)) => {
+                let megabytes = megabytes as usize;
+                check_hash_size(megabytes, self.settings.hash_mb)
+                    .map_err(|e| ProtocolError::new(format!("setoption: Hash: {e}")))?;
+                let engine = self.engine();
+                // Free the old table before the new one is made.
+                engine.set_hash(1);
+                engine.set_hash(megabytes);
+                self.settings.hash_mb = megabytes;
+            }
+            (EngineOption::Threads, OptionValue::Number(threads)) => {
+                self.engine().set_threads(threads as usize);
+            }
+            (EngineOption::MoveOverhead, OptionValue::Number(ms)) => {
+                self.settings.move_overhead = Duration::from_millis(ms);
+            }
+            (EngineOption::SimultaneousConnection, OptionValue::Rules(rules)) => {
+                self.settings.rules = rules;
+                self.engine().set_rules(rules);
+                // The same moves under the new rule set. A simultaneous connection ends
+                // the game under both rule sets, so every move can be played again.
+                let moves: Vec<_> = self.game.moves().collect();
+                let mut game = Game::new(*self.game.start(), rules);
+                for mv in moves {
+                    if game.play(mv).is_err() {
+                        break;
+                    }
+                }
+                self.game = game;
+            }
+            (option, value) => unreachable!("{option:?} checked {value:?}"),
+        }
+        Ok(())
+    }
+
+    /// Replaces the game; nothing changes unless the whole command is good.
+    fn position(&mut self, start: Start, moves: &[String]) -> Result<(), ProtocolError> {
+        let start = match start {
+            Start::StartPos => Position::startpos(),
+            Start::Fen(text) => text.parse::<Position>().map_err(|e| {
+                ProtocolError::new(format!(
+                    "position: bad position text '{}': {e}",
+                    excerpt(&text)
+                ))
+            })?,
+        };
+        let mut game = Game::new(start, self.settings.rules);
+        for (i, text) in moves.iter().enumerate() {
+            game.play_text(text).map_err(|e| {
+                ProtocolError::new(format!(
+                    "position: move {} '{}' cannot be played: {e}; the position is unchanged",
+                    i + 1,
+                    excerpt(text)
+                ))
+            })?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// `perft N`: the count under each move as `b1d3: N`, then the total alone. Every
+    /// move sequence is counted, as `loa perft` does. It runs on its own thread, so
+    /// `stop` and `quit` end it.
+    fn perft(&mut self, depth: u32) -> Result<(), ProtocolError> {
+        if depth == 0 {
+            self.out.text("1");
+            return Ok(());
+        }
+        self.job = Some(Job::perft(*self.game.position(), depth, self.out.clone())?);
+        Ok(())
+    }
+
+    fn go(&mut self, go: &crate::Go, received: Instant) -> Result<(), ProtocolError> {
+        let side = self.game.position().side_to_move();
+        let (mut limits, until_stopped) = go.limits(side, self.settings.move_overhead)?;
+        // The move's time runs from the moment the command came.
+        limits.start = Some(received);
+        if self.game.is_over() {
+            self.out.send(&Response::BestMove(None));
+            return Ok(());
+        }
+        let request = SearchRequest {
+            root: *self.game.position(),
+            history: self.game.previous_hashes(),
+            limits,
+            until_stopped,
+        };
+        let settings = self.settings;
+        let engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::new(settings.hash_mb, settings.rules));
+        match Job::search(engine, request, self.out.clone()) {
+            Ok(job) => {
+                self.job = Some(job);
+                Ok(())
+            }
+            Err(error) => {
+                // The engine went with the thread that could not start: make a new one.
+                self.engine();
+                Err(error)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
