@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Makes books/openings.txt, the opening book built into `loa match`: random sequences of
-# 4-8 plies from the standard start, kept when `loa engine` at a short search scores the
-# position within 60 centipawns of equal, no two reaching the same position.
+# Makes crates/loa-match/data/openings.txt, the opening book built into `loa match`:
+# random sequences of 4-8 plies from the standard start, kept when `loa engine` at a
+# short search scores the position within 60 centipawns of equal, no two reaching the
+# same position.
 #
 #   scripts/make_book.sh [LINES] [DEPTH] [SEED]
 #
@@ -13,6 +14,6 @@ lines=${1:-300}
 depth=${2:-5}
 seed=${3:-20261122}
 cargo build --release -p loa-cli --quiet
-target/release/loa match --make-book books/openings.txt \
+target/release/loa match --make-book crates/loa-match/data/openings.txt \
     --engine cmd=target/release/loa arg=engine name=loa "depth=$depth" option.Hash=16 \
     --book-lines "$lines" --book-plies 4-8 --book-margin 60 --seed "$seed"

@@ -3,7 +3,7 @@
 mod analyze;
 mod bench;
 mod engine;
-mod matches;
+mod match_cmd;
 mod numbers;
 mod output;
 mod perft;
@@ -40,7 +40,7 @@ enum Command {
     /// Show the engine's best lines for a position as it searches.
     Analyze(analyze::AnalyzeArgs),
     /// Play engines against each other: Elo, SPRT, game records.
-    Match(matches::MatchArgs),
+    Match(match_cmd::MatchArgs),
     /// Check a game record (SGF or PGN) move by move and print the final position.
     Replay(replay::ReplayArgs),
 }
@@ -54,7 +54,7 @@ fn main() {
         Command::Engine => engine::run(),
         Command::Bench(args) => bench::run(args),
         Command::Analyze(args) => analyze::run(args),
-        Command::Match(args) => matches::run(args),
+        Command::Match(args) => match_cmd::run(args),
         Command::Replay(args) => replay::run(args),
     };
     if let Err(err) = result {

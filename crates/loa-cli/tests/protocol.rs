@@ -1,6 +1,8 @@
 //! `loa engine` run as a GUI runs it: scripted sessions over pipes, read line by line.
 
 use loa_core::{Game, Position, RuleSet};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -781,34 +783,22 @@ fn every_error_is_one_line_and_keeps_the_state() {
     assert_legal(&loa.go("go depth 2").1, &game(START, &["b1d3"]));
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
-
 #[test]
 fn random_positions_get_legal_moves() {
     let mut loa = Loa::start();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x9E37_79B9_7F4A_7C15);
     let starts = [START, START, SIX, SEVEN];
     for round in 0..200 {
         let start = starts[round % starts.len()];
         let mut game = game(start, &[]);
-        let plies = rng.below(80);
+        let plies = rng.random_range(0..80);
         let mut played = Vec::new();
         for _ in 0..plies {
             if game.is_over() {
                 break;
             }
             let moves = game.legal_moves();
-            let mv = moves[rng.below(moves.len())];
+            let mv = moves[rng.random_range(0..moves.len())];
             game.play(mv).unwrap();
             played.push(mv);
         }

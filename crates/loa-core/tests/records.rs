@@ -6,22 +6,8 @@ use loa_core::record::{
     parse_games, parse_records, pgn, sgf, GameRecord, RecordResult, ReplayError, ResultCheck,
 };
 use loa_core::{BoardSize, Color, Game, Move, Position, RuleSet, Variant};
-
-/// xorshift64*: enough randomness for playouts, and the same games every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 
 fn pos(text: &str) -> Position {
     text.parse()
@@ -46,18 +32,18 @@ fn starts() -> Vec<Position> {
 }
 
 /// A random game from `start`: random legal moves until the game ends or `max` moves.
-fn playout(start: Position, rules: RuleSet, max: usize, rng: &mut Rng) -> Game {
+fn playout(start: Position, rules: RuleSet, max: usize, rng: &mut ChaCha8Rng) -> Game {
     let mut game = Game::new(start, rules);
     while !game.is_over() && game.ply() < max {
         let moves = game.legal_moves();
-        let mv = moves[rng.below(moves.len())];
+        let mv = moves[rng.random_range(0..moves.len())];
         game.play(mv).unwrap();
     }
     game
 }
 
 /// A record of `game` with names and tags that need escaping.
-fn record_of(game: &Game, i: usize, rng: &mut Rng) -> GameRecord {
+fn record_of(game: &Game, i: usize, rng: &mut ChaCha8Rng) -> GameRecord {
     let mut record = GameRecord::from_game(game);
     let names = [
         "Fred \"the\" [Kok]",
@@ -66,20 +52,20 @@ fn record_of(game: &Game, i: usize, rng: &mut Rng) -> GameRecord {
         "plain",
         "a;b {c} (d)",
     ];
-    if rng.below(4) > 0 {
-        record.black = Some(names[rng.below(names.len())].to_string());
-        record.white = Some(names[rng.below(names.len())].to_string());
+    if rng.random_range(0..4) > 0 {
+        record.black = Some(names[rng.random_range(0..names.len())].to_string());
+        record.white = Some(names[rng.random_range(0..names.len())].to_string());
     }
-    if rng.below(2) == 0 {
+    if rng.random_range(0..2) == 0 {
         record.event = Some(format!("Generated game {i}"));
         record.date = Some("2026.11.22".to_string());
     }
-    match rng.below(3) {
+    match rng.random_range(0..3) {
         0 => record.time_control = Some("10+0.1".to_string()),
         1 => record.time_control = Some("40/60".to_string()),
         _ => {}
     }
-    if rng.below(3) == 0 {
+    if rng.random_range(0..3) == 0 {
         record.extra = vec![
             ("Site".to_string(), "Maastricht".to_string()),
             ("Round".to_string(), format!("{i}")),
@@ -93,7 +79,7 @@ fn record_of(game: &Game, i: usize, rng: &mut Rng) -> GameRecord {
             (RecordResult::BlackWins, Some("resignation")),
             (RecordResult::Draw, Some("adjudication")),
             (RecordResult::BlackWins, Some("illegal move d1-d4")),
-        ][rng.below(5)];
+        ][rng.random_range(0..5)];
         record.result = result;
         record.termination = why.map(str::to_string);
     }
@@ -121,7 +107,7 @@ fn check_replay(record: &GameRecord, game: &Game) {
 
 #[test]
 fn round_trips_over_many_generated_games() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1234_5678_9abc_def1);
     let mut all_pgn = String::new();
     let mut all_sgf = String::new();
     let mut records = Vec::new();
@@ -247,7 +233,7 @@ fn written_forms_are_as_documented() {
 
 #[test]
 fn long_games_wrap_at_80_columns() {
-    let mut rng = Rng(99);
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
     let game = playout(Position::startpos(), RuleSet::Draw, 120, &mut rng);
     let record = GameRecord::from_game(&game);
     for text in [record.to_pgn(), record.to_sgf()] {
@@ -679,7 +665,7 @@ fn result_checks() {
 /// Garbage and damaged records give errors, never a panic.
 #[test]
 fn garbage_never_panics() {
-    let mut rng = Rng(7);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
     let alphabet: Vec<char> =
         "()[];\\{}$%\"\n\r\t :-x.+!?*/0123456789abcdefghBWPLAEGMSUZRTX½é\u{feff}"
             .chars()
@@ -708,9 +694,9 @@ fn garbage_never_panics() {
         }
     };
     for _ in 0..3000 {
-        let len = rng.below(60);
+        let len = rng.random_range(0..60);
         let text: String = (0..len)
-            .map(|_| alphabet[rng.below(alphabet.len())])
+            .map(|_| alphabet[rng.random_range(0..alphabet.len())])
             .collect();
         exercise(&text);
     }
@@ -718,14 +704,16 @@ fn garbage_never_panics() {
         let chars: Vec<char> = sample.chars().collect();
         for _ in 0..400 {
             let mut damaged = chars.clone();
-            for _ in 0..1 + rng.below(4) {
-                let at = rng.below(damaged.len() + 1);
-                match rng.below(3) {
+            for _ in 0..1 + rng.random_range(0..4) {
+                let at = rng.random_range(0..damaged.len() + 1);
+                match rng.random_range(0..3) {
                     0 if at < damaged.len() => {
                         damaged.remove(at);
                     }
-                    1 if at < damaged.len() => damaged[at] = alphabet[rng.below(alphabet.len())],
-                    _ => damaged.insert(at, alphabet[rng.below(alphabet.len())]),
+                    1 if at < damaged.len() => {
+                        damaged[at] = alphabet[rng.random_range(0..alphabet.len())]
+                    }
+                    _ => damaged.insert(at, alphabet[rng.random_range(0..alphabet.len())]),
                 }
             }
             exercise(&damaged.into_iter().collect::<String>());

@@ -5,6 +5,8 @@ use clap::Args;
 use indicatif::ProgressBar;
 use loa_core::{Color, Game, Position, RuleSet};
 use loa_engine::{Engine, SearchLimits};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -31,18 +33,6 @@ pub struct SelfplayArgs {
     out: std::path::PathBuf,
 }
 
-/// xorshift64*: enough randomness for openings, reproducible from the seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 pub fn run(args: SelfplayArgs) -> Result<()> {
     let out = Mutex::new(std::io::BufWriter::new(std::fs::File::create(&args.out)?));
     let next = AtomicUsize::new(0);
@@ -57,9 +47,9 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
                     if index >= args.games {
                         return Ok(());
                     }
-                    let mut rng =
-                        Rng((args.seed << 32)
-                            ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    // One stream of the seed per game: the same games at any thread count.
+                    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+                    rng.set_stream(index as u64);
                     let lines = play_game(&mut engine, &mut rng, &args, &stop);
                     out.lock().expect("writer").write_all(lines.as_bytes())?;
                     bar.inc(1);
@@ -72,7 +62,12 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     Ok(())
 }
 
-fn play_game(engine: &mut Engine, rng: &mut Rng, args: &SelfplayArgs, stop: &AtomicBool) -> String {
+fn play_game(
+    engine: &mut Engine,
+    rng: &mut ChaCha8Rng,
+    args: &SelfplayArgs,
+    stop: &AtomicBool,
+) -> String {
     engine.clear();
     let mut game = Game::new(Position::startpos(), RuleSet::Draw);
     let mut positions = Vec::new();
@@ -83,7 +78,7 @@ fn play_game(engine: &mut Engine, rng: &mut Rng, args: &SelfplayArgs, stop: &Ato
     while !game.is_over() && game.ply() < 300 {
         let moves = game.legal_moves();
         let mv = if game.ply() < args.random_plies {
-            moves[(rng.next() % moves.len() as u64) as usize]
+            moves[rng.random_range(0..moves.len())]
         } else {
             let keys = game.previous_hashes();
             let result = engine.search(game.position(), &keys, &limits, stop, |_| {});

@@ -5,15 +5,15 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// The longest time a match setting may give, in milliseconds: a million seconds (about
-/// 11.6 days), so that no sum of times can overflow.
-pub const MAX_MS: u64 = 1_000_000_000;
+/// The longest time a match setting may give: a million seconds (about 11.6 days), so
+/// that no sum of times can overflow.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
 
-/// Time for the whole game plus an increment after every move.
+/// Time for the whole game plus an increment after every move, to the millisecond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
-    pub base_ms: u64,
-    pub increment_ms: u64,
+    pub base: Duration,
+    pub increment: Duration,
 }
 
 impl FromStr for TimeControl {
@@ -28,43 +28,39 @@ impl FromStr for TimeControl {
             Some((base, inc)) => (base, Some(inc)),
             None => (text, None),
         };
-        let base_ms = match base.split_once(':') {
+        let base = match base.split_once(':') {
             Some((min, sec)) => {
                 let min: u64 = min
                     .parse()
                     .map_err(|_| format!("time control '{text}': '{min}' is not whole minutes"))?;
-                min.checked_mul(60_000)
-                    .and_then(|ms| ms.checked_add(seconds_to_ms(sec, text).ok()?))
-                    .filter(|&ms| ms <= MAX_MS)
+                min.checked_mul(60)
+                    .map(Duration::from_secs)
+                    .and_then(|m| m.checked_add(seconds(sec, text).ok()?))
+                    .filter(|&t| t <= MAX_TIME)
                     .ok_or_else(|| too_long(text))?
             }
-            None => seconds_to_ms(base, text)?,
+            None => seconds(base, text)?,
         };
-        let increment_ms = match inc {
-            Some(inc) => seconds_to_ms(inc, text)?,
-            None => 0,
+        let increment = match inc {
+            Some(inc) => seconds(inc, text)?,
+            None => Duration::ZERO,
         };
-        if base_ms > MAX_MS || increment_ms > MAX_MS {
-            return Err(too_long(text));
-        }
-        if base_ms == 0 && increment_ms == 0 {
+        if base.is_zero() && increment.is_zero() {
             return Err(format!("time control '{text}' gives no time at all"));
         }
-        Ok(TimeControl {
-            base_ms,
-            increment_ms,
-        })
+        Ok(TimeControl { base, increment })
     }
 }
 
 fn too_long(text: &str) -> String {
     format!(
         "time control '{text}' is too long: at most {} seconds for the game and for the increment",
-        MAX_MS / 1000
+        MAX_TIME.as_secs()
     )
 }
 
-fn seconds_to_ms(text: &str, whole: &str) -> Result<u64, String> {
+/// Seconds with decimals, to the millisecond.
+fn seconds(text: &str, whole: &str) -> Result<Duration, String> {
     let seconds: f64 = text.trim().parse().map_err(|_| {
         format!(
             "time control '{whole}': '{text}' is not a number of seconds (expected e.g. 10+0.1)"
@@ -75,10 +71,10 @@ fn seconds_to_ms(text: &str, whole: &str) -> Result<u64, String> {
             "time control '{whole}': '{text}' must be a non-negative number of seconds"
         ));
     }
-    if seconds * 1000.0 > MAX_MS as f64 {
+    if seconds > MAX_TIME.as_secs_f64() {
         return Err(too_long(whole));
     }
-    Ok((seconds * 1000.0).round() as u64)
+    Ok(Duration::from_millis((seconds * 1000.0).round() as u64))
 }
 
 /// Written as fastchess writes it: `10+0.1`, `60+0`.
@@ -87,13 +83,14 @@ impl fmt::Display for TimeControl {
         write!(
             f,
             "{}+{}",
-            ms_to_seconds_text(self.base_ms),
-            ms_to_seconds_text(self.increment_ms)
+            seconds_text(self.base),
+            seconds_text(self.increment)
         )
     }
 }
 
-fn ms_to_seconds_text(ms: u64) -> String {
+fn seconds_text(time: Duration) -> String {
+    let ms = time.as_millis();
     if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
@@ -104,10 +101,10 @@ fn ms_to_seconds_text(ms: u64) -> String {
 
 /// One side's clock during a game.
 #[derive(Clone, Copy, Debug)]
-pub struct Clock {
-    /// Milliseconds left; never below zero between moves.
-    pub remaining_ms: u64,
-    pub increment_ms: u64,
+pub struct GameClock {
+    /// Time left; never below zero between moves.
+    pub remaining: Duration,
+    pub increment: Duration,
 }
 
 /// What a move did to the clock.
@@ -119,31 +116,30 @@ pub enum Spent {
     Forfeit,
 }
 
-impl Clock {
-    pub fn new(tc: TimeControl) -> Clock {
-        Clock {
-            remaining_ms: tc.base_ms,
-            increment_ms: tc.increment_ms,
+impl GameClock {
+    pub fn new(tc: TimeControl) -> GameClock {
+        GameClock {
+            remaining: tc.base,
+            increment: tc.increment,
         }
     }
 
     /// How long the referee waits for a move before the side loses on time.
-    pub fn deadline(&self, margin_ms: u64) -> Duration {
-        Duration::from_millis(self.remaining_ms.saturating_add(margin_ms))
+    pub fn deadline(&self, margin: Duration) -> Duration {
+        self.remaining.saturating_add(margin)
     }
 
     /// Charges a move that took `elapsed`. Time beyond what was left but within the
     /// margin is forgiven (the clock stops at zero); beyond the margin the game is lost.
-    pub fn spend(&mut self, elapsed: Duration, margin_ms: u64) -> Spent {
-        let used = elapsed.as_millis().min(u128::from(u64::MAX)) as u64;
-        if used > self.remaining_ms.saturating_add(margin_ms) {
-            self.remaining_ms = 0;
+    pub fn spend(&mut self, elapsed: Duration, margin: Duration) -> Spent {
+        if elapsed > self.remaining.saturating_add(margin) {
+            self.remaining = Duration::ZERO;
             return Spent::Forfeit;
         }
-        self.remaining_ms = self
-            .remaining_ms
-            .saturating_sub(used)
-            .saturating_add(self.increment_ms);
+        self.remaining = self
+            .remaining
+            .saturating_sub(elapsed)
+            .saturating_add(self.increment);
         Spent::InTime
     }
 }
@@ -152,19 +148,23 @@ impl Clock {
 mod tests {
     use super::*;
 
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
     #[test]
     fn parses_and_prints_time_controls() {
         let tc: TimeControl = "10+0.1".parse().unwrap();
         assert_eq!(
             tc,
             TimeControl {
-                base_ms: 10_000,
-                increment_ms: 100
+                base: ms(10_000),
+                increment: ms(100)
             }
         );
         assert_eq!(tc.to_string(), "10+0.1");
         assert_eq!("60".parse::<TimeControl>().unwrap().to_string(), "60+0");
-        assert_eq!("1:30+1".parse::<TimeControl>().unwrap().base_ms, 90_000);
+        assert_eq!("1:30+1".parse::<TimeControl>().unwrap().base, ms(90_000));
         assert_eq!(
             "0.25+0.005".parse::<TimeControl>().unwrap().to_string(),
             "0.25+0.005"
@@ -181,15 +181,16 @@ mod tests {
 
     #[test]
     fn clock_charges_forgives_within_the_margin_and_forfeits_beyond() {
-        let mut clock = Clock::new("1+0.1".parse().unwrap());
-        assert_eq!(clock.spend(Duration::from_millis(300), 50), Spent::InTime);
-        assert_eq!(clock.remaining_ms, 800);
-        assert_eq!(clock.deadline(50), Duration::from_millis(850));
-        assert_eq!(clock.spend(Duration::from_millis(840), 50), Spent::InTime);
+        let mut clock = GameClock::new("1+0.1".parse().unwrap());
+        assert_eq!(clock.spend(ms(300), ms(50)), Spent::InTime);
+        assert_eq!(clock.remaining, ms(800));
+        assert_eq!(clock.deadline(ms(50)), ms(850));
+        assert_eq!(clock.spend(ms(840), ms(50)), Spent::InTime);
         assert_eq!(
-            clock.remaining_ms, 100,
+            clock.remaining,
+            ms(100),
             "over by 40 ms within a 50 ms margin"
         );
-        assert_eq!(clock.spend(Duration::from_millis(200), 50), Spent::Forfeit);
+        assert_eq!(clock.spend(ms(200), ms(50)), Spent::Forfeit);
     }
 }

@@ -2,12 +2,12 @@
 
 use super::adjudication::{Adjudication, ResignTracker};
 use super::{GameResult, Seat, Termination};
-use crate::matches::engine_process::{EngineError, EngineProcess};
-use crate::matches::engine_spec::Limits;
-use crate::matches::openings::Opening;
-use crate::matches::time_control::{Clock, Spent};
+use crate::engine_process::{EngineError, EngineProcess};
+use crate::engine_spec::MoveLimits;
+use crate::openings::Opening;
+use crate::time_control::{GameClock, Spent};
 use loa_core::{Color, Game, MoveText, Position, RuleSet};
-use std::fmt::Write as _;
+use loa_ugi::{Command, Go, Start};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -15,7 +15,7 @@ use std::time::Duration;
 pub struct GameSettings<'a> {
     pub rules: RuleSet,
     /// Time an engine may go over its clock (or its movetime) without losing.
-    pub margin_ms: u64,
+    pub margin: Duration,
     /// The wait for a reply with no clock (depth or node limits), and for handshakes.
     pub timeout: Duration,
     pub adjudication: Adjudication,
@@ -47,16 +47,14 @@ pub fn play_game(
         }
     }
     let limits = [black.spec.limits, white.spec.limits];
-    let mut clocks = limits.map(|l| l.tc.map(Clock::new));
+    let mut clocks = limits.map(|l| l.tc.map(GameClock::new));
     let mut resign = settings.adjudication.resign.map(ResignTracker::new);
-    let mut position_command = if game.start() == &Position::startpos() {
-        "position startpos moves".to_string()
+    let start = if game.start() == &Position::startpos() {
+        Start::StartPos
     } else {
-        format!("position fen {} moves", game.start())
+        Start::Fen(game.start().to_string())
     };
-    for mv in game.moves() {
-        let _ = write!(position_command, " {}", mv.coordinate());
-    }
+    let mut moves: Vec<String> = game.moves().map(|mv| mv.coordinate()).collect();
     loop {
         if let Some(outcome) = game.outcome() {
             return Some(GameResult {
@@ -91,8 +89,12 @@ pub fn play_game(
                 return lose(game, side, failure(error));
             }
         };
-        let go = go_command(own, &clocks, side, engine.is_uci());
-        let sent = match engine.go(&position_command, &go) {
+        let go = go_command(own, &clocks, side);
+        let position = Command::Position {
+            start: start.clone(),
+            moves: moves.clone(),
+        };
+        let sent = match engine.go(&position, &go) {
             Ok(at) => at,
             Err(error) => {
                 seat.discard();
@@ -102,13 +104,13 @@ pub fn play_game(
         // The latest the reply may come.
         let clock = clocks[side.index()];
         let mut wait = match clock {
-            Some(clock) => clock.deadline(settings.margin_ms),
+            Some(clock) => clock.deadline(settings.margin),
             None => settings.timeout,
         };
-        if let Some(ms) = own.movetime_ms {
-            wait = wait.min(Duration::from_millis(ms + settings.margin_ms));
+        if let Some(time) = own.move_time {
+            wait = wait.min(time + settings.margin);
         }
-        let timed = clock.is_some() || own.movetime_ms.is_some();
+        let timed = clock.is_some() || own.move_time.is_some();
         let best = match engine.wait_bestmove(sent + wait) {
             Ok(best) => best,
             Err(EngineError::Timeout(_)) => {
@@ -118,13 +120,11 @@ pub fn play_game(
                 }
                 let termination = if timed {
                     Termination::TimeForfeit {
-                        used_ms: None,
-                        allowed_ms: wait.as_millis() as u64,
+                        used: None,
+                        allowed: wait,
                     }
                 } else {
-                    Termination::Hang {
-                        waited_ms: wait.as_millis() as u64,
-                    }
+                    Termination::Hang { waited: wait }
                 };
                 return lose(game, side, termination);
             }
@@ -134,19 +134,18 @@ pub fn play_game(
             }
         };
         let elapsed = best.at.saturating_duration_since(sent);
-        let used_ms = elapsed.as_millis() as u64;
         let forfeit = Termination::TimeForfeit {
-            used_ms: Some(used_ms),
-            allowed_ms: wait.as_millis() as u64,
+            used: Some(elapsed),
+            allowed: wait,
         };
         if let Some(clock) = clocks[side.index()].as_mut() {
-            if clock.spend(elapsed, settings.margin_ms) == Spent::Forfeit {
+            if clock.spend(elapsed, settings.margin) == Spent::Forfeit {
                 return lose(game, side, forfeit);
             }
         }
         if own
-            .movetime_ms
-            .is_some_and(|ms| used_ms > ms + settings.margin_ms)
+            .move_time
+            .is_some_and(|time| elapsed > time + settings.margin)
         {
             return lose(game, side, forfeit);
         }
@@ -170,7 +169,7 @@ pub fn play_game(
             }
         };
         game.play(mv).expect("parse_move checked the move");
-        let _ = write!(position_command, " {}", mv.coordinate());
+        moves.push(mv.coordinate());
         if let Some(tracker) = resign.as_mut() {
             if let Some(loser) = tracker.update(side, best.score.map(|s| s.as_cp())) {
                 if !game.is_over() {
@@ -205,39 +204,23 @@ fn failure(error: EngineError) -> Termination {
     }
 }
 
-/// `go` with the mover's limits: the clocks (in UGI's `p1time`/`p2time` form, Black
-/// being p1, and in the `btime`/`wtime` form; UCI engines get only the latter), then
-/// `movetime`, `depth`, `nodes`. A mover without a clock of its own (its opponent may
-/// have one) gets no clock at all.
-pub fn go_command(limits: Limits, clocks: &[Option<Clock>; 2], mover: Color, uci: bool) -> String {
-    let mut go = String::from("go");
-    let [black, white] = if clocks[mover.index()].is_some() {
-        clocks
-    } else {
-        &[None, None]
+/// `go` with the mover's limits: both clocks (the engine's dialect decides how they are
+/// written), then the move time, depth and nodes. A mover without a clock of its own
+/// (its opponent may have one) gets no clock at all.
+pub fn go_command(limits: MoveLimits, clocks: &[Option<GameClock>; 2], mover: Color) -> Go {
+    let mut go = Go {
+        move_time: limits.move_time,
+        depth: limits.depth,
+        nodes: limits.nodes,
+        ..Go::default()
     };
-    if !uci {
-        if let Some(c) = black {
-            let _ = write!(go, " p1time {} p1inc {}", c.remaining_ms, c.increment_ms);
+    if clocks[mover.index()].is_some() {
+        for (i, clock) in clocks.iter().enumerate() {
+            if let Some(clock) = clock {
+                go.time[i] = Some(clock.remaining);
+                go.increment[i] = Some(clock.increment);
+            }
         }
-        if let Some(c) = white {
-            let _ = write!(go, " p2time {} p2inc {}", c.remaining_ms, c.increment_ms);
-        }
-    }
-    if let Some(c) = black {
-        let _ = write!(go, " btime {} binc {}", c.remaining_ms, c.increment_ms);
-    }
-    if let Some(c) = white {
-        let _ = write!(go, " wtime {} winc {}", c.remaining_ms, c.increment_ms);
-    }
-    if let Some(ms) = limits.movetime_ms {
-        let _ = write!(go, " movetime {ms}");
-    }
-    if let Some(depth) = limits.depth {
-        let _ = write!(go, " depth {depth}");
-    }
-    if let Some(nodes) = limits.nodes {
-        let _ = write!(go, " nodes {nodes}");
     }
     go
 }
@@ -245,35 +228,36 @@ pub fn go_command(limits: Limits, clocks: &[Option<Clock>; 2], mover: Color, uci
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::time_control::TimeControl;
+    use crate::time_control::TimeControl;
+    use loa_ugi::Dialect;
 
     #[test]
     fn go_commands_carry_every_limit() {
         let tc = TimeControl {
-            base_ms: 10_000,
-            increment_ms: 100,
+            base: Duration::from_millis(10_000),
+            increment: Duration::from_millis(100),
         };
-        let clocks = [Some(Clock::new(tc)), Some(Clock::new(tc))];
-        let limits = Limits {
+        let clocks = [Some(GameClock::new(tc)), Some(GameClock::new(tc))];
+        let limits = MoveLimits {
             tc: Some(tc),
             depth: Some(6),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         assert_eq!(
-            go_command(limits, &clocks, Color::Black, false),
+            go_command(limits, &clocks, Color::Black).line(Dialect::Ugi),
             "go p1time 10000 p1inc 100 p2time 10000 p2inc 100 btime 10000 binc 100 wtime 10000 winc 100 depth 6"
         );
         assert_eq!(
-            go_command(limits, &clocks, Color::White, true),
+            go_command(limits, &clocks, Color::White).line(Dialect::Uci),
             "go btime 10000 binc 100 wtime 10000 winc 100 depth 6"
         );
-        let fixed = Limits {
-            movetime_ms: Some(50),
+        let fixed = MoveLimits {
+            move_time: Some(Duration::from_millis(50)),
             nodes: Some(1000),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         assert_eq!(
-            go_command(fixed, &[None, Some(Clock::new(tc))], Color::Black, false),
+            go_command(fixed, &[None, Some(GameClock::new(tc))], Color::Black).to_string(),
             "go movetime 50 nodes 1000",
             "Black has no clock of its own"
         );

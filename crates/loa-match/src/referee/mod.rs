@@ -22,12 +22,12 @@ pub enum Termination {
     /// The loser's process exited.
     Crash { how: String },
     /// The loser did not answer within the timeout of a depth or node limited game.
-    Hang { waited_ms: u64 },
-    /// The loser ran out of time (beyond the margin): it used `used_ms` (`None`: no
-    /// reply came) where `allowed_ms` were allowed (time left or movetime, plus margin).
+    Hang { waited: Duration },
+    /// The loser ran out of time (beyond the margin): it used `used` (`None`: no reply
+    /// came) where `allowed` was allowed (time left or movetime, plus margin).
     TimeForfeit {
-        used_ms: Option<u64>,
-        allowed_ms: u64,
+        used: Option<Duration>,
+        allowed: Duration,
     },
     /// The loser's reply could not be read as a move.
     Malformed { line: String },
@@ -82,22 +82,25 @@ impl fmt::Display for Termination {
                 }
             }
             Termination::Crash { how } => write!(f, "crash: the engine process {how}"),
-            Termination::Hang { waited_ms } => {
-                write!(f, "hang: no bestmove within {waited_ms} ms")
+            Termination::Hang { waited } => {
+                write!(f, "hang: no bestmove within {} ms", waited.as_millis())
             }
             Termination::TimeForfeit {
-                used_ms: Some(used),
-                allowed_ms,
+                used: Some(used),
+                allowed,
             } => write!(
                 f,
-                "time forfeit: {used} ms used, {allowed_ms} ms allowed (with the margin)"
+                "time forfeit: {} ms used, {} ms allowed (with the margin)",
+                used.as_millis(),
+                allowed.as_millis()
             ),
             Termination::TimeForfeit {
-                used_ms: None,
-                allowed_ms,
+                used: None,
+                allowed,
             } => write!(
                 f,
-                "time forfeit: no bestmove within {allowed_ms} ms (with the margin)"
+                "time forfeit: no bestmove within {} ms (with the margin)",
+                allowed.as_millis()
             ),
             Termination::Malformed { line } => write!(f, "malformed reply '{line}'"),
             Termination::StartFailure { error } => write!(f, "engine failure: {error}"),

@@ -108,7 +108,7 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::referee::Termination;
+    use crate::referee::Termination;
     use loa_core::{Game, Position, Reason, RuleSet};
 
     fn result(winner: Option<Color>, termination: Termination) -> GameResult {

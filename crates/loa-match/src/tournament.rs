@@ -4,7 +4,6 @@
 
 use super::engine_spec::EngineSpec;
 use super::openings::{Opening, OpeningSource};
-use super::progress::Progress;
 use super::records::{make_record, RecordWriter};
 use super::referee::adjudication::Adjudication;
 use super::referee::game::{play_game, GameSettings};
@@ -13,6 +12,7 @@ use super::report::{game_line, status_line, SprtState};
 use super::schedule::{Job, Schedule};
 use super::sprt::{Decision, Sprt};
 use super::standings::Standings;
+use crate::Progress;
 use anyhow::Result;
 use loa_core::RuleSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +27,7 @@ pub struct Plan {
     pub openings: OpeningSource,
     pub concurrency: usize,
     pub rules: RuleSet,
-    pub margin_ms: u64,
+    pub margin: Duration,
     pub timeout: Duration,
     pub adjudication: Adjudication,
     pub sprt: Option<Sprt>,
@@ -51,7 +51,7 @@ struct Done {
     game: Result<(Opening, Option<GameResult>), String>,
 }
 
-pub fn run(plan: Plan, records: &mut RecordWriter, progress: &Progress) -> Result<Finished> {
+pub fn run(plan: Plan, records: &mut RecordWriter, progress: &dyn Progress) -> Result<Finished> {
     let names: Vec<String> = plan.specs.iter().map(|s| s.name.clone()).collect();
     let mut standings = Standings::new(names.clone(), plan.schedule.pairings());
     let mut sprt_state = plan.sprt.map(|sprt| SprtState {
@@ -68,7 +68,7 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &Progress) -> Resul
     let stop = AtomicBool::new(false);
     let settings = GameSettings {
         rules: plan.rules,
-        margin_ms: plan.margin_ms,
+        margin: plan.margin,
         timeout: plan.timeout,
         adjudication: plan.adjudication,
         stop: &stop,

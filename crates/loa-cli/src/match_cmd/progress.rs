@@ -2,18 +2,19 @@
 //! per finished game otherwise.
 
 use indicatif::{ProgressBar, ProgressStyle};
+use loa_match::Progress;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-pub struct Progress {
+pub struct MatchProgress {
     bar: Option<ProgressBar>,
 }
 
-impl Progress {
+impl MatchProgress {
     /// A bar when standard error is a terminal, else plain lines on standard output.
-    pub fn new(total: Option<u64>) -> Progress {
+    pub fn new(total: Option<u64>) -> MatchProgress {
         if !std::io::stderr().is_terminal() {
-            return Progress { bar: None };
+            return MatchProgress { bar: None };
         }
         let bar = match total {
             Some(n) => {
@@ -39,11 +40,19 @@ impl Progress {
             }
         };
         bar.enable_steady_tick(Duration::from_millis(200));
-        Progress { bar: Some(bar) }
+        MatchProgress { bar: Some(bar) }
     }
 
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for MatchProgress {
     /// A game has finished: `line` says which and how, `status` where the match stands.
-    pub fn game_finished(&self, line: &str, status: &str) {
+    fn game_finished(&self, line: &str, status: &str) {
         match &self.bar {
             Some(bar) => {
                 bar.inc(1);
@@ -53,12 +62,6 @@ impl Progress {
                 let mut out = std::io::stdout().lock();
                 let _ = writeln!(out, "{line} | {status}");
             }
-        }
-    }
-
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
         }
     }
 }

@@ -6,9 +6,11 @@ use super::engine_process::EngineProcess;
 use super::engine_spec::EngineSpec;
 use super::openings::{random_opening, MAX_RANDOM_PLIES};
 use super::referee::game::go_command;
-use super::rng::Rng;
 use anyhow::{bail, Context, Result};
 use loa_core::{Move, RuleSet};
+use loa_ugi::{Command, Start};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
@@ -50,16 +52,11 @@ pub fn parse_plies(text: &str) -> Result<(usize, usize), String> {
 pub fn make_book(spec: &EngineSpec, plan: &BookPlan, path: &Path) -> Result<usize> {
     let mut engine = EngineProcess::start(spec, RuleSet::Draw, plan.timeout)
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.name))?;
-    let mut rng = Rng::new(plan.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let mut seen_positions = HashSet::new();
     let mut kept: Vec<Vec<Move>> = Vec::new();
     let mut tried = 0;
-    let go = go_command(
-        spec.limits,
-        &[None, None],
-        loa_core::Color::Black,
-        engine.is_uci(),
-    );
+    let go = go_command(spec.limits, &[None, None], loa_core::Color::Black);
     while kept.len() < plan.lines {
         tried += 1;
         if tried > 200 * plan.lines + 1000 {
@@ -68,14 +65,16 @@ pub fn make_book(spec: &EngineSpec, plan: &BookPlan, path: &Path) -> Result<usiz
                 kept.len()
             );
         }
-        let plies = rng.range_inclusive(plan.min_plies as u64, plan.max_plies as u64) as usize;
+        let plies = rng.random_range(plan.min_plies..=plan.max_plies);
         let opening = random_opening(&mut rng, plies).map_err(anyhow::Error::msg)?;
         let game = opening.game(RuleSet::Draw);
         if !seen_positions.insert(*game.position()) {
             continue;
         }
-        let moves: Vec<String> = opening.moves.iter().map(|m| m.coordinate()).collect();
-        let position = format!("position startpos moves {}", moves.join(" "));
+        let position = Command::Position {
+            start: Start::StartPos,
+            moves: opening.moves.iter().map(|m| m.coordinate()).collect(),
+        };
         engine
             .new_game(plan.timeout)
             .map_err(|e| anyhow::anyhow!("{}: {e}", spec.name))?;

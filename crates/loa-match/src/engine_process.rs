@@ -8,43 +8,27 @@
 use super::engine_spec::{EngineSpec, Protocol};
 use super::process_group;
 use loa_core::RuleSet;
+use loa_engine::Score;
+use loa_ugi::{Command, Dialect, Go, Response};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
 /// How long an engine in `proto=auto` has to answer `ugi` before `uci` is tried.
 const UGI_PROBE: Duration = Duration::from_secs(2);
 
-/// A score as an engine reports it, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineScore {
-    Cp(i32),
-    /// Moves to a connection: positive when the side to move wins.
-    Mate(i32),
-}
-
-impl EngineScore {
-    /// In centipawns, a mate as a score beyond any evaluation (±100000 less the distance).
-    pub fn as_cp(self) -> i32 {
-        match self {
-            EngineScore::Cp(cp) => cp,
-            EngineScore::Mate(n) if n > 0 => 100_000 - n,
-            EngineScore::Mate(n) => -100_000 - n,
-        }
-    }
-}
-
 /// The reply to `go`.
 #[derive(Clone, Debug)]
 pub struct BestMove {
-    /// The move's text (`b1d3`, `0000`, `(none)`), or `None` for a bare `bestmove`.
+    /// The move's text (`b1d3`, `0000`), or `None` for `bestmove (none)` or a bare
+    /// `bestmove`.
     pub text: Option<String>,
     /// The whole line, for error messages.
     pub line: String,
-    /// The last score of the `info` lines before it.
-    pub score: Option<EngineScore>,
+    /// The last score of the `info` lines before it, from the mover's side.
+    pub score: Option<Score>,
     /// When the reader thread read the line.
     pub at: Instant,
 }
@@ -52,7 +36,8 @@ pub struct BestMove {
 /// What the reader thread passes on.
 #[derive(Debug)]
 enum Event {
-    Line(String),
+    /// Any response but `info` and `bestmove`.
+    Response(Response),
     BestMove(BestMove),
     /// The output closed: the process has exited (or closed it).
     Eof,
@@ -110,7 +95,7 @@ impl EngineProcess {
         rules: RuleSet,
         timeout: Duration,
     ) -> Result<EngineProcess, EngineError> {
-        let mut command = Command::new(&spec.cmd);
+        let mut command = std::process::Command::new(&spec.cmd);
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -146,23 +131,27 @@ impl EngineProcess {
             reaped: false,
         };
         engine.handshake(spec.protocol, timeout)?;
-        let mut setup = String::new();
-        for (name, value) in &spec.options {
-            setup.push_str(&format!("setoption name {name} value {value}\n"));
-        }
+        let mut setup: Vec<Command> = spec
+            .options
+            .iter()
+            .map(|(name, value)| Command::SetOption {
+                name: name.clone(),
+                value: Some(value.clone()),
+            })
+            .collect();
         let declares_rules = engine
             .declared
             .iter()
             .any(|o| o.eq_ignore_ascii_case("SimultaneousConnection"));
         if declares_rules || rules != RuleSet::Draw {
-            setup.push_str(&format!(
-                "setoption name SimultaneousConnection value {}\n",
-                rules.name()
-            ));
+            setup.push(Command::SetOption {
+                name: "SimultaneousConnection".to_string(),
+                value: Some(rules.name().to_string()),
+            });
         }
-        setup.push_str("isready\n");
+        setup.push(Command::IsReady);
         engine.send(&setup)?;
-        engine.wait_for_line("readyok", timeout)?;
+        engine.wait_for(&Response::ReadyOk, timeout)?;
         Ok(engine)
     }
 
@@ -172,13 +161,13 @@ impl EngineProcess {
         let refused =
             |line: String| EngineError::Exited(format!("refused the handshake: '{line}'"));
         if protocol == Protocol::Uci {
-            self.send("uci\n")?;
+            self.send(&[Command::Uci])?;
             return match self.collect_handshake(full, "uciok")? {
                 Handshake::Done => Ok(()),
                 Handshake::Refused(line) => Err(refused(line)),
             };
         }
-        self.send("ugi\n")?;
+        self.send(&[Command::Ugi])?;
         if protocol == Protocol::Ugi {
             return match self.collect_handshake(full, "ugiok")? {
                 Handshake::Done => Ok(()),
@@ -198,7 +187,7 @@ impl EngineProcess {
         match answer {
             Handshake::Done => Ok(()),
             Handshake::Refused(_) => {
-                self.send("uci\n")?;
+                self.send(&[Command::Uci])?;
                 match self.collect_handshake(full, "uciok")? {
                     Handshake::Done => Ok(()),
                     Handshake::Refused(line) => Err(refused(line)),
@@ -207,38 +196,26 @@ impl EngineProcess {
         }
     }
 
-    /// Reads `id` and `option` lines until `ok` (`uciok` is accepted for `ugiok`: an
-    /// engine may answer both commands alike), or a line that says the command is
+    /// Reads `id` and `option` lines until `ugiok` or `uciok` (either answers either
+    /// command: an engine may answer both alike), or a line that says the command is
     /// unknown.
     fn collect_handshake(&mut self, deadline: Instant, ok: &str) -> Result<Handshake, EngineError> {
         loop {
             match self.next_event(deadline, ok)? {
-                Event::Line(line) => {
-                    let mut words = line.split_whitespace();
-                    match words.next() {
-                        Some(w) if w == ok || w == "uciok" || w == "ugiok" => {
-                            self.protocol = if w == "uciok" {
-                                Protocol::Uci
-                            } else {
-                                Protocol::Ugi
-                            };
-                            return Ok(Handshake::Done);
-                        }
-                        Some("id") => {
-                            if words.next() == Some("name") {
-                                self.id_name = Some(words.collect::<Vec<_>>().join(" "));
-                            }
-                        }
-                        Some("option") => {
-                            if let Some(name) = option_name(&line) {
-                                self.declared.push(name);
-                            }
-                        }
-                        _ => {
-                            if line.to_ascii_lowercase().contains("unknown") {
-                                return Ok(Handshake::Refused(line));
-                            }
-                        }
+                Event::Response(Response::UgiOk) => {
+                    self.protocol = Protocol::Ugi;
+                    return Ok(Handshake::Done);
+                }
+                Event::Response(Response::UciOk) => {
+                    self.protocol = Protocol::Uci;
+                    return Ok(Handshake::Done);
+                }
+                Event::Response(Response::IdName(name)) => self.id_name = Some(name),
+                Event::Response(Response::Option(decl)) => self.declared.push(decl.name),
+                Event::Response(other) => {
+                    let line = other.to_string();
+                    if line.to_ascii_lowercase().contains("unknown") {
+                        return Ok(Handshake::Refused(line));
                     }
                 }
                 Event::BestMove(_) => {}
@@ -247,8 +224,17 @@ impl EngineProcess {
         }
     }
 
-    /// Writes text (one or more whole lines) and flushes it.
-    pub fn send(&mut self, text: &str) -> Result<(), EngineError> {
+    /// Writes commands, a line each, and flushes them.
+    pub fn send(&mut self, commands: &[Command]) -> Result<(), EngineError> {
+        let mut text = String::new();
+        for command in commands {
+            text.push_str(&command.to_string());
+            text.push('\n');
+        }
+        self.write(&text)
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), EngineError> {
         let written = match self.stdin.as_mut() {
             Some(stdin) => stdin
                 .write_all(text.as_bytes())
@@ -274,12 +260,13 @@ impl EngineProcess {
         }
     }
 
-    /// Waits for a line that starts with `word`, ignoring others.
-    fn wait_for_line(&mut self, word: &str, timeout: Duration) -> Result<(), EngineError> {
+    /// Waits for a response, ignoring others.
+    fn wait_for(&mut self, awaited: &Response, timeout: Duration) -> Result<(), EngineError> {
         let deadline = Instant::now() + timeout;
+        let name = awaited.to_string();
         loop {
-            if let Event::Line(line) = self.next_event(deadline, word)? {
-                if line.split_whitespace().next() == Some(word) {
+            if let Event::Response(response) = self.next_event(deadline, &name)? {
+                if response == *awaited {
                     return Ok(());
                 }
             }
@@ -289,12 +276,9 @@ impl EngineProcess {
     /// Tells the engine a new game starts, and waits until it is ready.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.discard_pending()?;
-        let command = match self.protocol {
-            Protocol::Uci => "ucinewgame\nisready\n",
-            _ => "uginewgame\nisready\n",
-        };
-        self.send(command)?;
-        self.wait_for_line("readyok", timeout)
+        let uci = self.protocol == Protocol::Uci;
+        self.send(&[Command::NewGame { uci }, Command::IsReady])?;
+        self.wait_for(&Response::ReadyOk, timeout)
     }
 
     /// Drops what the engine said since the last wait (a late line cannot be taken for
@@ -309,11 +293,15 @@ impl EngineProcess {
         }
     }
 
-    /// Sends `position` and `go` lines and returns when they were sent.
-    pub fn go(&mut self, position: &str, go: &str) -> Result<Instant, EngineError> {
+    /// Sends `position` and `go` (in the engine's dialect) and returns when they were
+    /// sent.
+    pub fn go(&mut self, position: &Command, go: &Go) -> Result<Instant, EngineError> {
         self.discard_pending()?;
-        let text = format!("{position}\n{go}\n");
-        self.send(&text)?;
+        let dialect = match self.protocol {
+            Protocol::Uci => Dialect::Uci,
+            _ => Dialect::Ugi,
+        };
+        self.write(&format!("{position}\n{}\n", go.line(dialect)))?;
         Ok(Instant::now())
     }
 
@@ -329,15 +317,10 @@ impl EngineProcess {
     /// After a missed deadline: asks the engine to stop and waits up to `grace` for its
     /// `bestmove`. `true` if it answered, so that it can go on being used.
     pub fn stop_search(&mut self, grace: Duration) -> bool {
-        if self.send("stop\n").is_err() {
+        if self.send(&[Command::Stop]).is_err() {
             return false;
         }
         self.wait_bestmove(Instant::now() + grace).is_ok()
-    }
-
-    /// Whether the protocol is UCI (which has no `p1time`/`p2time`).
-    pub fn is_uci(&self) -> bool {
-        self.protocol == Protocol::Uci
     }
 
     /// Marks the engine as gone and says how it went.
@@ -362,7 +345,7 @@ impl EngineProcess {
     /// Sends `quit`, closes the engine's input and waits a little for the process to
     /// end; then ends it.
     pub fn quit(mut self, grace: Duration) {
-        if !self.gone && self.send("quit\n").is_ok() {
+        if !self.gone && self.send(&[Command::Quit]).is_ok() {
             self.stdin = None;
             let deadline = Instant::now() + grace;
             while let Ok(event) = self.next_event(deadline, "exit") {
@@ -399,35 +382,8 @@ fn describe_exit(status: ExitStatus) -> String {
     "exited".to_string()
 }
 
-/// `option name Hash type spin ...` -> `Hash` (names may hold spaces).
-fn option_name(line: &str) -> Option<String> {
-    let rest = line.split_once(" name ")?.1;
-    let name = match rest.find(" type ") {
-        Some(end) => &rest[..end],
-        None => rest,
-    };
-    let name = name.trim();
-    (!name.is_empty()).then(|| name.to_string())
-}
-
-/// `info ... score cp 12 ...` or `score mate -3`.
-fn parse_score(line: &str) -> Option<EngineScore> {
-    let mut words = line.split_whitespace();
-    while let Some(word) = words.next() {
-        if word == "score" {
-            let kind = words.next()?;
-            let value: i32 = words.next()?.parse().ok()?;
-            return match kind {
-                "cp" => Some(EngineScore::Cp(value)),
-                "mate" => Some(EngineScore::Mate(value)),
-                _ => None,
-            };
-        }
-    }
-    None
-}
-
-/// The reader thread: passes lines on until the output closes or nobody listens.
+/// The reader thread: passes lines on until the output closes or nobody listens. It
+/// keeps the last score of the `info` lines and hands it over with the `bestmove`.
 fn read_output(stdout: ChildStdout, tx: Sender<Event>) {
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut buf = Vec::with_capacity(256);
@@ -443,53 +399,30 @@ fn read_output(stdout: ChildStdout, tx: Sender<Event>) {
         }
         let text = String::from_utf8_lossy(&buf);
         let line = text.trim();
-        let mut words = line.split_whitespace();
-        let event = match words.next() {
-            None => continue,
-            Some("info") => {
-                if let Some(s) = parse_score(line) {
-                    score = Some(s);
+        if line.is_empty() {
+            continue;
+        }
+        // A malformed line is kept as text: only the referee judges what it awaits.
+        let response = line
+            .parse::<Response>()
+            .unwrap_or_else(|_| Response::Text(line.to_string()));
+        let event = match response {
+            Response::Info(info) => {
+                if info.score.is_some() {
+                    score = info.score;
                 }
                 continue;
             }
-            Some("bestmove") => Event::BestMove(BestMove {
-                text: words.next().map(str::to_string),
+            Response::BestMove(text) => Event::BestMove(BestMove {
+                text,
                 line: line.to_string(),
                 score: score.take(),
                 at: Instant::now(),
             }),
-            Some(_) => Event::Line(line.to_string()),
+            other => Event::Response(other),
         };
         if tx.send(event).is_err() {
             return;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_scores_and_option_names() {
-        assert_eq!(
-            parse_score("info depth 3 seldepth 3 score cp -12 nodes 3537 pv a7c7"),
-            Some(EngineScore::Cp(-12))
-        );
-        assert_eq!(
-            parse_score("info depth 9 score mate -3"),
-            Some(EngineScore::Mate(-3))
-        );
-        assert_eq!(parse_score("info string hello"), None);
-        assert_eq!(
-            option_name("option name Hash type spin default 64 min 1 max 65536").as_deref(),
-            Some("Hash")
-        );
-        assert_eq!(
-            option_name("option name Move Overhead type spin").as_deref(),
-            Some("Move Overhead")
-        );
-        assert!(EngineScore::Mate(2).as_cp() > EngineScore::Mate(5).as_cp());
-        assert!(EngineScore::Mate(-2).as_cp() < -90_000);
     }
 }

@@ -1,58 +1,12 @@
-//! How an engine is described on the command line: `--engine cmd=PATH name=NAME
-//! arg=ARG option.Hash=16 depth=4 ...`, with `--each` settings shared by every engine.
+//! How an engine is described: `cmd=PATH name=NAME arg=ARG option.Hash=16 depth=4 ...`
+//! (the words of `loa match --engine`), with settings shared by every engine (`--each`).
 
-use super::time_control::{TimeControl, MAX_MS};
-use crate::numbers::whole;
+use super::time_control::{TimeControl, MAX_TIME};
 use loa_core::excerpt;
 use loa_engine::MAX_DEPTH;
 use std::fmt;
 use std::path::PathBuf;
-
-/// The `--engine` options, one list of KEY=VALUE words per occurrence. (clap's derive
-/// flattens repeated multi-value options into one list; this keeps them apart.)
-#[derive(Clone, Debug, Default)]
-pub struct EngineArgs(pub Vec<Vec<String>>);
-
-const ENGINE_HELP: &str = "An engine, as KEY=VALUE words: cmd=PATH (required), name=, arg= \
-(repeatable), dir=, proto=ugi|uci|auto, option.NAME=VALUE, and its own tc=, movetime=, \
-depth=, nodes=. Give two or more.";
-
-impl clap::FromArgMatches for EngineArgs {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<EngineArgs, clap::Error> {
-        let groups = matches
-            .get_occurrences::<String>("engine")
-            .map(|occurrences| {
-                occurrences
-                    .map(|values| values.cloned().collect())
-                    .collect()
-            })
-            .unwrap_or_default();
-        Ok(EngineArgs(groups))
-    }
-
-    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = EngineArgs::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
-impl clap::Args for EngineArgs {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        cmd.arg(
-            clap::Arg::new("engine")
-                .long("engine")
-                .value_name("KEY=VALUE")
-                .num_args(1..)
-                .action(clap::ArgAction::Append)
-                .required(true)
-                .help(ENGINE_HELP),
-        )
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        EngineArgs::augment_args(cmd)
-    }
-}
+use std::time::Duration;
 
 /// Which protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,28 +17,28 @@ pub enum Protocol {
     Uci,
 }
 
-/// When a move must be made: any combination; the engine gets all of them.
+/// When an engine must move: any combination; the engine gets all of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct MoveLimits {
     pub tc: Option<TimeControl>,
-    pub movetime_ms: Option<u64>,
+    pub move_time: Option<Duration>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
 }
 
-impl Limits {
+impl MoveLimits {
     pub fn is_empty(&self) -> bool {
         self.tc.is_none()
-            && self.movetime_ms.is_none()
+            && self.move_time.is_none()
             && self.depth.is_none()
             && self.nodes.is_none()
     }
 
     /// Each limit set here, or else the one in `fallback`.
-    pub fn or(self, fallback: Limits) -> Limits {
-        Limits {
+    pub fn or(self, fallback: MoveLimits) -> MoveLimits {
+        MoveLimits {
             tc: self.tc.or(fallback.tc),
-            movetime_ms: self.movetime_ms.or(fallback.movetime_ms),
+            move_time: self.move_time.or(fallback.move_time),
             depth: self.depth.or(fallback.depth),
             nodes: self.nodes.or(fallback.nodes),
         }
@@ -92,14 +46,14 @@ impl Limits {
 }
 
 /// `tc=10+0.1 depth=4`, or `-` when there is no limit.
-impl fmt::Display for Limits {
+impl fmt::Display for MoveLimits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
         if let Some(tc) = self.tc {
             parts.push(format!("tc={tc}"));
         }
-        if let Some(ms) = self.movetime_ms {
-            parts.push(format!("movetime={ms}"));
+        if let Some(time) = self.move_time {
+            parts.push(format!("movetime={}", time.as_millis()));
         }
         if let Some(depth) = self.depth {
             parts.push(format!("depth={depth}"));
@@ -126,7 +80,7 @@ pub struct EngineSpec {
     pub protocol: Protocol,
     /// `setoption` pairs, in the order given.
     pub options: Vec<(String, String)>,
-    pub limits: Limits,
+    pub limits: MoveLimits,
 }
 
 /// The settings of one `--engine` (or `--each`) before they are combined.
@@ -138,17 +92,18 @@ struct Settings {
     dir: Option<PathBuf>,
     protocol: Option<Protocol>,
     options: Vec<(String, String)>,
-    limits: Limits,
+    limits: MoveLimits,
 }
 
-const KEYS: &str = "cmd, name, arg, dir, proto, option.NAME, tc, movetime, depth, nodes";
+/// The keys of an engine's description.
+pub const ENGINE_KEYS: &str = "cmd, name, arg, dir, proto, option.NAME, tc, movetime, depth, nodes";
 
 fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
     let mut s = Settings::default();
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
             return Err(format!(
-                "{what}: '{}' is not KEY=VALUE (keys: {KEYS})",
+                "{what}: '{}' is not KEY=VALUE (keys: {ENGINE_KEYS})",
                 excerpt(word)
             ));
         };
@@ -174,16 +129,18 @@ fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
             }
             "tc" => s.limits.tc = Some(value.parse().map_err(|e| format!("{what}: {e}"))?),
             "movetime" | "st" => {
-                s.limits.movetime_ms =
-                    Some(whole(1, MAX_MS)(value).map_err(|e| format!("{what}: {key}: {e}"))?)
+                let ms = whole(value, 1, MAX_TIME.as_millis() as u64)
+                    .map_err(|e| format!("{what}: {key}: {e}"))?;
+                s.limits.move_time = Some(Duration::from_millis(ms));
             }
             "depth" => {
-                s.limits.depth =
-                    Some(whole(1, MAX_DEPTH)(value).map_err(|e| format!("{what}: {key}: {e}"))?)
+                let depth = whole(value, 1, u64::from(MAX_DEPTH))
+                    .map_err(|e| format!("{what}: {key}: {e}"))?;
+                s.limits.depth = Some(depth as u32);
             }
             "nodes" => {
                 s.limits.nodes =
-                    Some(whole(1, u64::MAX)(value).map_err(|e| format!("{what}: {key}: {e}"))?)
+                    Some(whole(value, 1, u64::MAX).map_err(|e| format!("{what}: {key}: {e}"))?)
             }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
@@ -191,7 +148,7 @@ fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
                 }
                 _ => {
                     return Err(format!(
-                        "{what}: unknown key '{}' (keys: {KEYS})",
+                        "{what}: unknown key '{}' (keys: {ENGINE_KEYS})",
                         excerpt(key)
                     ))
                 }
@@ -201,13 +158,24 @@ fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
     Ok(s)
 }
 
+/// A whole number from `min` to `max`, or what is wrong with it.
+fn whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{}' is not a whole number from {min} to {max}",
+            excerpt(text)
+        )),
+    }
+}
+
 /// Builds the engines from their `--engine` settings, the `--each` settings and the
 /// match-wide limits (an engine's own setting wins over `--each`, which wins over the
 /// match-wide one). Names default to the command's file name, numbered when repeated.
 pub fn build_specs(
     engines: &[Vec<String>],
     each: &[String],
-    match_limits: Limits,
+    match_limits: MoveLimits,
 ) -> Result<Vec<EngineSpec>, String> {
     let shared = parse_settings(each, "--each")?;
     if shared.name.is_some() {
@@ -291,9 +259,9 @@ mod tests {
                 words("cmd=/bin/loa arg=engine"),
             ],
             &words("option.Hash=1 option.Threads=1 nodes=500"),
-            Limits {
+            MoveLimits {
                 depth: Some(1),
-                ..Limits::default()
+                ..MoveLimits::default()
             },
         )
         .unwrap();
@@ -322,9 +290,9 @@ mod tests {
                 words("cmd=loa name=x"),
             ],
             &[],
-            Limits {
+            MoveLimits {
                 depth: Some(1),
-                ..Limits::default()
+                ..MoveLimits::default()
             },
         )
         .unwrap();
@@ -334,15 +302,15 @@ mod tests {
 
     #[test]
     fn mistakes_are_named() {
-        let limits = Limits {
+        let limits = MoveLimits {
             depth: Some(1),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         let err = build_specs(&[words("name=x")], &[], limits).unwrap_err();
         assert!(err.contains("cmd=PATH is missing"), "{err}");
         let err = build_specs(&[words("cmd=x colour=red")], &[], limits).unwrap_err();
         assert!(err.contains("unknown key 'colour'"), "{err}");
-        let err = build_specs(&[words("cmd=x")], &[], Limits::default()).unwrap_err();
+        let err = build_specs(&[words("cmd=x")], &[], MoveLimits::default()).unwrap_err();
         assert!(err.contains("no limit"), "{err}");
         let err = build_specs(&[words("cmd=x depth=0")], &[], limits).unwrap_err();
         assert!(err.contains("depth"), "{err}");

@@ -1,39 +1,27 @@
-//! `loa match`: engines against each other — head to head, a gauntlet or a round robin —
-//! with clocks, openings, adjudication, Elo, an SPRT and game records. docs/match.md
-//! describes it.
+//! `loa match`: engines against each other, through the match runner library
+//! (`loa_match`); docs/match.md describes it.
 
-mod book;
-mod engine_process;
-mod engine_spec;
-mod openings;
-mod process_group;
+mod engine_args;
 mod progress;
-mod records;
-mod referee;
-mod report;
-mod rng;
-mod schedule;
-mod sprt;
-mod standings;
-mod stats;
-mod time_control;
-mod tournament;
 
 use crate::numbers::{whole, MAX_THREADS};
 use crate::setup::RulesArg;
-use anyhow::{bail, Context, Result};
-use engine_process::EngineProcess;
-use engine_spec::{build_specs, EngineArgs, Limits};
+use anyhow::Result;
+use engine_args::EngineArgs;
 use loa_core::RuleSet;
 use loa_engine::MAX_DEPTH;
-use openings::{parse_book, OpeningSource, DEFAULT_BOOK, MAX_RANDOM_PLIES};
-use referee::adjudication::{parse_draw, parse_resign, Adjudication};
-use schedule::{Format, Schedule};
+use loa_match::book::{make_book, parse_plies, BookPlan};
+use loa_match::{
+    build_specs, parse_book, parse_draw, parse_resign, Adjudication, MatchConfig, MoveLimits,
+    OpeningSource, Sprt, TimeControl, DEFAULT_BOOK, MAX_RANDOM_PLIES, MAX_TIME,
+};
+use progress::MatchProgress;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
-use time_control::{TimeControl, MAX_MS};
+
+/// The longest time in milliseconds a setting may give.
+const MAX_MS: u64 = MAX_TIME.as_millis() as u64;
 
 /// The most games a pairing can be asked to play.
 const MAX_GAMES: u64 = 1 << 40;
@@ -100,7 +88,7 @@ struct MatchOptions {
     timeout: u64,
 
     /// An opening book: one opening a line (position text, moves from the standard
-    /// start, or `position ; moves`). Default: the built-in book (books/openings.txt).
+    /// start, or `position ; moves`). Default: the built-in book (crates/loa-match/data/openings.txt).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
 
@@ -182,21 +170,19 @@ struct MatchOptions {
 
 pub fn run(args: MatchArgs) -> Result<()> {
     let args = *args.options;
-    let match_limits = Limits {
+    let match_limits = MoveLimits {
         tc: args.tc,
-        movetime_ms: args.movetime,
+        move_time: args.movetime.map(Duration::from_millis),
         depth: args.depth,
         nodes: args.nodes,
     };
-    let specs =
+    let engines =
         build_specs(&args.engines.0, &args.each, match_limits).map_err(anyhow::Error::msg)?;
-    process_group::end_engines_on_interrupt();
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let timeout = Duration::from_millis(args.timeout.max(1));
+    let timeout = Duration::from_millis(args.timeout);
     if let Some(path) = &args.make_book {
-        let (min_plies, max_plies) =
-            book::parse_plies(&args.book_plies).map_err(anyhow::Error::msg)?;
-        let plan = book::BookPlan {
+        let (min_plies, max_plies) = parse_plies(&args.book_plies).map_err(anyhow::Error::msg)?;
+        let plan = BookPlan {
             lines: args.book_lines,
             min_plies,
             max_plies,
@@ -204,33 +190,20 @@ pub fn run(args: MatchArgs) -> Result<()> {
             seed,
             timeout,
         };
-        let tried = book::make_book(&specs[0], &plan, path)?;
-        println!(
+        let tried = make_book(&engines[0], &plan, path)?;
+        crate::output::say!(
             "wrote {} openings to {} ({tried} candidates drawn)",
             args.book_lines,
             path.display()
         );
         return Ok(());
     }
-    if specs.len() < 2 {
-        bail!("a match needs at least two engines (--engine ... --engine ...)");
-    }
-    let format = if specs.len() == 2 {
-        Format::HeadToHead
-    } else if args.gauntlet {
-        Format::Gauntlet
-    } else {
-        Format::RoundRobin
-    };
-    let sprt = match &args.sprt {
-        None => None,
-        Some(words) => {
-            if format != Format::HeadToHead {
-                bail!("--sprt needs exactly two engines");
-            }
-            Some(sprt::Sprt::parse(words).map_err(anyhow::Error::msg)?)
-        }
-    };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let adjudication = Adjudication {
         draw_after: args
             .adjudicate_draw
@@ -248,11 +221,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let openings = match (&args.openings, args.random_openings) {
         (_, Some(plies)) => OpeningSource::Random { plies, seed },
         (Some(path), None) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            book_source(parse_book(&text, &path.display().to_string())?, &args, seed)
+            let text = crate::text_file::read(path)?;
+            let book = parse_book(&text, &path.display().to_string())?;
+            loa_match::book(book, args.book_in_order, seed)
         }
-        (None, None) => book_source(parse_book(DEFAULT_BOOK, "the built-in book")?, &args, seed),
+        (None, None) => loa_match::book(
+            parse_book(DEFAULT_BOOK, "the built-in book")?,
+            args.book_in_order,
+            seed,
+        ),
     };
     let games_per_pairing = match (args.games, args.rounds) {
         (Some(games), _) => Some(games),
@@ -260,65 +237,40 @@ pub fn run(args: MatchArgs) -> Result<()> {
         (None, None) if sprt.is_some() => None,
         (None, None) => Some(100),
     };
-    let rules = RuleSet::from(args.rules);
-
-    // Every engine must start and answer before any game is played.
-    for spec in &specs {
-        let engine = EngineProcess::start(spec, rules, timeout)
-            .map_err(|e| anyhow::anyhow!("engine '{}' ({}): {e}", spec.name, spec.cmd.display()))?;
-        engine.quit(Duration::from_millis(500));
-    }
-
-    let schedule = Schedule::new(format.pairings(specs.len()), games_per_pairing);
-    let heading = report::Heading {
-        format: format.name(),
-        limits: specs.iter().map(|s| s.limits.to_string()).collect(),
-        openings: openings.describe(),
-        rules: rules.name().to_string(),
-        seed,
-        concurrency: args.concurrency,
+    let pairings = match engines.len() {
+        2 => 1,
+        n if args.gauntlet => n - 1,
+        n => n * (n - 1) / 2,
     };
-    let progress = progress::Progress::new(schedule.total());
-    let mut records = records::RecordWriter::new(args.pgn.as_deref(), args.sgf.as_deref())?;
-    let plan = tournament::Plan {
-        specs: specs.into_iter().map(Arc::new).collect(),
-        schedule,
+    let progress = MatchProgress::new(games_per_pairing.map(|g| g * pairings as u64));
+    let config = MatchConfig {
+        engines,
+        gauntlet: args.gauntlet,
         openings,
         concurrency: args.concurrency,
-        rules,
-        margin_ms: args.timemargin,
+        games_per_pairing,
+        seed,
+        rules: RuleSet::from(args.rules),
+        margin: Duration::from_millis(args.timemargin),
         timeout,
         adjudication,
         sprt,
-        event: args.event.clone(),
-        date: records::today(),
+        pgn: args.pgn,
+        sgf: args.sgf,
+        event: args.event,
     };
-    let finished = tournament::run(plan, &mut records, &progress)?;
+    let report = loa_match::run(config, &progress);
     progress.finish();
-    let text = report::final_report(
-        &heading,
-        &finished.standings,
-        finished.sprt.as_ref(),
-        finished.elapsed,
-        finished.abandoned,
-    );
     // A closed standard output (`| head`) is not an error of the match.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let _ = std::io::stdout().lock().write_all(report?.as_bytes());
     Ok(())
 }
 
-/// The book in file order, or shuffled with the seed.
-fn book_source(mut list: Vec<openings::Opening>, args: &MatchOptions, seed: u64) -> OpeningSource {
-    if !args.book_in_order {
-        rng::Rng::new(seed).shuffle(&mut list);
-    }
-    OpeningSource::List(list)
-}
-
+/// A seed from the clock, short enough to type again.
 fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    rng::Rng::new(nanos ^ u64::from(std::process::id())).next_u64() % 1_000_000_000
+    (nanos ^ u64::from(std::process::id())) % 1_000_000_000
 }

@@ -1,5 +1,5 @@
 //! Openings: read from a book (one per line), made at random from the standard start,
-//! or the book that comes with the program (books/openings.txt, built in).
+//! or the book that comes with the program (crates/loa-match/data/openings.txt, built in).
 //!
 //! A book line is one of
 //! - position text: `1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b`;
@@ -10,7 +10,8 @@
 //!
 //! `#` starts a comment; blank lines are skipped.
 
-use super::rng::Rng;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 
 /// The longest random opening that may be asked for.
 pub const MAX_RANDOM_PLIES: usize = 200;
@@ -19,7 +20,7 @@ use loa_core::{Game, Move, Position, RuleSet};
 
 /// The book that comes with the program: balanced openings from the standard start,
 /// made by scripts/make_book.sh.
-pub const DEFAULT_BOOK: &str = include_str!("../../../../books/openings.txt");
+pub const DEFAULT_BOOK: &str = include_str!("../data/openings.txt");
 
 /// Where a game starts: a position and the moves played from it before the engines
 /// take over (the moves are part of the game and of its record).
@@ -134,17 +135,17 @@ const RANDOM_TRIES: usize = 1_000;
 
 /// `plies` random legal moves from the standard start, leaving a game that goes on; an
 /// error when every try ended sooner.
-pub fn random_opening(rng: &mut Rng, plies: usize) -> Result<Opening, String> {
+pub fn random_opening(rng: &mut ChaCha8Rng, plies: usize) -> Result<Opening, String> {
     random_opening_in(rng, plies, RANDOM_TRIES)
 }
 
-fn random_opening_in(rng: &mut Rng, plies: usize, tries: usize) -> Result<Opening, String> {
+fn random_opening_in(rng: &mut ChaCha8Rng, plies: usize, tries: usize) -> Result<Opening, String> {
     let start = Position::startpos();
     'attempt: for _ in 0..tries {
         let mut game = Game::new(start, RuleSet::Draw);
         for _ in 0..plies {
             let moves = game.legal_moves();
-            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let mv = moves[rng.random_range(0..moves.len())];
             game.play(mv).expect("a legal move");
             if game.is_over() {
                 continue 'attempt;
@@ -176,7 +177,9 @@ impl OpeningSource {
         match self {
             OpeningSource::List(list) => Ok(list[(round % list.len() as u64) as usize].clone()),
             OpeningSource::Random { plies, seed } => {
-                random_opening(&mut Rng::stream(*seed, round), *plies)
+                let mut rng = ChaCha8Rng::seed_from_u64(*seed);
+                rng.set_stream(round);
+                random_opening(&mut rng, *plies)
             }
         }
     }
@@ -235,7 +238,7 @@ mod tests {
 
     #[test]
     fn the_built_in_book_reads() {
-        let book = parse_book(DEFAULT_BOOK, "books/openings.txt").unwrap();
+        let book = parse_book(DEFAULT_BOOK, "crates/loa-match/data/openings.txt").unwrap();
         assert!(book.len() >= 10, "{} openings", book.len());
     }
 
@@ -260,7 +263,9 @@ mod tests {
     #[test]
     fn random_openings_give_up_with_a_message() {
         let failure = (0..100)
-            .find_map(|seed| random_opening_in(&mut Rng::new(seed), MAX_RANDOM_PLIES, 1).err())
+            .find_map(|seed| {
+                random_opening_in(&mut ChaCha8Rng::seed_from_u64(seed), MAX_RANDOM_PLIES, 1).err()
+            })
             .expect("some random game ends before 200 plies");
         assert!(
             failure.contains("no random opening of 200 plies: in 1 tries"),
