@@ -11,7 +11,7 @@ macro_rules! say {
 }
 pub(crate) use say;
 
-pub fn line(args: std::fmt::Arguments) {
+pub fn line(args: std::fmt::Arguments<'_>) {
     let mut out = std::io::stdout().lock();
     if let Err(err) = writeln!(out, "{args}").and_then(|()| out.flush()) {
         exit_on_write_error(&err);

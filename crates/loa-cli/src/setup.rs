@@ -48,7 +48,7 @@ impl PositionArgs {
 }
 
 /// The variants by name, as clap lists and reads them.
-pub fn variant_names() -> impl clap::builder::TypedValueParser<Value = Variant> {
+pub fn variant_names() -> impl TypedValueParser<Value = Variant> {
     clap::builder::PossibleValuesParser::new(Variant::ALL.map(Variant::name))
         .map(|name| name.parse::<Variant>().expect("one of the names"))
 }

@@ -46,7 +46,7 @@ fn bench_generate(c: &mut Criterion, set: &[(String, Position)]) {
             b.iter(|| {
                 black_box(pos).generate_moves(&mut moves);
                 black_box(moves.len())
-            })
+            });
         });
     }
     group.finish();
@@ -57,7 +57,7 @@ fn bench_count(c: &mut Criterion, set: &[(String, Position)]) {
     for (name, pos) in set {
         group.throughput(Throughput::Elements(pos.count_moves()));
         group.bench_with_input(BenchmarkId::from_parameter(name), pos, |b, pos| {
-            b.iter(|| black_box(pos).count_moves())
+            b.iter(|| black_box(pos).count_moves());
         });
     }
     group.finish();
@@ -78,7 +78,7 @@ fn bench_after(c: &mut Criterion, set: &[(String, Position)]) {
                     acc ^= black_box(pos.after(mv)).hash();
                 }
                 acc
-            })
+            });
         });
     }
     group.finish();
@@ -96,7 +96,7 @@ fn bench_connected(c: &mut Criterion, set: &[(String, Position)]) {
                     pos.is_connected(Color::Black),
                     pos.is_connected(Color::White),
                 )
-            })
+            });
         });
     }
     group.finish();

@@ -157,7 +157,7 @@ impl GameState for Position {
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        Position::play(self, mv)
+        Position::play(self, mv);
     }
 
     #[inline]

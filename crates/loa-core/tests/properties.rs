@@ -546,7 +546,7 @@ fn check_notation(pos: &Position, mv: Move) {
     ok(&mv.to_string());
     ok(&mv.coordinate());
     ok(&mv.to_string().to_uppercase());
-    ok(&format!("  {}\t", mv));
+    ok(&format!("  {mv}\t"));
     assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
     if mv.is_pass() {
         assert_eq!(mv.to_string(), "pass");

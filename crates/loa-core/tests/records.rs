@@ -711,7 +711,7 @@ fn garbage_never_panics() {
                         damaged.remove(at);
                     }
                     1 if at < damaged.len() => {
-                        damaged[at] = alphabet[rng.random_range(0..alphabet.len())]
+                        damaged[at] = alphabet[rng.random_range(0..alphabet.len())];
                     }
                     _ => damaged.insert(at, alphabet[rng.random_range(0..alphabet.len())]),
                 }

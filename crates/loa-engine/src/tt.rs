@@ -71,7 +71,7 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one slot).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
+        let count = (megabytes * 1024 * 1024 / size_of::<Slot>()).max(1);
         let count = count.next_power_of_two() >> usize::from(!count.is_power_of_two());
         TranspositionTable {
             slots: (0..count.max(1))

@@ -125,7 +125,7 @@ fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
                     "ugi" => Protocol::Ugi,
                     "uci" => Protocol::Uci,
                     _ => return Err(bad("ugi, uci or auto")),
-                })
+                });
             }
             "tc" => s.limits.tc = Some(value.parse().map_err(|e| format!("{what}: {e}"))?),
             "movetime" | "st" => {
@@ -140,11 +140,11 @@ fn parse_settings(words: &[String], what: &str) -> Result<Settings, String> {
             }
             "nodes" => {
                 s.limits.nodes =
-                    Some(whole(value, 1, u64::MAX).map_err(|e| format!("{what}: {key}: {e}"))?)
+                    Some(whole(value, 1, u64::MAX).map_err(|e| format!("{what}: {key}: {e}"))?);
             }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
-                    s.options.push((name.to_string(), value.to_string()))
+                    s.options.push((name.to_string(), value.to_string()));
                 }
                 _ => {
                     return Err(format!(

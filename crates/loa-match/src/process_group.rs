@@ -1,6 +1,8 @@
 //! Each engine runs in a process group of its own, so that ending an engine ends whatever
 //! it started too (the engine behind a wrapper script, helper processes), and an
-//! interrupted match (Ctrl-C) ends every engine it started.
+//! interrupted match (Ctrl-C) ends every engine it started. The one `unsafe` of the
+//! project is here: `kill(2)` on a process group, which the standard library lacks.
+#![allow(unsafe_code)]
 
 use std::os::unix::process::CommandExt;
 use std::process::Command;

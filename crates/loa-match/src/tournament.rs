@@ -85,7 +85,7 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &dyn Progress) -> R
             std::thread::Builder::new()
                 .name(format!("match worker {w}"))
                 .spawn_scoped(scope, move || {
-                    worker(schedule, stop, settings, specs, openings, tx)
+                    worker(schedule, stop, settings, specs, openings, tx);
                 })
                 .expect("a worker thread");
         }
@@ -154,7 +154,7 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &dyn Progress) -> R
 fn worker(
     schedule: &Mutex<Schedule>,
     stop: &AtomicBool,
-    settings: &GameSettings,
+    settings: &GameSettings<'_>,
     specs: &[Arc<EngineSpec>],
     openings: &OpeningSource,
     tx: mpsc::Sender<Done>,

@@ -464,7 +464,7 @@ fn mistakes_are_explained() {
     let err = run_match(&[engine("a", &[]), engine("b", &[])], |_| {}).unwrap_err();
     assert!(err.contains("no limit"), "{err}");
     let err = run_match(&[engine("a", &[]), words(&["cmd=/no/such/engine"])], |s| {
-        s.each = words(&["depth=1"])
+        s.each = words(&["depth=1"]);
     })
     .unwrap_err();
     assert!(err.contains("/no/such/engine"), "{err}");
@@ -481,7 +481,7 @@ fn mistakes_are_explained() {
         s.openings = Some(OpeningSource::Random {
             plies: 200,
             seed: 1,
-        })
+        });
     });
     // A random game of 200 plies is possible but rare: if it comes, the match is played.
     if let Err(err) = err {

@@ -158,8 +158,8 @@ impl GameRecord {
             result: match game.outcome() {
                 None => RecordResult::Unknown,
                 Some(o) => match o.winner {
-                    Some(crate::Color::Black) => RecordResult::BlackWins,
-                    Some(crate::Color::White) => RecordResult::WhiteWins,
+                    Some(Color::Black) => RecordResult::BlackWins,
+                    Some(Color::White) => RecordResult::WhiteWins,
                     None => RecordResult::Draw,
                 },
             },

@@ -64,7 +64,7 @@ pub fn parse_resign(words: &[String]) -> Result<Resign, String> {
                                 "--resign: score='{value}' must be a positive number of centipawns"
                             )
                         })?,
-                )
+                );
             }
             "count" | "movecount" => {
                 count = Some(
@@ -75,7 +75,7 @@ pub fn parse_resign(words: &[String]) -> Result<Resign, String> {
                         .ok_or_else(|| {
                             format!("--resign: count='{value}' must be a positive number of moves")
                         })?,
-                )
+                );
             }
             _ => return Err(format!("--resign: unknown key '{key}' (score=S count=C)")),
         }

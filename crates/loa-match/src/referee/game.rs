@@ -29,7 +29,7 @@ pub fn play_game(
     opening: &Opening,
     black: &mut Seat,
     white: &mut Seat,
-    settings: &GameSettings,
+    settings: &GameSettings<'_>,
 ) -> Option<GameResult> {
     let mut game = opening.game(settings.rules);
     let lose = |game: Game, loser: Color, termination: Termination| {
@@ -189,7 +189,7 @@ pub fn play_game(
 }
 
 /// Starts the engine if needed and tells it a new game starts.
-fn ready(seat: &mut Seat, settings: &GameSettings) -> Result<(), EngineError> {
+fn ready(seat: &mut Seat, settings: &GameSettings<'_>) -> Result<(), EngineError> {
     let engine: &mut EngineProcess = seat.engine(settings.rules, settings.timeout)?;
     engine.new_game(settings.timeout)
 }

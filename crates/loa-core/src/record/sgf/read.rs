@@ -462,7 +462,7 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
                                 "RE[{t}]: unknown result (expected B+, W+, 0 for a draw, or ?)"
                             ),
                         )
-                    })?)
+                    })?);
                 }
                 "RU" => record.rules = t.parse().map_err(|e| err(v.at, format!("RU[{t}]: {e}")))?,
                 "TERMINATION" => termination = Some(t.to_string()),
@@ -473,7 +473,7 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
                         match value.text.split_once(':') {
                             Some(("TimeControl", tc)) => tag_time_control = Some(tc.to_string()),
                             Some((key, val)) => {
-                                record.extra.push((key.to_string(), val.to_string()))
+                                record.extra.push((key.to_string(), val.to_string()));
                             }
                             None => record.extra.push(("TAG".to_string(), value.text.clone())),
                         }
