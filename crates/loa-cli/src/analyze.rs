@@ -3,13 +3,14 @@
 use crate::numbers::{seconds, whole};
 use crate::output::say;
 use crate::setup::{PositionArgs, RulesArg};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use loa_core::{Game, Position, RuleSet};
 use loa_engine::{
-    check_hash_size, Engine, Info, Score, SearchLimits, TimeLimit, MAX_DEPTH, MAX_HASH_MB,
+    check_hash_size, Engine, Info, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit,
+    MAX_DEPTH, MAX_HASH_MB,
 };
-use std::sync::atomic::AtomicBool;
+use std::io::IsTerminal;
 use std::time::Duration;
 
 /// The most lines a multi-line search reports.
@@ -70,11 +71,31 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     let history = game.previous_hashes();
     say!("{}", pos.diagram(loa_core::Bitboard::EMPTY).trim_end());
     say!("{pos}");
-    let mut engine = Engine::new(args.hash, rules);
-    let stop = AtomicBool::new(false);
-    let result = engine.search(&pos, &history, &limits, &stop, |info| {
-        say!("{}", describe(&pos, info));
-    });
+    let engine = Engine::new(args.hash, rules);
+    let request = SearchRequest {
+        root: pos,
+        history,
+        limits,
+        until_stopped: false,
+    };
+    let handle = SearchHandle::start(
+        engine,
+        request,
+        move |info| say!("{}", describe(&pos, info)),
+        |_| {},
+    )
+    .context("cannot start the search")?;
+    if std::io::stdin().is_terminal() {
+        eprintln!("(press Enter to stop)");
+        let stopper = handle.stopper();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            if std::io::stdin().read_line(&mut line).is_ok() {
+                stopper.stop();
+            }
+        });
+    }
+    let (_, result) = handle.wait().context("the search thread stopped")?;
     if let Some(best) = result.best {
         say!(
             "best move {best} {} depth {}",

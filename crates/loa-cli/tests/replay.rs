@@ -1,4 +1,4 @@
-//! `loa replay` run as a user runs it, on the sample records in `tests/data/records/`.
+//! `loa replay` run as a user runs it, on the sample records in `crates/loa-core/tests/data/records/`.
 
 mod common;
 
@@ -6,7 +6,7 @@ use common::loa;
 
 fn data(name: &str) -> String {
     format!(
-        "{}/../../tests/data/records/{name}",
+        "{}/../loa-core/tests/data/records/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
 }

@@ -9,7 +9,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/perft.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
     let text = std::fs::read_to_string(path).expect("perft data file");
     text.lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))

@@ -298,8 +298,9 @@ fn name(f: u8, r: u8) -> String {
 // Scenarios: random playouts from the starts and from random placements
 // ---------------------------------------------------------------------------------------
 
-/// The start arrays written out: RULES.md gives the 8x8 ones and says how the smaller
-/// standard boards look; the smaller Scrambled Eggs continue the 8x8 pattern.
+/// The start arrays written out: the rule book (docs/rulebook.md) gives the 8x8 ones and
+/// says how the smaller standard boards look; the smaller Scrambled Eggs continue the 8x8
+/// pattern.
 fn start_text(start: Variant, size: BoardSize) -> &'static str {
     match (start, size) {
         (Variant::Standard, BoardSize::Eight) => "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b",

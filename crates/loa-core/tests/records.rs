@@ -378,10 +378,7 @@ fn pgn_in_other_styles() {
 // ---------------------------------------------------------------------------------------
 
 fn data(name: &str) -> String {
-    let path = format!(
-        "{}/../../tests/data/records/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/records/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -68,8 +68,15 @@ impl SearchHandle {
 
     /// Asks the search to end now; it still delivers its result.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::Release);
-        self.thread.thread().unpark();
+        self.stopper().stop();
+    }
+
+    /// Something that can stop the search from another thread.
+    pub fn stopper(&self) -> Stopper {
+        Stopper {
+            flag: Arc::clone(&self.stop),
+            thread: self.thread.thread().clone(),
+        }
     }
 
     /// Whether the result has been delivered (or the thread is gone).
@@ -80,6 +87,20 @@ impl SearchHandle {
     /// Waits for the end: the engine back and the result, or `None` if the thread died.
     pub fn wait(self) -> Option<(Engine, SearchResult)> {
         self.thread.join().ok()
+    }
+}
+
+/// Stops a search from anywhere, and may outlive it.
+#[derive(Clone)]
+pub struct Stopper {
+    flag: Arc<AtomicBool>,
+    thread: std::thread::Thread,
+}
+
+impl Stopper {
+    pub fn stop(&self) {
+        self.flag.store(true, Ordering::Release);
+        self.thread.unpark();
     }
 }
 

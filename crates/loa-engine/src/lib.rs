@@ -8,7 +8,7 @@ pub mod search;
 pub mod time;
 pub mod tt;
 
-pub use handle::{SearchHandle, SearchRequest};
+pub use handle::{SearchHandle, SearchRequest, Stopper};
 pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
 pub use search::{Engine, Info, Score, SearchLimits, SearchResult, MATE, MAX_DEPTH};
 pub use time::{Clock, TimeLimit};

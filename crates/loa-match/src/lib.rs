@@ -22,7 +22,7 @@ pub use engine_process::{EngineError, EngineProcess};
 pub use engine_spec::{build_specs, EngineSpec, MoveLimits, Protocol, ENGINE_KEYS};
 pub use openings::{parse_book, Opening, OpeningSource, DEFAULT_BOOK, MAX_RANDOM_PLIES};
 pub use referee::adjudication::{parse_draw, parse_resign, Adjudication};
-pub use schedule::Format;
+pub use schedule::MatchFormat;
 pub use sprt::Sprt;
 pub use time_control::{TimeControl, MAX_TIME};
 
@@ -83,13 +83,13 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
         bail!("a match needs at least two engines (--engine ... --engine ...)");
     }
     let format = if config.engines.len() == 2 {
-        Format::HeadToHead
+        MatchFormat::HeadToHead
     } else if config.gauntlet {
-        Format::Gauntlet
+        MatchFormat::Gauntlet
     } else {
-        Format::RoundRobin
+        MatchFormat::RoundRobin
     };
-    if config.sprt.is_some() && format != Format::HeadToHead {
+    if config.sprt.is_some() && format != MatchFormat::HeadToHead {
         bail!("--sprt needs exactly two engines");
     }
     if config.games_per_pairing.is_none() && config.sprt.is_none() {

@@ -5,7 +5,7 @@
 use super::engine_spec::EngineSpec;
 use super::openings::Opening;
 use super::referee::GameResult;
-use super::schedule::Job;
+use super::schedule::Fixture;
 use anyhow::{Context, Result};
 use loa_core::record::{GameRecord, RecordResult};
 use loa_core::Color;
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub fn make_record(
     event: &str,
     date: &str,
-    job: &Job,
+    fixture: &Fixture,
     opening: &Opening,
     result: &GameResult,
     black: &EngineSpec,
@@ -39,7 +39,7 @@ pub fn make_record(
     record.time_control = same_clock.then(|| black.limits.tc.expect("checked").to_string());
     record.extra.push((
         "Round".to_string(),
-        format!("{}.{}", job.round + 1, 1 + u8::from(job.swapped)),
+        format!("{}.{}", fixture.round + 1, 1 + u8::from(fixture.swapped)),
     ));
     record.extra.push(("Opening".to_string(), opening.text()));
     record

@@ -3,7 +3,7 @@
 //! SPRT, and tables per engine and per pairing when there are more than two engines).
 
 use super::referee::GameResult;
-use super::schedule::Job;
+use super::schedule::Fixture;
 use super::sprt::{Decision, Sprt};
 use super::standings::{PairingTally, Standings};
 use super::stats::{fmt_elo, fmt_error, pentanomial_estimate, trinomial_estimate, Wdl};
@@ -32,7 +32,7 @@ impl SprtState {
 }
 
 /// `game 12: d4 (Black) vs d1 (White) 1-0, connection`.
-pub fn game_line(job: &Job, names: &[String], result: &GameResult) -> String {
+pub fn game_line(fixture: &Fixture, names: &[String], result: &GameResult) -> String {
     let score = match result.winner {
         Some(Color::Black) => "1-0",
         Some(Color::White) => "0-1",
@@ -40,9 +40,9 @@ pub fn game_line(job: &Job, names: &[String], result: &GameResult) -> String {
     };
     format!(
         "game {}: {} (Black) vs {} (White) {score}, {}",
-        job.number + 1,
-        names[job.black],
-        names[job.white],
+        fixture.number + 1,
+        names[fixture.black],
+        names[fixture.white],
         result.termination
     )
 }

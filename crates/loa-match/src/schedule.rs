@@ -4,27 +4,27 @@
 
 /// The form of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum MatchFormat {
     HeadToHead,
     Gauntlet,
     RoundRobin,
 }
 
-impl Format {
+impl MatchFormat {
     pub fn name(self) -> &'static str {
         match self {
-            Format::HeadToHead => "head to head",
-            Format::Gauntlet => "gauntlet",
-            Format::RoundRobin => "round robin",
+            MatchFormat::HeadToHead => "head to head",
+            MatchFormat::Gauntlet => "gauntlet",
+            MatchFormat::RoundRobin => "round robin",
         }
     }
 
     /// The pairings of `engines` engines, each as `(first, second)` indices.
     pub fn pairings(self, engines: usize) -> Vec<(usize, usize)> {
         match self {
-            Format::HeadToHead => vec![(0, 1)],
-            Format::Gauntlet => (1..engines).map(|i| (0, i)).collect(),
-            Format::RoundRobin => (0..engines)
+            MatchFormat::HeadToHead => vec![(0, 1)],
+            MatchFormat::Gauntlet => (1..engines).map(|i| (0, i)).collect(),
+            MatchFormat::RoundRobin => (0..engines)
                 .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
                 .collect(),
         }
@@ -33,7 +33,7 @@ impl Format {
 
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Job {
+pub struct Fixture {
     /// Games are numbered from 0 in the order they are handed out.
     pub number: u64,
     /// The round (from 0): which opening.
@@ -79,7 +79,7 @@ impl Schedule {
         &self.pairings
     }
 
-    pub fn next_job(&mut self) -> Option<Job> {
+    pub fn next_fixture(&mut self) -> Option<Fixture> {
         let per_round = 2 * self.pairings.len() as u64;
         loop {
             let slot = self.slot;
@@ -102,7 +102,7 @@ impl Schedule {
             let (black, white) = if swapped { (b, a) } else { (a, b) };
             let number = self.handed_out;
             self.handed_out += 1;
-            return Some(Job {
+            return Some(Fixture {
                 number,
                 round,
                 pairing,
@@ -120,10 +120,10 @@ mod tests {
 
     #[test]
     fn pairings_of_each_format() {
-        assert_eq!(Format::HeadToHead.pairings(2), [(0, 1)]);
-        assert_eq!(Format::Gauntlet.pairings(4), [(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(MatchFormat::HeadToHead.pairings(2), [(0, 1)]);
+        assert_eq!(MatchFormat::Gauntlet.pairings(4), [(0, 1), (0, 2), (0, 3)]);
         assert_eq!(
-            Format::RoundRobin.pairings(4),
+            MatchFormat::RoundRobin.pairings(4),
             [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
         );
     }
@@ -132,8 +132,8 @@ mod tests {
     fn games_come_in_colour_swapped_pairs_round_by_round() {
         let mut schedule = Schedule::new(vec![(0, 1), (0, 2)], Some(3));
         assert_eq!(schedule.total(), Some(6));
-        let jobs: Vec<Job> = std::iter::from_fn(|| schedule.next_job()).collect();
-        let summary: Vec<(u64, u64, usize, usize, usize)> = jobs
+        let fixtures: Vec<Fixture> = std::iter::from_fn(|| schedule.next_fixture()).collect();
+        let summary: Vec<(u64, u64, usize, usize, usize)> = fixtures
             .iter()
             .map(|j| (j.number, j.round, j.pairing, j.black, j.white))
             .collect();
@@ -150,7 +150,7 @@ mod tests {
         );
         let mut endless = Schedule::new(vec![(0, 1)], None);
         for _ in 0..1000 {
-            assert!(endless.next_job().is_some());
+            assert!(endless.next_fixture().is_some());
         }
     }
 }

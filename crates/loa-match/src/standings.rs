@@ -2,7 +2,7 @@
 //! per engine, per colour, and why games ended.
 
 use super::referee::GameResult;
-use super::schedule::Job;
+use super::schedule::Fixture;
 use super::stats::{GameScore, Pentanomial, Wdl};
 use loa_core::Color;
 use std::collections::{BTreeMap, HashMap};
@@ -58,7 +58,7 @@ impl Standings {
     }
 
     /// Counts a finished game; `true` if it completed a game pair.
-    pub fn record(&mut self, job: &Job, result: &GameResult) -> bool {
+    pub fn record(&mut self, fixture: &Fixture, result: &GameResult) -> bool {
         let black_score = match result.winner {
             Some(Color::Black) => GameScore::Win,
             Some(Color::White) => GameScore::Loss,
@@ -67,8 +67,8 @@ impl Standings {
         self.games += 1;
         self.plies += result.game.ply() as u64;
         self.black.add(black_score);
-        self.engines[job.black].add(black_score);
-        self.engines[job.white].add(black_score.flip());
+        self.engines[fixture.black].add(black_score);
+        self.engines[fixture.white].add(black_score.flip());
         *self
             .terminations
             .entry(result.termination.category())
@@ -76,29 +76,29 @@ impl Standings {
         if result.termination.is_failure() {
             if let Some(winner) = result.winner {
                 let loser = if winner == Color::Black {
-                    job.white
+                    fixture.white
                 } else {
-                    job.black
+                    fixture.black
                 };
                 *self.failures[loser]
                     .entry(result.termination.category())
                     .or_default() += 1;
             }
         }
-        let tally = &mut self.pairings[job.pairing];
-        let first_score = if job.black == tally.first {
+        let tally = &mut self.pairings[fixture.pairing];
+        let first_score = if fixture.black == tally.first {
             black_score
         } else {
             black_score.flip()
         };
         tally.wdl.add(first_score);
-        match tally.open.remove(&job.round) {
+        match tally.open.remove(&fixture.round) {
             Some(other) => {
                 tally.penta.add(other, first_score);
                 true
             }
             None => {
-                tally.open.insert(job.round, first_score);
+                tally.open.insert(fixture.round, first_score);
                 false
             }
         }
@@ -119,9 +119,9 @@ mod tests {
         }
     }
 
-    fn job(round: u64, swapped: bool) -> Job {
+    fn fixture(round: u64, swapped: bool) -> Fixture {
         let (black, white) = if swapped { (1, 0) } else { (0, 1) };
-        Job {
+        Fixture {
             number: round * 2 + u64::from(swapped),
             round,
             pairing: 0,
@@ -137,23 +137,23 @@ mod tests {
         let connection = Termination::Rules(Reason::Connection);
         // Round 0: a wins as Black, then a wins as White (Black loses).
         assert!(!s.record(
-            &job(0, false),
+            &fixture(0, false),
             &result(Some(Color::Black), connection.clone())
         ));
         // Round 1's second game comes in before its first.
         assert!(!s.record(
-            &job(1, true),
+            &fixture(1, true),
             &result(None, Termination::Rules(Reason::Repetition))
         ));
         assert!(s.record(
-            &job(0, true),
+            &fixture(0, true),
             &result(Some(Color::White), connection.clone())
         ));
         let crash = Termination::Crash {
             how: "exited with code 3".into(),
         };
         // Round 1's first game: a, Black, crashes and loses.
-        assert!(s.record(&job(1, false), &result(Some(Color::White), crash)));
+        assert!(s.record(&fixture(1, false), &result(Some(Color::White), crash)));
         let t = &s.pairings[0];
         assert_eq!((t.wdl.wins, t.wdl.draws, t.wdl.losses), (2, 1, 1));
         assert_eq!(t.penta.counts(), [0, 1, 0, 0, 1]);

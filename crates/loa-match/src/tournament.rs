@@ -9,7 +9,7 @@ use super::referee::adjudication::Adjudication;
 use super::referee::game::{play_game, GameSettings};
 use super::referee::{GameResult, Seat};
 use super::report::{game_line, status_line, SprtState};
-use super::schedule::{Job, Schedule};
+use super::schedule::{Fixture, Schedule};
 use super::sprt::{Decision, Sprt};
 use super::standings::Standings;
 use crate::Progress;
@@ -46,7 +46,7 @@ pub struct Finished {
 
 /// What a worker reports.
 struct Done {
-    job: Job,
+    fixture: Fixture,
     /// The opening and the game (`None` when abandoned), or why there is no opening.
     game: Result<(Opening, Option<GameResult>), String>,
 }
@@ -104,9 +104,9 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &dyn Progress) -> R
             };
             let record = match (result, counted) {
                 (Some(result), true) => {
-                    let pair_done = standings.record(&done.job, result);
+                    let pair_done = standings.record(&done.fixture, result);
                     if let Some(state) = sprt_state.as_mut() {
-                        if pair_done && done.job.pairing == 0 {
+                        if pair_done && done.fixture.pairing == 0 {
                             state.llr = state.sprt.llr(&standings.pairings[0].penta);
                             state.decision = state.sprt.decide(state.llr);
                             if state.decision != Decision::Continue {
@@ -115,17 +115,17 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &dyn Progress) -> R
                         }
                     }
                     progress.game_finished(
-                        &game_line(&done.job, &names, result),
+                        &game_line(&done.fixture, &names, result),
                         &status_line(&standings, sprt_state.as_ref()),
                     );
                     Some(make_record(
                         &plan.event,
                         &plan.date,
-                        &done.job,
+                        &done.fixture,
                         opening,
                         result,
-                        &plan.specs[done.job.black],
-                        &plan.specs[done.job.white],
+                        &plan.specs[done.fixture.black],
+                        &plan.specs[done.fixture.white],
                     ))
                 }
                 _ => {
@@ -133,7 +133,7 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &dyn Progress) -> R
                     None
                 }
             };
-            if let Err(e) = records.add(done.job.number, record) {
+            if let Err(e) = records.add(done.fixture.number, record) {
                 stop.store(true, Ordering::Relaxed);
                 failure.get_or_insert(e);
             }
@@ -164,18 +164,18 @@ fn worker(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let job = schedule
+        let fixture = schedule
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .next_job();
-        let Some(job) = job else { break };
-        let game = openings.get(job.round).map(|opening| {
-            let (black, white) = two_seats(&mut seats, job.black, job.white);
+            .next_fixture();
+        let Some(fixture) = fixture else { break };
+        let game = openings.get(fixture.round).map(|opening| {
+            let (black, white) = two_seats(&mut seats, fixture.black, fixture.white);
             let result = play_game(&opening, black, white, settings);
             (opening, result)
         });
         let failed = game.is_err();
-        if tx.send(Done { job, game }).is_err() || failed {
+        if tx.send(Done { fixture, game }).is_err() || failed {
             break;
         }
     }

@@ -5,15 +5,14 @@ mod words;
 
 use crate::numbers::{seconds, whole};
 use crate::setup::{PositionArgs, RulesArg};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
 use loa_core::{Bitboard, Color, Game, Move, Position, RuleSet};
-use loa_engine::{Engine, Score, SearchLimits, TimeLimit, MAX_DEPTH};
+use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
 use save::{SaveTarget, Saver};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use words::{verdict, Viewer};
 
@@ -61,6 +60,9 @@ board, new, help, quit.";
 /// The engine's name in records and messages.
 const ENGINE_NAME: &str = "loa";
 
+/// The engine's transposition table, in MiB.
+const HASH_MB: usize = 64;
+
 pub fn run(args: PlayArgs) -> Result<()> {
     let (game, loaded_names) = match &args.load {
         Some(path) => {
@@ -103,7 +105,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut session = Session {
         start: *game.start(),
         game,
-        opponent: (!args.two_players).then(|| Engine::new(64, RuleSet::from(args.rules))),
+        opponent: (!args.two_players).then(|| Engine::new(HASH_MB, RuleSet::from(args.rules))),
         hint_engine: None,
         human,
         level,
@@ -288,8 +290,7 @@ impl<W: Write> Session<W> {
         )?;
         self.out.flush()?;
         let limits = self.level.limits();
-        let engine = self.opponent.as_mut().expect("a computer opponent");
-        let (mv, score, depth) = search(engine, &self.game, &limits);
+        let (mv, score, depth) = search(&mut self.opponent, &self.game, &limits)?;
         let (number, _) = self.move_number(self.game.ply());
         let dots = if side == Color::Black { "." } else { "..." };
         writeln!(
@@ -311,17 +312,15 @@ impl<W: Write> Session<W> {
         }
         let side = self.game.position().side_to_move();
         let limits = self.level.limits();
-        let rules = self.game.rules();
         let viewer = self.viewer();
-        let engine = match self.opponent.as_mut() {
-            Some(engine) => engine,
-            None => self
-                .hint_engine
-                .get_or_insert_with(|| Engine::new(64, rules)),
-        };
         writeln!(self.out, "Thinking ({})...", self.level.describe())?;
         self.out.flush()?;
-        let (mv, score, _) = search(engine, &self.game, &limits);
+        let slot = if self.opponent.is_some() {
+            &mut self.opponent
+        } else {
+            &mut self.hint_engine
+        };
+        let (mv, score, _) = search(slot, &self.game, &limits)?;
         writeln!(self.out, "Hint: {mv}. {}.", verdict(score, side, viewer))?;
         Ok(())
     }
@@ -457,10 +456,26 @@ impl<W: Write> Session<W> {
 }
 
 /// The engine's move in the game, its score for the side to move, and the depth reached.
-fn search(engine: &mut Engine, game: &Game, limits: &SearchLimits) -> (Move, Score, u32) {
-    let history = game.previous_hashes();
-    let stop = AtomicBool::new(false);
-    let result = engine.search(game.position(), &history, limits, &stop, |_| {});
-    let mv = result.best.expect("the game is not over");
-    (mv, Score::from_internal(result.score), result.depth)
+/// The search runs on its own thread through the engine's search handle; the engine is
+/// taken from `slot` and put back (a new one if the thread died).
+fn search(
+    slot: &mut Option<Engine>,
+    game: &Game,
+    limits: &SearchLimits,
+) -> Result<(Move, Score, u32)> {
+    let engine = slot
+        .take()
+        .unwrap_or_else(|| Engine::new(HASH_MB, game.rules()));
+    let request = SearchRequest {
+        root: *game.position(),
+        history: game.previous_hashes(),
+        limits: limits.clone(),
+        until_stopped: false,
+    };
+    let handle =
+        SearchHandle::start(engine, request, |_| {}, |_| {}).context("cannot start the search")?;
+    let (engine, result) = handle.wait().context("the search thread stopped")?;
+    *slot = Some(engine);
+    let mv = result.best.context("the game is over")?;
+    Ok((mv, Score::from_internal(result.score), result.depth))
 }
