@@ -82,12 +82,18 @@ pub struct Session {
 impl Session {
     /// A session that answers on `writer`, with every option at its default.
     pub fn new(writer: Box<dyn Write + Send>) -> Session {
+        Session::with_hash(writer, None)
+    }
+
+    /// A session whose table starts at `hash_mb` MiB rather than the default (a fuzzer
+    /// starts thousands of sessions); the `Hash` option still changes it.
+    pub fn with_hash(writer: Box<dyn Write + Send>, hash_mb: Option<usize>) -> Session {
         let number = |option: EngineOption| match option.default_value() {
             OptionValue::Number(n) => n,
             OptionValue::Rules(_) => unreachable!("a spin option"),
         };
         let settings = Settings {
-            hash_mb: number(EngineOption::Hash) as usize,
+            hash_mb: hash_mb.unwrap_or(number(EngineOption::Hash) as usize),
             move_overhead: Duration::from_millis(number(EngineOption::MoveOverhead)),
             rules: RuleSet::default(),
         };
