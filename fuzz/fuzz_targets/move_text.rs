@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use loa_core::{BoardSize, Move, MoveText, Position, Start};
+use loa_core::{BoardSize, Move, MoveText, Position, Variant};
 use std::sync::OnceLock;
 
 fn positions() -> &'static [Position] {
@@ -14,8 +14,8 @@ fn positions() -> &'static [Position] {
     POSITIONS.get_or_init(|| {
         let mut set = Vec::new();
         for size in BoardSize::ALL {
-            set.push(Start::Standard.position(size));
-            set.push(Start::ScrambledEggs.position(size));
+            set.push(Variant::Standard.start(size));
+            set.push(Variant::ScrambledEggs.start(size));
         }
         for text in [
             // Middle games with captures on offer.
