@@ -5,7 +5,7 @@ use crate::output::say;
 use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use loa_core::{Game, Position, RuleSet};
+use loa_core::{Game, GameState, RuleSet, VariantPosition};
 use loa_engine::{
     check_hash_size, Engine, Info, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit,
     MAX_DEPTH, MAX_HASH_MB,
@@ -106,7 +106,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-fn describe(root: &Position, info: &Info) -> String {
+fn describe(root: &VariantPosition, info: &Info) -> String {
     let mut pos = *root;
     let mut line = Vec::new();
     for &mv in &info.pv {

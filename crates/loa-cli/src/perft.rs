@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use loa_core::perft::perft;
-use loa_core::{Move, Position};
+use loa_core::{GameState, Move, VariantPosition};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -34,7 +34,14 @@ pub struct PerftArgs {
 pub fn run(args: PerftArgs) -> Result<()> {
     let pos = args.position.position()?;
     let started = Instant::now();
-    let split = count(&pos, args.depth, args.threads);
+    // Each variant's own position type: the standard count pays nothing for the others.
+    let split = match &pos {
+        VariantPosition::Standard(p) => count(p, args.depth, args.threads),
+        VariantPosition::Parachute(p) => count(p, args.depth, args.threads),
+        VariantPosition::AmbiLoa(p) => count(p, args.depth, args.threads),
+        VariantPosition::Neighbors(p) => count(p, args.depth, args.threads),
+        VariantPosition::FieldsOfAction(p) => count(p, args.depth, args.threads),
+    };
     let total: u64 = split.iter().map(|(_, n)| n).sum();
     let elapsed = started.elapsed().as_secs_f64();
     if args.divide {
@@ -56,18 +63,16 @@ pub fn run(args: PerftArgs) -> Result<()> {
 
 /// The count under each first move (a single entry with no move at depth 0). Work is split
 /// into the positions two plies deep so threads stay balanced.
-fn count(pos: &Position, depth: u32, threads: usize) -> Vec<(Option<Move>, u64)> {
+fn count<P: GameState>(pos: &P, depth: u32, threads: usize) -> Vec<(Option<Move>, u64)> {
     if depth == 0 {
         return vec![(None, 1)];
     }
-    let roots = pos.legal_moves();
-    let mut tasks: Vec<(usize, Position)> = Vec::new();
+    let roots = pos.moves();
+    let mut tasks: Vec<(usize, P)> = Vec::new();
     for (i, &mv) in roots.iter().enumerate() {
         let child = pos.after(mv);
         if depth >= 3 {
-            for &reply in child.legal_moves().iter() {
-                tasks.push((i, child.after(reply)));
-            }
+            child.for_each_move(|reply| tasks.push((i, child.after(reply))));
         } else {
             tasks.push((i, child));
         }

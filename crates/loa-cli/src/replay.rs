@@ -3,9 +3,10 @@
 //! record is wrong.
 
 use crate::output::say;
+use crate::setup::variant_names;
 use anyhow::{bail, Result};
-use loa_core::record::{parse_games, GameRecord, RecordError, Replay, ReplayError, ResultCheck};
-use loa_core::{Bitboard, Game};
+use loa_core::record::{parse_games_as, GameRecord, RecordError, Replay, ReplayError, ResultCheck};
+use loa_core::{Bitboard, Game, GameState, Variant, VariantPosition};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -21,6 +22,9 @@ pub struct ReplayArgs {
     /// Fail also when a recorded result contradicts the board (normally a warning).
     #[arg(long)]
     pub strict: bool,
+    /// The variant of games whose record names none (SGF `SU`, PGN `Variant`).
+    #[arg(long, default_value = "standard", value_parser = variant_names())]
+    pub variant: Variant,
 }
 
 /// How one game went.
@@ -33,7 +37,7 @@ enum Verdict {
 pub fn run(args: ReplayArgs) -> Result<()> {
     let name = args.file.display().to_string();
     let text = crate::text_file::read(&args.file)?;
-    let games = parse_games(&text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let games = parse_games_as(&text, args.variant).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let total = games.len();
     let selected: Vec<(usize, Result<GameRecord, RecordError>)> = match args.game {
         Some(n) => {
@@ -180,15 +184,12 @@ fn start_text(record: &GameRecord) -> String {
     let size = record.start.size();
     match record.named_start() {
         Some(start) => format!("{start} {size}"),
-        None => format!("position {}", record.start),
+        None => format!("{} position {}", record.variant(), record.start),
     }
 }
 
-fn last_move_squares(game: &Game) -> Bitboard {
-    match game.last_move() {
-        Some(mv) if !mv.is_pass() => Bitboard::EMPTY.with(mv.from()).with(mv.to()),
-        _ => Bitboard::EMPTY,
-    }
+fn last_move_squares(game: &Game<VariantPosition>) -> Bitboard {
+    game.last_move().map_or(Bitboard::EMPTY, |mv| mv.squares())
 }
 
 /// The result with its cause: the board's outcome when the game ended on the board,

@@ -4,7 +4,7 @@ use crate::output::say;
 use anyhow::{Context, Result};
 use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
-use loa_core::{BoardSize, Position, RuleSet, Variant};
+use loa_core::{BoardSize, GameState, RuleSet, Variant, VariantPosition};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum RulesArg {
@@ -26,24 +26,26 @@ impl From<RulesArg> for RuleSet {
 /// Where a game or a count starts.
 #[derive(Args, Clone, Debug)]
 pub struct PositionArgs {
-    /// Position text, e.g. "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b".
-    #[arg(long, conflicts_with_all = ["variant", "board"])]
+    /// Position text of the variant, e.g. "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b".
+    #[arg(long, conflicts_with = "board")]
     pub position: Option<String>,
-    /// The variant, which sets the start.
+    /// The variant: its rules, and its start unless --position gives one.
     #[arg(long, alias = "start", default_value = "standard", value_parser = variant_names())]
     pub variant: Variant,
-    /// Board size: 6, 7 or 8.
+    /// Board size: 6, 7 or 8 (the standard game and Scrambled Eggs; the others are 8x8).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(6..=8))]
     pub board: u8,
 }
 
 impl PositionArgs {
-    pub fn position(&self) -> Result<Position> {
+    pub fn position(&self) -> Result<VariantPosition> {
         if let Some(text) = &self.position {
-            return parse_position(text);
+            return parse_position(self.variant, text);
         }
         let size = BoardSize::from_len(usize::from(self.board)).expect("clap checks 6..=8");
-        Ok(self.variant.start(size))
+        self.variant
+            .start(size)
+            .with_context(|| format!("{} is played on 8x8 only, not {size}", self.variant.title()))
     }
 }
 
@@ -53,21 +55,34 @@ pub fn variant_names() -> impl TypedValueParser<Value = Variant> {
         .map(|name| name.parse::<Variant>().expect("one of the names"))
 }
 
-pub fn parse_position(text: &str) -> Result<Position> {
-    text.parse()
-        .with_context(|| format!("bad position text '{}'", loa_core::excerpt(text)))
+pub fn parse_position(variant: Variant, text: &str) -> Result<VariantPosition> {
+    VariantPosition::parse(variant, text).with_context(|| {
+        format!(
+            "bad position text '{}' for {}",
+            loa_core::excerpt(text),
+            variant.title()
+        )
+    })
 }
 
 #[derive(Args)]
 pub struct MovesArgs {
-    /// Position text (quoted, or as two words: placement and side to move).
+    /// Position text (quoted, or as words: placement, side to move, and any fields the
+    /// variant adds).
     #[arg(required = true, num_args = 1..)]
     position: Vec<String>,
+    /// The variant the position is of.
+    #[arg(long, default_value = "standard", value_parser = variant_names())]
+    variant: Variant,
 }
 
 pub fn moves(args: MovesArgs) -> Result<()> {
-    let pos = parse_position(&args.position.join(" "))?;
-    let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-    say!("{}", moves.join(" "));
+    let pos = parse_position(args.variant, &args.position.join(" "))?;
+    let moves: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
+    if moves.is_empty() {
+        say!("(none: {} has no legal move)", pos.side_to_move());
+    } else {
+        say!("{}", moves.join(" "));
+    }
     Ok(())
 }

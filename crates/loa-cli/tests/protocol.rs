@@ -241,6 +241,9 @@ fn handshake_ugi_and_uci() {
         "option name Threads type spin default 1 min 1 max 256",
         "option name MoveOverhead type spin default 10 min 0 max 10000",
         "option name SimultaneousConnection type combo default draw var draw var mover-wins",
+        "option name UCI_Variant type combo default standard var standard var scrambled-eggs \
+         var parachute var ambiloa var neighbors var fields-of-action",
+        "option name RandomMoves type check default false",
     ];
     for (command, ok) in [("ugi", "ugiok"), ("uci", "uciok")] {
         loa.send(command);

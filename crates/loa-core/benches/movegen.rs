@@ -26,7 +26,9 @@ fn line(start: Position, plies: usize) -> Position {
 /// The benchmark positions with their labels.
 fn positions() -> Vec<(String, Position)> {
     let standard = Position::startpos();
-    let eggs = Variant::ScrambledEggs.start(BoardSize::Eight);
+    let eggs = Variant::ScrambledEggs
+        .standard_start(BoardSize::Eight)
+        .expect("8x8");
     let mut set = vec![("start".to_string(), standard), ("eggs".to_string(), eggs)];
     for plies in [8, 16, 24, 32] {
         set.push((format!("start+{plies}"), line(standard, plies)));

@@ -3,11 +3,10 @@
 //! this trait; each variant implements it on a position type of its own, so the standard
 //! game's [`Position`] keeps its fast inherent methods for the search and perft.
 
+use crate::Variant;
 use crate::{Bitboard, BoardSize, Color, Move, MoveError, Outcome, Position, RuleSet, Square};
-use crate::{PositionTextError, Variant};
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
-use std::str::FromStr;
 
 /// Who is to move: one of a side's seats. Most games have one seat a side; in AmbiLOA each
 /// kind of piece moves in turn, and the two kinds of a side are two seats, taken by one
@@ -30,9 +29,7 @@ pub struct Piece {
 }
 
 /// A position of some variant.
-pub trait GameState:
-    Clone + Eq + Hash + Debug + Display + FromStr<Err = PositionTextError> + Send + Sync + 'static
-{
+pub trait GameState: Clone + Eq + Hash + Debug + Display + Send + Sync + 'static {
     fn variant(&self) -> Variant;
 
     fn size(&self) -> BoardSize;

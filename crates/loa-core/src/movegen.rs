@@ -78,7 +78,7 @@ static TABLES: Tables = build_tables();
 /// The squares the piece on `from` can reach by line count without jumping an enemy
 /// piece, before own pieces and the board's edge are taken off.
 #[inline(always)]
-fn piece_targets(from: Square, occupied: u64, them: u64) -> u64 {
+pub(crate) fn piece_targets(from: Square, occupied: u64, them: u64) -> u64 {
     let lines = &TABLES.lines[from.index()];
     let steps = &TABLES.steps[from.index()];
     let mut targets = 0u64;
@@ -91,6 +91,28 @@ fn piece_targets(from: Square, occupied: u64, them: u64) -> u64 {
         }
     }
     targets
+}
+
+/// The squares exactly `distance` steps from `from` along each of the eight queen
+/// directions, leaping whatever lies between (Neighbors, Fields of Action); before the
+/// board's edge and own pieces are taken off.
+#[inline]
+pub(crate) fn leap_targets(from: Square, distance: u32) -> u64 {
+    if distance == 0 || distance > 8 {
+        return 0;
+    }
+    TABLES.steps[from.index()].iter().fold(0, |targets, steps| {
+        targets | steps[distance as usize].target
+    })
+}
+
+/// Every square on the four lines through `from`, `from` itself excluded.
+#[inline]
+pub(crate) fn queen_lines(from: Square) -> u64 {
+    TABLES.lines[from.index()]
+        .iter()
+        .fold(0, |all, &line| all | line)
+        & !from.bit()
 }
 
 impl Position {

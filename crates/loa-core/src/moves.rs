@@ -68,6 +68,19 @@ impl Move {
         }
     }
 
+    /// The squares the move touches: where the piece left and landed, and where a piece
+    /// was placed (to mark the last move on a board).
+    pub fn squares(self) -> crate::Bitboard {
+        let mut squares = crate::Bitboard::EMPTY;
+        if !self.is_pass() {
+            squares = squares.with(self.from()).with(self.to());
+        }
+        if let Some(square) = self.drop() {
+            squares = squares.with(square);
+        }
+        squares
+    }
+
     /// The move without its drop.
     #[inline]
     pub const fn without_drop(self) -> Move {
@@ -174,6 +187,50 @@ pub enum MoveError {
     PassNotAllowed { legal: String },
     #[error("{side} has no legal move and must pass")]
     MustPass { side: crate::Color },
+    #[error("'{text}': a placement is due after the move: write it as {example}")]
+    DropMissing { text: String, example: String },
+    #[error("'{text}': no placement now: {side} has no piece in reserve")]
+    DropNotAllowed { text: String, side: crate::Color },
+    #[error("'{text}': {square} is not empty after the move, so no piece can be placed there")]
+    DropOccupied { text: String, square: Square },
+    #[error("'{text}': the piece on {square} is {found}, but {due} moves now")]
+    WrongKind {
+        text: String,
+        square: Square,
+        found: String,
+        due: String,
+    },
+}
+
+/// What a whole turn's text says: a move or a pass, then perhaps the placement of a
+/// reserve piece (Parachute's `a6-c6@e5`, `pass@d4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnText {
+    pub step: MoveText,
+    pub drop: Option<Square>,
+}
+
+impl TurnText {
+    /// Reads `<move>` or `<move>@<square>`, the move in any form [`MoveText`] reads.
+    pub fn parse(text: &str) -> Result<TurnText, MoveError> {
+        let trimmed = text.trim();
+        match trimmed.split_once('@') {
+            None => Ok(TurnText {
+                step: MoveText::parse(trimmed)?,
+                drop: None,
+            }),
+            Some((step, square)) => {
+                let drop = Square::parse(square.trim()).ok_or_else(|| MoveError::BadSquare {
+                    text: crate::excerpt(trimmed).into_owned(),
+                    square: crate::excerpt(square).into_owned(),
+                })?;
+                Ok(TurnText {
+                    step: MoveText::parse(step)?,
+                    drop: Some(drop),
+                })
+            }
+        }
+    }
 }
 
 impl MoveText {
@@ -245,6 +302,11 @@ impl MoveList {
     pub fn clear(&mut self) {
         self.0.clear();
     }
+
+    /// Keeps the moves for which `keep` holds.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        self.0.retain(|mv| keep(mv));
+    }
 }
 
 impl std::ops::Deref for MoveList {
@@ -308,6 +370,24 @@ mod tests {
         assert_eq!(MoveText::parse(" b1d3 "), Ok(step("b1", "d3", None)));
         assert_eq!(MoveText::parse("PASS"), Ok(MoveText::Pass));
         assert_eq!(MoveText::parse("0000"), Ok(MoveText::Pass));
+    }
+
+    #[test]
+    fn turns_carry_their_drop() {
+        let turn = TurnText::parse("a6-c6@E5").unwrap();
+        assert_eq!(turn.drop, Some(sq("e5")));
+        assert_eq!(
+            turn.step,
+            MoveText::Step {
+                from: sq("a6"),
+                to: sq("c6"),
+                capture: Some(false)
+            }
+        );
+        assert_eq!(TurnText::parse("pass@d4").unwrap().step, MoveText::Pass);
+        assert_eq!(TurnText::parse("b1d3").unwrap().drop, None);
+        assert!(TurnText::parse("a6-c6@z9").is_err());
+        assert!(TurnText::parse("@e5").is_err());
     }
 
     #[test]

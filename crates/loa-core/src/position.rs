@@ -27,12 +27,31 @@ pub enum SetupError {
 impl Position {
     /// The standard starting position on the 8x8 board.
     pub fn startpos() -> Position {
-        crate::Variant::Standard.start(BoardSize::Eight)
+        crate::Variant::Standard
+            .standard_start(BoardSize::Eight)
+            .expect("the standard game is played on 8x8")
     }
 
     /// A position from its pieces, checked: both colours present, no square twice, all on
     /// the board.
     pub fn from_parts(
+        black: Bitboard,
+        white: Bitboard,
+        side: Color,
+        size: BoardSize,
+    ) -> Result<Position, SetupError> {
+        let pos = Position::with_pieces(black, white, side, size)?;
+        for color in Color::ALL {
+            if pos.pieces(color).is_empty() {
+                return Err(SetupError::NoPieces(color));
+            }
+        }
+        Ok(pos)
+    }
+
+    /// A position from pieces that lie on the board and overlap nowhere, where a side may
+    /// have no piece (Parachute: its pieces are all in reserve).
+    pub(crate) fn with_pieces(
         black: Bitboard,
         white: Bitboard,
         side: Color,
@@ -44,11 +63,6 @@ impl Position {
         if let Some(square) = ((black | white) & !size.mask()).first() {
             return Err(SetupError::OffBoard { square, size });
         }
-        for (color, set) in [(Color::Black, black), (Color::White, white)] {
-            if set.is_empty() {
-                return Err(SetupError::NoPieces(color));
-            }
-        }
         let mut pos = Position {
             pieces: [black, white],
             board: size.mask(),
@@ -58,6 +72,13 @@ impl Position {
         };
         pos.hash = pos.compute_hash();
         Ok(pos)
+    }
+
+    /// Puts a piece of `color` on the empty square `sq` (Parachute's placement).
+    pub(crate) fn put(&mut self, color: Color, sq: Square) {
+        debug_assert!(!self.occupied().contains(sq));
+        self.pieces[color.index()] = self.pieces[color.index()].with(sq);
+        self.hash ^= zobrist::piece_key(color, sq);
     }
 
     #[inline]
@@ -176,7 +197,7 @@ impl Position {
 
 /// Rule 7: who wins when the mover, the opponent or both are connected.
 #[inline]
-fn judge(
+pub(crate) fn judge(
     mover: Color,
     mover_connected: bool,
     opponent_connected: bool,

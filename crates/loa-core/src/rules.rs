@@ -53,6 +53,11 @@ pub enum Reason {
     SimultaneousConnection,
     /// The same position with the same side to move occurred for the third time.
     Repetition,
+    /// Five enemy pieces with consecutive numbers captured (Fields of Action).
+    FiveCaptured,
+    /// The side to move has no legal move and loses (Fields of Action, which has no
+    /// pass).
+    NoMove,
 }
 
 impl fmt::Display for Reason {
@@ -61,6 +66,8 @@ impl fmt::Display for Reason {
             Reason::Connection => "connection",
             Reason::SimultaneousConnection => "simultaneous connection",
             Reason::Repetition => "third repetition",
+            Reason::FiveCaptured => "five consecutive captures",
+            Reason::NoMove => "no legal move",
         })
     }
 }

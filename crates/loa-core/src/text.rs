@@ -1,5 +1,6 @@
-//! Position text: ranks from the top down separated by `/`, `b`/`w` for pieces, digits for
-//! runs of empty squares, then the side to move.
+//! Position text: ranks from the top down separated by `/`, a letter for each piece, digits
+//! for runs of empty squares, then the side to move and any fields a variant adds. The
+//! placement is read and written here for every variant, each with its own letters.
 
 use crate::{excerpt, Bitboard, BoardSize, Color, Position, SetupError, Square};
 use std::fmt;
@@ -26,12 +27,26 @@ pub enum PositionTextError {
         size: BoardSize,
         expected: usize,
     },
-    #[error("rank {rank} ('{text}'): unknown character '{found}' (expected b, w or a digit 1-8)")]
+    #[error(
+        "rank {rank} ('{text}'): unknown character '{found}' (expected {expected} or a digit 1-8)"
+    )]
     BadChar {
         rank: usize,
         text: String,
         found: char,
+        /// The letters of the variant, in words.
+        expected: &'static str,
     },
+    #[error("missing {0} after the side to move")]
+    MissingField(&'static str),
+    #[error("{field} '{text}' must be {expected}")]
+    BadField {
+        field: &'static str,
+        text: String,
+        expected: &'static str,
+    },
+    #[error("{0}")]
+    Invalid(String),
     #[error(transparent)]
     Setup(#[from] SetupError),
 }
@@ -51,47 +66,14 @@ impl FromStr for Position {
         if let Some(extra) = fields.next() {
             return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
         }
-        let ranks: Vec<&str> = placement.split('/').collect();
-        let size =
-            BoardSize::from_len(ranks.len()).ok_or(PositionTextError::RankCount(ranks.len()))?;
-        let n = usize::from(size.side());
+        let (size, squares) = read_placement(placement, "b, w", |ch| match ch {
+            'b' => Some(Color::Black),
+            'w' => Some(Color::White),
+            _ => None,
+        })?;
         let mut pieces = [Bitboard::EMPTY; 2];
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = n - i;
-            let mut file = 0usize;
-            for ch in rank_text.chars() {
-                match ch {
-                    '1'..='8' => file += ch as usize - '0' as usize,
-                    'b' | 'w' => {
-                        if file < n {
-                            let color = if ch == 'b' {
-                                Color::Black
-                            } else {
-                                Color::White
-                            };
-                            let sq = Square::from_coords(file as u8, (rank - 1) as u8);
-                            pieces[color.index()] = pieces[color.index()].with(sq);
-                        }
-                        file += 1;
-                    }
-                    found => {
-                        return Err(PositionTextError::BadChar {
-                            rank,
-                            text: excerpt(rank_text).into_owned(),
-                            found,
-                        })
-                    }
-                }
-            }
-            if file != n {
-                return Err(PositionTextError::RankLength {
-                    rank,
-                    text: excerpt(rank_text).into_owned(),
-                    squares: file,
-                    size,
-                    expected: n,
-                });
-            }
+        for (sq, color) in squares {
+            pieces[color.index()] = pieces[color.index()].with(sq);
         }
         Ok(Position::from_parts(pieces[0], pieces[1], side, size)?)
     }
@@ -99,61 +81,125 @@ impl FromStr for Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.size().side();
-        for rank in (0..n).rev() {
-            let mut empty = 0;
-            for file in 0..n {
-                match self.piece_at(Square::from_coords(file, rank)) {
-                    None => empty += 1,
-                    Some(color) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{}", color.letter())?;
-                    }
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank > 0 {
-                f.write_str("/")?;
-            }
-        }
+        write_placement(f, self.size(), |sq| self.piece_at(sq).map(Color::letter))?;
         write!(f, " {}", self.side_to_move().letter())
     }
+}
+
+/// Reads a placement: the ranks from the top down separated by `/`, digits for runs of
+/// empty squares, and letters that `piece` turns into pieces (`letters` names them for
+/// the error). The squares of the pieces, in reading order.
+pub(crate) fn read_placement<P>(
+    placement: &str,
+    letters: &'static str,
+    piece: impl Fn(char) -> Option<P>,
+) -> Result<(BoardSize, Vec<(Square, P)>), PositionTextError> {
+    let ranks: Vec<&str> = placement.split('/').collect();
+    let size = BoardSize::from_len(ranks.len()).ok_or(PositionTextError::RankCount(ranks.len()))?;
+    let n = usize::from(size.side());
+    let mut squares = Vec::new();
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = n - i;
+        let mut file = 0usize;
+        for ch in rank_text.chars() {
+            if let Some(run) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += run as usize;
+                continue;
+            }
+            let Some(p) = piece(ch) else {
+                return Err(PositionTextError::BadChar {
+                    rank,
+                    text: excerpt(rank_text).into_owned(),
+                    found: ch,
+                    expected: letters,
+                });
+            };
+            if file < n {
+                squares.push((Square::from_coords(file as u8, (rank - 1) as u8), p));
+            }
+            file += 1;
+        }
+        if file != n {
+            return Err(PositionTextError::RankLength {
+                rank,
+                text: excerpt(rank_text).into_owned(),
+                squares: file,
+                size,
+                expected: n,
+            });
+        }
+    }
+    Ok((size, squares))
+}
+
+/// Writes a placement, `letter` giving each square's letter (`None` when empty).
+pub(crate) fn write_placement(
+    f: &mut fmt::Formatter<'_>,
+    size: BoardSize,
+    letter: impl Fn(Square) -> Option<char>,
+) -> fmt::Result {
+    let n = size.side();
+    for rank in (0..n).rev() {
+        let mut empty = 0;
+        for file in 0..n {
+            match letter(Square::from_coords(file, rank)) {
+                None => empty += 1,
+                Some(ch) => {
+                    if empty > 0 {
+                        write!(f, "{empty}")?;
+                        empty = 0;
+                    }
+                    write!(f, "{ch}")?;
+                }
+            }
+        }
+        if empty > 0 {
+            write!(f, "{empty}")?;
+        }
+        if rank > 0 {
+            f.write_str("/")?;
+        }
+    }
+    Ok(())
+}
+
+/// The board as a diagram with coordinates, the top rank first, `letter` giving each
+/// square's letter; squares in `marked` are shown in brackets (the last move, say).
+pub(crate) fn draw_diagram(
+    size: BoardSize,
+    marked: Bitboard,
+    letter: impl Fn(Square) -> Option<char>,
+) -> String {
+    let n = size.side();
+    let mut out = String::new();
+    for rank in (0..n).rev() {
+        out.push_str(&format!("{:>2} ", rank + 1));
+        for file in 0..n {
+            let sq = Square::from_coords(file, rank);
+            let ch = letter(sq).unwrap_or('.');
+            if marked.contains(sq) {
+                out.push_str(&format!("[{ch}]"));
+            } else {
+                out.push_str(&format!(" {ch} "));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for file in 0..n {
+        out.push_str(&format!(" {} ", (b'a' + file) as char));
+    }
+    out.push('\n');
+    out
 }
 
 impl Position {
     /// The board as a diagram with coordinates, the top rank first; squares in `marked`
     /// are shown in brackets (for example the last move).
     pub fn diagram(&self, marked: Bitboard) -> String {
-        let n = self.size().side();
-        let mut out = String::new();
-        for rank in (0..n).rev() {
-            out.push_str(&format!("{:>2} ", rank + 1));
-            for file in 0..n {
-                let sq = Square::from_coords(file, rank);
-                let ch = match self.piece_at(sq) {
-                    Some(Color::Black) => 'b',
-                    Some(Color::White) => 'w',
-                    None => '.',
-                };
-                if marked.contains(sq) {
-                    out.push_str(&format!("[{ch}]"));
-                } else {
-                    out.push_str(&format!(" {ch} "));
-                }
-            }
-            out.push('\n');
-        }
-        out.push_str("   ");
-        for file in 0..n {
-            out.push_str(&format!(" {} ", (b'a' + file) as char));
-        }
-        out.push('\n');
-        out
+        draw_diagram(self.size(), marked, |sq| {
+            self.piece_at(sq).map(Color::letter)
+        })
     }
 }
 

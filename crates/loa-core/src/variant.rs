@@ -2,6 +2,9 @@
 //! everywhere a game is set up (the command line, the engine option `UCI_Variant`, records),
 //! its start on each board it is played on, and its names in records.
 
+use crate::variants::{
+    AmbiPosition, FieldsPosition, NeighborsPosition, ParachutePosition, VariantPosition,
+};
 use crate::{Bitboard, BoardSize, Color, Position, Square};
 use std::fmt;
 use std::str::FromStr;
@@ -16,41 +19,116 @@ pub enum Variant {
     /// The standard rules from the same squares with the colours alternating around the
     /// board.
     ScrambledEggs,
+    /// Six pieces each on the board and six in reserve, placed by the opponent.
+    Parachute,
+    /// Two kinds of piece a side, moved in strict rotation; also for four players.
+    AmbiLoa,
+    /// A piece moves as many squares as it has neighbours.
+    Neighbors,
+    /// Numbered pieces; five consecutive captures win.
+    FieldsOfAction,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::ScrambledEggs];
+    pub const ALL: [Variant; 6] = [
+        Variant::Standard,
+        Variant::ScrambledEggs,
+        Variant::Parachute,
+        Variant::AmbiLoa,
+        Variant::Neighbors,
+        Variant::FieldsOfAction,
+    ];
 
-    /// The name used wherever a game is set up: `standard`, `scrambled-eggs`.
+    /// The variant's place in [`Variant::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The name used wherever a game is set up: `standard`, `scrambled-eggs`,
+    /// `parachute`, `ambiloa`, `neighbors`, `fields-of-action`.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Standard => "standard",
             Variant::ScrambledEggs => "scrambled-eggs",
+            Variant::Parachute => "parachute",
+            Variant::AmbiLoa => "ambiloa",
+            Variant::Neighbors => "neighbors",
+            Variant::FieldsOfAction => "fields-of-action",
         }
     }
 
-    /// The name as records' `Variant` tags write it: `Standard`, `Scrambled Eggs`.
+    /// The name as records' `Variant` tags write it: `Standard`, `Scrambled Eggs`, ...
     pub const fn title(self) -> &'static str {
         match self {
             Variant::Standard => "Standard",
             Variant::ScrambledEggs => "Scrambled Eggs",
+            Variant::Parachute => "Parachute",
+            Variant::AmbiLoa => "AmbiLOA",
+            Variant::Neighbors => "Neighbors",
+            Variant::FieldsOfAction => "Fields of Action",
         }
     }
 
-    /// The SGF `SU` value: `Standard`, `Scrambled-eggs`.
+    /// The SGF `SU` value: `Standard`, `Scrambled-eggs`, `Parachute`, `AmbiLOA`,
+    /// `Neighbors`, `Fields-of-action`.
     pub const fn sgf_name(self) -> &'static str {
         match self {
             Variant::Standard => "Standard",
             Variant::ScrambledEggs => "Scrambled-eggs",
+            Variant::Parachute => "Parachute",
+            Variant::AmbiLoa => "AmbiLOA",
+            Variant::Neighbors => "Neighbors",
+            Variant::FieldsOfAction => "Fields-of-action",
         }
     }
 
-    /// The starting position on a board of the given size, Black to move.
+    /// Whether the standard game's rules apply (only the start differs).
+    pub const fn has_standard_rules(self) -> bool {
+        matches!(self, Variant::Standard | Variant::ScrambledEggs)
+    }
+
+    /// Whether the game is won by connection (all but Fields of Action).
+    pub const fn connection_decides(self) -> bool {
+        !matches!(self, Variant::FieldsOfAction)
+    }
+
+    /// The boards the variant is played on: 6x6, 7x7 and 8x8 for the standard rules,
+    /// 8x8 for the others.
+    pub const fn sizes(self) -> &'static [BoardSize] {
+        if self.has_standard_rules() {
+            &BoardSize::ALL
+        } else {
+            &[BoardSize::Eight]
+        }
+    }
+
+    /// The start on a board of the given size, or `None` when the variant is not played
+    /// on it.
+    pub fn start(self, size: BoardSize) -> Option<VariantPosition> {
+        if !self.sizes().contains(&size) {
+            return None;
+        }
+        Some(match self {
+            Variant::Standard | Variant::ScrambledEggs => {
+                VariantPosition::Standard(self.standard_start(size)?)
+            }
+            Variant::Parachute => VariantPosition::Parachute(ParachutePosition::start()),
+            Variant::AmbiLoa => VariantPosition::AmbiLoa(AmbiPosition::start()),
+            Variant::Neighbors => VariantPosition::Neighbors(NeighborsPosition::start()),
+            Variant::FieldsOfAction => VariantPosition::FieldsOfAction(FieldsPosition::start()),
+        })
+    }
+
+    /// The start of a variant of the standard rules (the standard game and Scrambled
+    /// Eggs) on a board of the given size, Black to move; `None` for the others.
     ///
     /// Scrambled Eggs on 6x6 and 7x7 continues the 8x8 pattern: along the top rank from
     /// the b-file Black, White, ...; down the a-file from the top White, Black, ...;
     /// down the last file Black, White, ...; along rank 1 from the b-file White, Black, ...
-    pub fn start(self, size: BoardSize) -> Position {
+    pub fn standard_start(self, size: BoardSize) -> Option<Position> {
+        if !self.has_standard_rules() {
+            return None;
+        }
         let n = size.side();
         let mut pieces = [Bitboard::EMPTY; 2];
         for i in 0..n - 2 {
@@ -61,7 +139,6 @@ impl Variant {
             let left = Square::from_coords(0, n - 2 - i);
             let right = Square::from_coords(n - 1, n - 2 - i);
             let (top_c, bottom_c, left_c, right_c) = match self {
-                Variant::Standard => (Color::Black, Color::Black, Color::White, Color::White),
                 Variant::ScrambledEggs => {
                     let even = i % 2 == 0;
                     let pick = |first: Color| if even { first } else { !first };
@@ -72,6 +149,7 @@ impl Variant {
                         pick(Color::Black),
                     )
                 }
+                _ => (Color::Black, Color::Black, Color::White, Color::White),
             };
             for (sq, c) in [
                 (top, top_c),
@@ -82,15 +160,18 @@ impl Variant {
                 pieces[c.index()] = pieces[c.index()].with(sq);
             }
         }
-        Position::from_parts(pieces[0], pieces[1], Color::Black, size)
-            .expect("starting arrays have pieces of both colours")
+        Some(
+            Position::from_parts(pieces[0], pieces[1], Color::Black, size)
+                .expect("starting arrays have pieces of both colours"),
+        )
     }
 
     /// The variant whose start on its board `pos` is, if any.
-    pub fn of_start(pos: &Position) -> Option<Variant> {
+    pub fn of_start(pos: &VariantPosition) -> Option<Variant> {
+        use crate::GameState;
         Variant::ALL
             .into_iter()
-            .find(|v| v.start(pos.size()) == *pos)
+            .find(|v| v.start(pos.size()).as_ref() == Some(pos))
     }
 
     /// Reads a name in any of the forms records and people write: `scrambled-eggs`,
@@ -166,16 +247,38 @@ mod tests {
             ),
         ];
         for (variant, size, text) in cases {
-            assert_eq!(variant.start(size).to_string(), text, "{variant} {size}");
-            assert_eq!(Variant::of_start(&variant.start(size)), Some(variant));
+            let start = variant.start(size).unwrap();
+            assert_eq!(start.to_string(), text, "{variant} {size}");
+            assert_eq!(Variant::of_start(&start), Some(variant));
+        }
+        let eights = [
+            (Variant::Parachute, "8/w6b/b6w/w6b/b6w/w6b/b6w/8 b 6 6"),
+            (
+                Variant::AmbiLoa,
+                "1bbbbbb1/w6W/w6W/w6W/w6W/w6W/w6W/1BBBBBB1 B",
+            ),
+            (
+                Variant::Neighbors,
+                "1bbbwww1/w6b/w6b/w6b/b6w/b6w/b6w/1wwwbbb1 b",
+            ),
+            (
+                Variant::FieldsOfAction,
+                "HGFE4/4LKJI/DCBA4/8/8/4abcd/ijkl4/4efgh b",
+            ),
+        ];
+        for (variant, text) in eights {
+            let start = variant.start(BoardSize::Eight).unwrap();
+            assert_eq!(start.to_string(), text);
+            assert_eq!(Variant::of_start(&start), Some(variant));
+            assert_eq!(variant.start(BoardSize::Six), None, "{variant} is 8x8 only");
         }
     }
 
     #[test]
     fn piece_counts_are_equal() {
         for size in BoardSize::ALL {
-            for variant in Variant::ALL {
-                let pos = variant.start(size);
+            for variant in [Variant::Standard, Variant::ScrambledEggs] {
+                let pos = variant.standard_start(size).unwrap();
                 let n = 2 * (size.side() as u32 - 2);
                 assert_eq!(pos.pieces(Color::Black).count(), n, "{variant} {size}");
                 assert_eq!(pos.pieces(Color::White).count(), n, "{variant} {size}");
@@ -194,7 +297,10 @@ mod tests {
         let err = "chess".parse::<Variant>().unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown variant 'chess': expected standard, scrambled-eggs"
+            "unknown variant 'chess': expected standard, scrambled-eggs, parachute, ambiloa, \
+             neighbors, fields-of-action"
         );
+        assert_eq!("Fields of Action".parse(), Ok(Variant::FieldsOfAction));
+        assert_eq!("AmbiLOA".parse(), Ok(Variant::AmbiLoa));
     }
 }

@@ -1,10 +1,10 @@
 //! Perft against the reference counts in `tests/data/perft.txt`.
 
 use loa_core::perft::{divide, perft};
-use loa_core::Position;
+use loa_core::{Position, Variant, VariantPosition};
 
 struct Case {
-    position: Position,
+    position: VariantPosition,
     counts: Vec<(u32, u64)>,
 }
 
@@ -15,7 +15,9 @@ fn cases() -> Vec<Case> {
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| {
             let mut fields = line.split(';');
-            let position = fields.next().unwrap().trim().parse().expect("position");
+            let variant: Variant = fields.next().unwrap().trim().parse().expect("variant");
+            let text = fields.next().expect("a position").trim();
+            let position = VariantPosition::parse(variant, text).expect("position");
             let counts = fields
                 .map(|f| {
                     let (depth, nodes) = f.trim().split_once(' ').expect("D<n> <count>");

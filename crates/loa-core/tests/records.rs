@@ -5,7 +5,9 @@
 use loa_core::record::{
     parse_games, parse_records, pgn, sgf, GameRecord, RecordResult, ReplayError, ResultCheck,
 };
-use loa_core::{BoardSize, Color, Game, Move, Position, RuleSet, Variant};
+use loa_core::{
+    BoardSize, Color, Game, GameState, Move, Position, RuleSet, Variant, VariantPosition,
+};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -22,7 +24,7 @@ fn starts() -> Vec<Position> {
     let mut starts = Vec::new();
     for size in BoardSize::ALL {
         for start in [Variant::Standard, Variant::ScrambledEggs] {
-            starts.push(start.start(size));
+            starts.push(start.standard_start(size).unwrap());
         }
     }
     starts.push(pos(CAGE));
@@ -95,7 +97,10 @@ fn assert_same_but_date(read: &GameRecord, written: &GameRecord, text: &str) {
 
 fn check_replay(record: &GameRecord, game: &Game) {
     let replay = record.check().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(replay.game.position(), game.position());
+    assert_eq!(
+        *replay.game.position(),
+        VariantPosition::from(*game.position())
+    );
     assert_eq!(replay.game.outcome(), game.outcome());
     match replay.result {
         ResultCheck::Agrees(o) => assert_eq!(Some(o), game.outcome()),
@@ -204,7 +209,7 @@ fn written_forms_are_as_documented() {
 
     // Small boards and other starts.
     let six = GameRecord::new(
-        Variant::ScrambledEggs.start(BoardSize::Six),
+        Variant::ScrambledEggs.start(BoardSize::Six).unwrap(),
         RuleSet::MoverWins,
     );
     let sgf = six.to_sgf();
@@ -296,13 +301,13 @@ fn sgf_in_other_styles() {
     assert_eq!(r.moves, expert_moves());
     assert_eq!(r.black.as_deref(), Some("Kok"));
     assert_eq!(r.extra, vec![("XY".to_string(), "kept".to_string())]);
-    assert_eq!(r.start, Position::startpos());
+    assert_eq!(r.start, Position::startpos().into());
 
     // FF[3]-style long names, soft line breaks, no SU.
     let text = "(;GaMe[9]PlayerBlack[Fred \\\n Kok]AddWhite[a1]AddBlack[c3][h8]PL[W];W[a1-b1])";
     let r = &sgf::parse(text).unwrap()[0];
     assert_eq!(r.black.as_deref(), Some("Fred  Kok"));
-    assert_eq!(r.start, pos("7b/8/8/8/8/2b5/8/w7 w"));
+    assert_eq!(r.start, pos("7b/8/8/8/8/2b5/8/w7 w").into());
     assert_eq!(r.moves.len(), 1);
 
     // Variations: the main line is the first one at each fork; several games.
@@ -355,7 +360,10 @@ fn pgn_in_other_styles() {
         "[Variant \"scrambled-eggs\"]\n[Rules \"Mover-Wins\"]\n[Site \"s\"]\n[PlyCount \"1\"]\n\
         [Result \"1/2-1/2\"]\n\n1. b8-b6 1/2-1/2\n";
     let r = &pgn::parse(text).unwrap()[0];
-    assert_eq!(r.start, Variant::ScrambledEggs.start(BoardSize::Eight));
+    assert_eq!(
+        r.start,
+        Variant::ScrambledEggs.start(BoardSize::Eight).unwrap()
+    );
     assert_eq!(r.rules, RuleSet::MoverWins);
     assert_eq!(r.result, RecordResult::Draw);
     assert_eq!(
@@ -427,7 +435,10 @@ fn sample_collections() {
     // Scrambled Eggs.
     assert_eq!(pgn[4].moves, sgf[1].moves);
     assert_eq!(pgn[4].rules, RuleSet::MoverWins);
-    assert_eq!(sgf[1].start, Variant::ScrambledEggs.start(BoardSize::Eight));
+    assert_eq!(
+        sgf[1].start,
+        Variant::ScrambledEggs.start(BoardSize::Eight).unwrap()
+    );
 }
 
 #[test]
@@ -545,7 +556,7 @@ fn malformed_pgn_says_where() {
         ("1. b1-b3 (h4-f2 *", "PGN line 1, column 10: variation '(' is never closed"),
         ("1. b1-b3 h4-f2\n2. d1-a4 h2-e9 *", "PGN game 1, line 2, column 10: move 2 (White): 'h2-e9': e9 is not a square"),
         ("[Result \"1-0\"]\n\n1. b1-b3 0-1", "PGN game 1, line 3, column 10: the result 0-1 after the moves differs from the Result tag \"1-0\""),
-        ("[Variant \"Parachute\"]\n1. b1-b3 *", "PGN game 1, line 1, column 1: tag Variant: unknown variant 'Parachute'"),
+        ("[Variant \"Chess\"]\n1. b1-b3 *", "PGN game 1, line 1, column 1: tag Variant: unknown variant 'Chess'"),
     ];
     for (text, expected) in cases {
         let err = pgn_err(text);

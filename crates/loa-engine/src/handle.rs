@@ -3,7 +3,7 @@
 //! it reports each finished iteration as a typed [`Info`] as it goes.
 
 use crate::{Engine, Info, SearchLimits, SearchResult};
-use loa_core::Position;
+use loa_core::VariantPosition;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -12,7 +12,8 @@ use std::time::Duration;
 /// What to search.
 #[derive(Clone, Debug)]
 pub struct SearchRequest {
-    pub root: Position,
+    /// The position to search, of any variant.
+    pub root: VariantPosition,
     /// The hashes of the game's positions before the root, oldest first.
     pub history: Vec<u64>,
     pub limits: SearchLimits,
@@ -47,7 +48,7 @@ impl SearchHandle {
             // Deep recursion: a ply of the search holds a move list on the stack.
             .stack_size(64 << 20)
             .spawn(move || {
-                let result = engine.search(
+                let result = engine.search_any(
                     &request.root,
                     &request.history,
                     &request.limits,
@@ -113,7 +114,7 @@ mod tests {
 
     fn request(limits: SearchLimits, until_stopped: bool) -> SearchRequest {
         SearchRequest {
-            root: Position::startpos(),
+            root: loa_core::Position::startpos().into(),
             history: Vec::new(),
             limits,
             until_stopped,

@@ -5,10 +5,12 @@ pub mod eval;
 mod handle;
 pub mod memory;
 pub mod search;
+mod searchable;
 pub mod time;
 pub mod tt;
 
 pub use handle::{SearchHandle, SearchRequest, Stopper};
 pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
 pub use search::{Engine, Info, Score, SearchLimits, SearchResult, MATE, MAX_DEPTH};
+pub use searchable::{evaluate_any, Searchable};
 pub use time::{Clock, TimeLimit};

@@ -7,7 +7,7 @@ use super::engine_spec::EngineSpec;
 use super::openings::{random_opening, MAX_RANDOM_PLIES};
 use super::referee::game::go_command;
 use anyhow::{bail, Context, Result};
-use loa_core::{Move, RuleSet};
+use loa_core::{Move, RuleSet, Variant};
 use loa_ugi::{Command, Start};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -50,7 +50,7 @@ pub fn parse_plies(text: &str) -> Result<(usize, usize), String> {
 
 /// Makes the book and writes it to `path`; returns how many candidates were drawn.
 pub fn make_book(spec: &EngineSpec, plan: &BookPlan, path: &Path) -> Result<usize> {
-    let mut engine = EngineProcess::start(spec, RuleSet::Draw, plan.timeout)
+    let mut engine = EngineProcess::start(spec, RuleSet::Draw, Variant::Standard, plan.timeout)
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.name))?;
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let mut seen_positions = HashSet::new();
@@ -66,7 +66,8 @@ pub fn make_book(spec: &EngineSpec, plan: &BookPlan, path: &Path) -> Result<usiz
             );
         }
         let plies = rng.random_range(plan.min_plies..=plan.max_plies);
-        let opening = random_opening(&mut rng, plies).map_err(anyhow::Error::msg)?;
+        let opening =
+            random_opening(&mut rng, plies, Variant::Standard).map_err(anyhow::Error::msg)?;
         let game = opening.game(RuleSet::Draw);
         if !seen_positions.insert(*game.position()) {
             continue;

@@ -7,7 +7,7 @@
 
 use super::engine_spec::{EngineSpec, Protocol};
 use super::process_group;
-use loa_core::RuleSet;
+use loa_core::{RuleSet, Variant};
 use loa_engine::Score;
 use loa_ugi::{Command, Dialect, Go, Response};
 use std::fmt;
@@ -93,6 +93,7 @@ impl EngineProcess {
     pub fn start(
         spec: &EngineSpec,
         rules: RuleSet,
+        variant: Variant,
         timeout: Duration,
     ) -> Result<EngineProcess, EngineError> {
         let mut command = std::process::Command::new(&spec.cmd);
@@ -147,6 +148,22 @@ impl EngineProcess {
             setup.push(Command::SetOption {
                 name: "SimultaneousConnection".to_string(),
                 value: Some(rules.name().to_string()),
+            });
+        }
+        let declares_variants = engine
+            .declared
+            .iter()
+            .any(|o| o.eq_ignore_ascii_case("UCI_Variant"));
+        if variant != Variant::Standard && !declares_variants {
+            return Err(EngineError::Exited(format!(
+                "declares no UCI_Variant option, so it cannot be asked to play {}",
+                variant.title()
+            )));
+        }
+        if declares_variants {
+            setup.push(Command::SetOption {
+                name: "UCI_Variant".to_string(),
+                value: Some(variant.name().to_string()),
             });
         }
         setup.push(Command::IsReady);

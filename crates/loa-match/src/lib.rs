@@ -27,7 +27,7 @@ pub use sprt::Sprt;
 pub use time_control::{TimeControl, MAX_TIME};
 
 use anyhow::{bail, Result};
-use loa_core::RuleSet;
+use loa_core::{RuleSet, Variant};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -56,6 +56,8 @@ pub struct MatchConfig {
     pub games_per_pairing: Option<u64>,
     pub seed: u64,
     pub rules: RuleSet,
+    /// The variant played (the engines are told with `UCI_Variant`).
+    pub variant: Variant,
     /// Time an engine may go over its clock (or its move time) without losing.
     pub margin: Duration,
     /// The wait for a handshake, `readyok`, and a move in games without a clock.
@@ -99,7 +101,7 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
     config.openings.get(0).map_err(anyhow::Error::msg)?;
     process_group::end_engines_on_interrupt();
     for spec in &config.engines {
-        let engine = EngineProcess::start(spec, config.rules, config.timeout)
+        let engine = EngineProcess::start(spec, config.rules, config.variant, config.timeout)
             .map_err(|e| anyhow::anyhow!("engine '{}' ({}): {e}", spec.name, spec.cmd.display()))?;
         engine.quit(Duration::from_millis(500));
     }
@@ -116,6 +118,7 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
             .collect(),
         openings: config.openings.describe(),
         rules: config.rules.name().to_string(),
+        variant: config.variant.title().to_string(),
         seed: config.seed,
         concurrency: config.concurrency,
     };
@@ -126,6 +129,7 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
         openings: config.openings,
         concurrency: config.concurrency,
         rules: config.rules,
+        variant: config.variant,
         margin: config.margin,
         timeout: config.timeout,
         adjudication: config.adjudication,

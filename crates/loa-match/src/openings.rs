@@ -1,22 +1,23 @@
-//! Openings: read from a book (one per line), made at random from the standard start,
-//! or the book that comes with the program (crates/loa-match/data/openings.txt, built in).
+//! Openings: read from a book (one per line), made at random from the variant's start,
+//! or the book that comes with the program (crates/loa-match/data/openings.txt, built in,
+//! for the standard game).
 //!
 //! A book line is one of
-//! - position text: `1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b`;
-//! - moves from the standard start in the rule book's notation: `b1-d3 h2-f2 c8xa6`
+//! - position text of the variant: `1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b`;
+//! - moves from the variant's start in the rule book's notation: `b1-d3 h2-f2 c8xa6`
 //!   (`b1d3`, `b1:d3` and move numbers such as `1.` are read too);
 //! - position text, `;`, then moves from it: `<position> ; moves b1-d3 h2-f2`
-//!   (the word `moves` may be left out; `startpos` names the standard start).
+//!   (the word `moves` may be left out; `startpos` names the variant's start).
 //!
 //! `#` starts a comment; blank lines are skipped.
 
+use anyhow::{bail, Context, Result};
+use loa_core::{BoardSize, Game, GameState, Move, RuleSet, Variant, VariantPosition};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 /// The longest random opening that may be asked for.
 pub const MAX_RANDOM_PLIES: usize = 200;
-use anyhow::{bail, Context, Result};
-use loa_core::{Game, Move, Position, RuleSet};
 
 /// The book that comes with the program: balanced openings from the standard start,
 /// made by scripts/make_book.sh.
@@ -26,13 +27,20 @@ pub const DEFAULT_BOOK: &str = include_str!("../data/openings.txt");
 /// take over (the moves are part of the game and of its record).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    pub start: Position,
+    pub start: VariantPosition,
     pub moves: Vec<Move>,
+}
+
+/// The 8x8 start of a variant: where openings start unless a book says otherwise.
+fn start_of(variant: Variant) -> VariantPosition {
+    variant
+        .start(BoardSize::Eight)
+        .expect("every variant is played on 8x8")
 }
 
 impl Opening {
     /// The game after the opening moves.
-    pub fn game(&self, rules: RuleSet) -> Game {
+    pub fn game(&self, rules: RuleSet) -> Game<VariantPosition> {
         let mut game = Game::new(self.start, rules);
         for &mv in &self.moves {
             game.play(mv).expect("opening moves were checked when read");
@@ -40,10 +48,10 @@ impl Opening {
         game
     }
 
-    /// As a book line: moves alone from the standard start, else `<position> ; moves`.
+    /// As a book line: moves alone from the variant's start, else `<position> ; moves`.
     pub fn text(&self) -> String {
         let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
-        if self.start == Position::startpos() {
+        if Variant::of_start(&self.start).is_some() && self.start.size() == BoardSize::Eight {
             if moves.is_empty() {
                 "startpos".to_string()
             } else {
@@ -57,9 +65,9 @@ impl Opening {
     }
 }
 
-/// Reads one book line; `None` for a blank or comment line. The opening must leave a
-/// game that is not over (under either rule set).
-pub fn parse_line(line: &str) -> Result<Option<Opening>> {
+/// Reads one book line of `variant`; `None` for a blank or comment line. The opening
+/// must leave a game that is not over (under either rule set).
+pub fn parse_line(line: &str, variant: Variant) -> Result<Option<Opening>> {
     let line = match line.find('#') {
         Some(at) => &line[..at],
         None => line,
@@ -69,9 +77,9 @@ pub fn parse_line(line: &str) -> Result<Option<Opening>> {
         return Ok(None);
     }
     let (start, moves_text) = match line.split_once(';') {
-        Some((pos, moves)) => (parse_start(pos.trim())?, moves.trim()),
-        None if line.contains('/') => (parse_start(line)?, ""),
-        None => (Position::startpos(), line),
+        Some((pos, moves)) => (parse_start(pos.trim(), variant)?, moves.trim()),
+        None if line.contains('/') => (parse_start(line, variant)?, ""),
+        None => (start_of(variant), line),
     };
     let mut game = Game::new(start, RuleSet::Draw);
     if game.is_over() {
@@ -108,19 +116,24 @@ pub fn parse_line(line: &str) -> Result<Option<Opening>> {
     }))
 }
 
-fn parse_start(text: &str) -> Result<Position> {
+fn parse_start(text: &str, variant: Variant) -> Result<VariantPosition> {
     if text.eq_ignore_ascii_case("startpos") {
-        return Ok(Position::startpos());
+        return Ok(start_of(variant));
     }
-    text.parse()
-        .with_context(|| format!("bad position text '{}'", loa_core::excerpt(text)))
+    VariantPosition::parse(variant, text).with_context(|| {
+        format!(
+            "bad position text '{}' for {}",
+            loa_core::excerpt(text),
+            variant.title()
+        )
+    })
 }
 
-/// Reads a whole book; errors name the line.
-pub fn parse_book(text: &str, source: &str) -> Result<Vec<Opening>> {
+/// Reads a whole book of `variant`; errors name the line.
+pub fn parse_book(text: &str, source: &str, variant: Variant) -> Result<Vec<Opening>> {
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let opening = parse_line(line)
+        let opening = parse_line(line, variant)
             .with_context(|| format!("{source}, line {}: '{}'", i + 1, line.trim()))?;
         openings.extend(opening);
     }
@@ -133,14 +146,23 @@ pub fn parse_book(text: &str, source: &str) -> Result<Vec<Opening>> {
 /// Random games that end too soon are tried again, this many times in all.
 const RANDOM_TRIES: usize = 1_000;
 
-/// `plies` random legal moves from the standard start, leaving a game that goes on; an
+/// `plies` random legal moves from `variant`'s start, leaving a game that goes on; an
 /// error when every try ended sooner.
-pub fn random_opening(rng: &mut ChaCha8Rng, plies: usize) -> Result<Opening, String> {
-    random_opening_in(rng, plies, RANDOM_TRIES)
+pub fn random_opening(
+    rng: &mut ChaCha8Rng,
+    plies: usize,
+    variant: Variant,
+) -> Result<Opening, String> {
+    random_opening_in(rng, plies, variant, RANDOM_TRIES)
 }
 
-fn random_opening_in(rng: &mut ChaCha8Rng, plies: usize, tries: usize) -> Result<Opening, String> {
-    let start = Position::startpos();
+fn random_opening_in(
+    rng: &mut ChaCha8Rng,
+    plies: usize,
+    variant: Variant,
+    tries: usize,
+) -> Result<Opening, String> {
+    let start = start_of(variant);
     'attempt: for _ in 0..tries {
         let mut game = Game::new(start, RuleSet::Draw);
         for _ in 0..plies {
@@ -166,8 +188,12 @@ fn random_opening_in(rng: &mut ChaCha8Rng, plies: usize, tries: usize) -> Result
 pub enum OpeningSource {
     /// A list, in the order given; rounds past the end start again from the top.
     List(Vec<Opening>),
-    /// A fresh random opening of this many plies for every round.
-    Random { plies: usize, seed: u64 },
+    /// A fresh random opening of this many plies from the variant's start for every round.
+    Random {
+        plies: usize,
+        seed: u64,
+        variant: Variant,
+    },
 }
 
 impl OpeningSource {
@@ -176,10 +202,14 @@ impl OpeningSource {
     pub fn get(&self, round: u64) -> Result<Opening, String> {
         match self {
             OpeningSource::List(list) => Ok(list[(round % list.len() as u64) as usize].clone()),
-            OpeningSource::Random { plies, seed } => {
+            OpeningSource::Random {
+                plies,
+                seed,
+                variant,
+            } => {
                 let mut rng = ChaCha8Rng::seed_from_u64(*seed);
                 rng.set_stream(round);
-                random_opening(&mut rng, *plies)
+                random_opening(&mut rng, *plies, *variant)
             }
         }
     }
@@ -187,9 +217,14 @@ impl OpeningSource {
     pub fn describe(&self) -> String {
         match self {
             OpeningSource::List(list) => format!("{} openings", list.len()),
-            OpeningSource::Random { plies, seed } => {
-                format!("random {plies}-ply openings (seed {seed})")
-            }
+            OpeningSource::Random {
+                plies,
+                seed,
+                variant,
+            } => format!(
+                "random {plies}-ply openings of {} (seed {seed})",
+                variant.title()
+            ),
         }
     }
 }
@@ -197,66 +232,92 @@ impl OpeningSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use loa_core::Position;
+
+    const STD: Variant = Variant::Standard;
 
     #[test]
     fn reads_every_line_form() {
-        let from_moves = parse_line("b1-d3 h2-f2 # a comment").unwrap().unwrap();
-        assert_eq!(from_moves.start, Position::startpos());
+        let from_moves = parse_line("b1-d3 h2-f2 # a comment", STD).unwrap().unwrap();
+        assert_eq!(from_moves.start, Position::startpos().into());
         assert_eq!(from_moves.text(), "b1-d3 h2-f2");
-        let numbered = parse_line("1. b1d3 h2f2").unwrap().unwrap();
+        let numbered = parse_line("1. b1d3 h2f2", STD).unwrap().unwrap();
         assert_eq!(numbered, from_moves);
-        let glued = parse_line("1.b1-d3 h2-f2").unwrap().unwrap();
+        let glued = parse_line("1.b1-d3 h2-f2", STD).unwrap().unwrap();
         assert_eq!(glued, from_moves);
-        let pos = parse_line("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b")
+        let pos = parse_line("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b", STD)
             .unwrap()
             .unwrap();
         assert!(pos.moves.is_empty());
         assert_eq!(pos.text(), "startpos");
-        let both = parse_line("startpos ; moves b1-d3").unwrap().unwrap();
+        let both = parse_line("startpos ; moves b1-d3", STD).unwrap().unwrap();
         assert_eq!(both.moves.len(), 1);
-        let other = parse_line("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w ; a2-c2")
+        let other = parse_line("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w ; a2-c2", STD)
             .unwrap()
             .unwrap();
         assert_eq!(
             other.text(),
             "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w ; a2-c2"
         );
-        assert_eq!(parse_line("   # only a comment").unwrap(), None);
-        assert_eq!(parse_line("").unwrap(), None);
+        assert_eq!(parse_line("   # only a comment", STD).unwrap(), None);
+        assert_eq!(parse_line("", STD).unwrap(), None);
     }
 
     #[test]
     fn bad_lines_say_why_and_where() {
-        let err = format!("{:#}", parse_book("b1-d3\nb1-b4\n", "book").unwrap_err());
+        let err = format!(
+            "{:#}",
+            parse_book("b1-d3\nb1-b4\n", "book", STD).unwrap_err()
+        );
         assert!(err.contains("book, line 2"), "{err}");
         assert!(err.contains("move 1 'b1-b4'"), "{err}");
-        let err = format!("{:#}", parse_book("# nothing\n", "book").unwrap_err());
+        let err = format!("{:#}", parse_book("# nothing\n", "book", STD).unwrap_err());
         assert!(err.contains("no opening"), "{err}");
-        let err = format!("{:#}", parse_line("8/8/8/8/8/8/8/b6w b").unwrap_err());
+        let err = format!("{:#}", parse_line("8/8/8/8/8/8/8/b6w b", STD).unwrap_err());
         assert!(err.contains("already decided"), "{err}");
     }
 
     #[test]
     fn the_built_in_book_reads() {
-        let book = parse_book(DEFAULT_BOOK, "crates/loa-match/data/openings.txt").unwrap();
+        let book = parse_book(DEFAULT_BOOK, "crates/loa-match/data/openings.txt", STD).unwrap();
         assert!(book.len() >= 10, "{} openings", book.len());
     }
 
     #[test]
     fn random_openings_are_legal_and_repeatable() {
         for round in 0..20 {
-            let a = OpeningSource::Random { plies: 8, seed: 3 }
-                .get(round)
-                .unwrap();
-            let b = OpeningSource::Random { plies: 8, seed: 3 }
-                .get(round)
-                .unwrap();
+            let a = OpeningSource::Random {
+                plies: 8,
+                seed: 3,
+                variant: STD,
+            }
+            .get(round)
+            .unwrap();
+            let b = OpeningSource::Random {
+                plies: 8,
+                seed: 3,
+                variant: STD,
+            }
+            .get(round)
+            .unwrap();
             assert_eq!(a, b);
             assert_eq!(a.moves.len(), 8);
             assert!(!a.game(RuleSet::Draw).is_over());
         }
-        let a = OpeningSource::Random { plies: 8, seed: 3 }.get(0).unwrap();
-        let c = OpeningSource::Random { plies: 8, seed: 4 }.get(0).unwrap();
+        let a = OpeningSource::Random {
+            plies: 8,
+            seed: 3,
+            variant: STD,
+        }
+        .get(0)
+        .unwrap();
+        let c = OpeningSource::Random {
+            plies: 8,
+            seed: 4,
+            variant: STD,
+        }
+        .get(0)
+        .unwrap();
         assert_ne!(a, c);
     }
 
@@ -264,7 +325,13 @@ mod tests {
     fn random_openings_give_up_with_a_message() {
         let failure = (0..100)
             .find_map(|seed| {
-                random_opening_in(&mut ChaCha8Rng::seed_from_u64(seed), MAX_RANDOM_PLIES, 1).err()
+                random_opening_in(
+                    &mut ChaCha8Rng::seed_from_u64(seed),
+                    MAX_RANDOM_PLIES,
+                    STD,
+                    1,
+                )
+                .err()
             })
             .expect("some random game ends before 200 plies");
         assert!(

@@ -102,6 +102,7 @@ pub struct Heading {
     pub limits: Vec<String>,
     pub openings: String,
     pub rules: String,
+    pub variant: String,
     pub seed: u64,
     pub concurrency: usize,
 }
@@ -118,9 +119,10 @@ pub fn final_report(
     let names = &standings.names;
     let _ = writeln!(
         out,
-        "Match: {} of {} engines, {}, rules {}, seed {}, concurrency {}",
+        "Match: {} of {} engines, {}, {}, rules {}, seed {}, concurrency {}",
         heading.format,
         names.len(),
+        heading.variant,
         heading.openings,
         heading.rules,
         heading.seed,

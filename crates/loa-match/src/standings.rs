@@ -113,7 +113,7 @@ mod tests {
 
     fn result(winner: Option<Color>, termination: Termination) -> GameResult {
         GameResult {
-            game: Game::new(Position::startpos(), RuleSet::Draw),
+            game: Game::new(Position::startpos().into(), RuleSet::Draw),
             winner,
             termination,
         }

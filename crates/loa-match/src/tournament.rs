@@ -14,7 +14,7 @@ use super::sprt::{Decision, Sprt};
 use super::standings::Standings;
 use crate::Progress;
 use anyhow::Result;
-use loa_core::RuleSet;
+use loa_core::{RuleSet, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -27,6 +27,7 @@ pub struct Plan {
     pub openings: OpeningSource,
     pub concurrency: usize,
     pub rules: RuleSet,
+    pub variant: Variant,
     pub margin: Duration,
     pub timeout: Duration,
     pub adjudication: Adjudication,
@@ -68,6 +69,7 @@ pub fn run(plan: Plan, records: &mut RecordWriter, progress: &dyn Progress) -> R
     let stop = AtomicBool::new(false);
     let settings = GameSettings {
         rules: plan.rules,
+        variant: plan.variant,
         margin: plan.margin,
         timeout: plan.timeout,
         adjudication: plan.adjudication,

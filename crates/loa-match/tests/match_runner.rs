@@ -3,7 +3,7 @@
 //! move, an exit, silence, garbage, slowness), answer only `uci`, or get stuck.
 
 use loa_core::record::{parse_records, RecordResult};
-use loa_core::RuleSet;
+use loa_core::{RuleSet, Variant};
 use loa_match::{
     build_specs, parse_book, parse_draw, parse_resign, Adjudication, MatchConfig, MoveLimits,
     OpeningSource, Progress, Sprt, DEFAULT_BOOK,
@@ -40,6 +40,7 @@ struct Setup {
     pgn: Option<PathBuf>,
     sgf: Option<PathBuf>,
     gauntlet: bool,
+    variant: Variant,
 }
 
 fn words(list: &[&str]) -> Vec<String> {
@@ -69,11 +70,16 @@ fn run_match(engines: &[Vec<String>], setup: impl FnOnce(&mut Setup)) -> Result<
         pgn: None,
         sgf: None,
         gauntlet: false,
+        variant: Variant::Standard,
     };
     setup(&mut s);
     let engines = build_specs(engines, &s.each, s.limits)?;
     let openings = s.openings.unwrap_or_else(|| {
-        loa_match::book(parse_book(DEFAULT_BOOK, "book").unwrap(), false, s.seed)
+        loa_match::book(
+            parse_book(DEFAULT_BOOK, "book", Variant::Standard).unwrap(),
+            false,
+            s.seed,
+        )
     });
     let config = MatchConfig {
         engines,
@@ -87,6 +93,7 @@ fn run_match(engines: &[Vec<String>], setup: impl FnOnce(&mut Setup)) -> Result<
         },
         seed: s.seed,
         rules: RuleSet::Draw,
+        variant: s.variant,
         margin: s.margin,
         timeout: s.timeout,
         adjudication: s.adjudication,
@@ -233,7 +240,7 @@ fn failing_engines_lose_with_the_reason_recorded_and_the_match_goes_on() {
             s.timeout = Duration::from_millis(1500);
             s.concurrency = 2;
             s.openings = Some(loa_match::book(
-                parse_book(DEFAULT_BOOK, "book").unwrap(),
+                parse_book(DEFAULT_BOOK, "book", Variant::Standard).unwrap(),
                 true,
                 1,
             ));
@@ -357,6 +364,7 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
          1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b ; moves c1-c3 a7-c7\n\
          startpos ; f1xh3\n",
         "book.txt",
+        Variant::Standard,
     )
     .unwrap();
     let pgn = dir.path().join("book.pgn");
@@ -390,7 +398,11 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
     for run in 0..2 {
         let path = dir.path().join(format!("random{run}.pgn"));
         depth_one_match(|s| {
-            s.openings = Some(OpeningSource::Random { plies: 6, seed: 42 });
+            s.openings = Some(OpeningSource::Random {
+                plies: 6,
+                seed: 42,
+                variant: Variant::Standard,
+            });
             s.seed = 42;
             s.games = 4;
             s.concurrency = 2;
@@ -411,7 +423,7 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
 fn bad_book_lines_are_reported_with_their_line_number() {
     let err = format!(
         "{:#}",
-        parse_book("b1-d3\nb1-b4\n", "book.txt").unwrap_err()
+        parse_book("b1-d3\nb1-b4\n", "book.txt", Variant::Standard).unwrap_err()
     );
     assert!(err.contains("book.txt, line 2"), "{err}");
 }
@@ -481,6 +493,7 @@ fn mistakes_are_explained() {
         s.openings = Some(OpeningSource::Random {
             plies: 200,
             seed: 1,
+            variant: Variant::Standard,
         });
     });
     // A random game of 200 plies is possible but rare: if it comes, the match is played.

@@ -2,7 +2,7 @@
 //! this engine's own, from which its declarations are printed and `setoption` is checked.
 
 use crate::ProtocolError;
-use loa_core::{excerpt, RuleSet};
+use loa_core::{excerpt, RuleSet, Variant};
 use loa_engine::MAX_HASH_MB;
 use std::fmt;
 use std::str::FromStr;
@@ -100,6 +100,10 @@ pub enum EngineOption {
     MoveOverhead,
     /// What a simultaneous connection means.
     SimultaneousConnection,
+    /// The variant played (the name chess-variant engines and GUIs use).
+    Variant,
+    /// Play a random legal move at once: a baseline to measure against.
+    RandomMoves,
 }
 
 /// A checked value of one of this engine's options.
@@ -107,14 +111,18 @@ pub enum EngineOption {
 pub enum OptionValue {
     Number(u64),
     Rules(RuleSet),
+    Variant(Variant),
+    Flag(bool),
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 4] = [
+    pub const ALL: [EngineOption; 6] = [
         EngineOption::Hash,
         EngineOption::Threads,
         EngineOption::MoveOverhead,
         EngineOption::SimultaneousConnection,
+        EngineOption::Variant,
+        EngineOption::RandomMoves,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -123,6 +131,8 @@ impl EngineOption {
             EngineOption::Threads => "Threads",
             EngineOption::MoveOverhead => "MoveOverhead",
             EngineOption::SimultaneousConnection => "SimultaneousConnection",
+            EngineOption::Variant => "UCI_Variant",
+            EngineOption::RandomMoves => "RandomMoves",
         }
     }
 
@@ -140,6 +150,11 @@ impl EngineOption {
                     .map(|r| r.name().to_string())
                     .to_vec(),
             },
+            EngineOption::Variant => OptionKind::Combo {
+                default: Variant::Standard.name().to_string(),
+                vars: Variant::ALL.map(|v| v.name().to_string()).to_vec(),
+            },
+            EngineOption::RandomMoves => OptionKind::Check { default: false },
         };
         OptionDecl {
             name: self.name().to_string(),
@@ -164,9 +179,14 @@ impl EngineOption {
 
     /// The default value.
     pub fn default_value(self) -> OptionValue {
-        match self.decl().kind {
-            OptionKind::Spin { default, .. } => OptionValue::Number(default as u64),
-            _ => OptionValue::Rules(RuleSet::default()),
+        match self {
+            EngineOption::SimultaneousConnection => OptionValue::Rules(RuleSet::default()),
+            EngineOption::Variant => OptionValue::Variant(Variant::default()),
+            EngineOption::RandomMoves => OptionValue::Flag(false),
+            _ => match self.decl().kind {
+                OptionKind::Spin { default, .. } => OptionValue::Number(default as u64),
+                kind => unreachable!("{kind:?} of a spin option"),
+            },
         }
     }
 
@@ -194,10 +214,24 @@ impl EngineOption {
                 }
                 Ok(OptionValue::Number(n as u64))
             }
-            _ => value
-                .parse::<RuleSet>()
-                .map(OptionValue::Rules)
-                .map_err(|e| ProtocolError::new(format!("setoption: {name}: {e}"))),
+            _ => match self {
+                EngineOption::Variant => value
+                    .parse::<Variant>()
+                    .map(OptionValue::Variant)
+                    .map_err(|e| ProtocolError::new(format!("setoption: {name}: {e}"))),
+                EngineOption::RandomMoves => match value.to_ascii_lowercase().as_str() {
+                    "true" => Ok(OptionValue::Flag(true)),
+                    "false" => Ok(OptionValue::Flag(false)),
+                    _ => Err(ProtocolError::new(format!(
+                        "setoption: {name} value '{}' must be true or false",
+                        excerpt(value)
+                    ))),
+                },
+                _ => value
+                    .parse::<RuleSet>()
+                    .map(OptionValue::Rules)
+                    .map_err(|e| ProtocolError::new(format!("setoption: {name}: {e}"))),
+            },
         }
     }
 }

@@ -5,10 +5,10 @@ mod engine_args;
 mod progress;
 
 use crate::numbers::{whole, MAX_THREADS};
-use crate::setup::RulesArg;
+use crate::setup::{variant_names, RulesArg};
 use anyhow::Result;
 use engine_args::EngineArgs;
-use loa_core::RuleSet;
+use loa_core::{RuleSet, Variant};
 use loa_engine::MAX_DEPTH;
 use loa_match::book::{make_book, parse_plies, BookPlan};
 use loa_match::{
@@ -25,6 +25,9 @@ const MAX_MS: u64 = MAX_TIME.as_millis() as u64;
 
 /// The most games a pairing can be asked to play.
 const MAX_GAMES: u64 = 1 << 40;
+
+/// The random plies a variant's games open with when no book is given.
+const VARIANT_OPENING_PLIES: usize = 4;
 
 /// The options of `loa match`, boxed: the subcommand enum stays small.
 #[derive(clap::Args)]
@@ -124,6 +127,11 @@ struct MatchOptions {
     #[arg(long, value_enum, default_value = "draw")]
     rules: RulesArg,
 
+    /// The variant played (sent to the engines as UCI_Variant). Without --openings, a
+    /// variant other than the standard game opens with 4 random plies.
+    #[arg(long, default_value = "standard", value_parser = variant_names())]
+    variant: Variant,
+
     /// Stop when a sequential probability ratio test decides (two engines only):
     /// elo0=0 elo1=5 alpha=0.05 beta=0.05 (normalized Elo, game pairs).
     #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
@@ -218,18 +226,29 @@ pub fn run(args: MatchArgs) -> Result<()> {
             .transpose()
             .map_err(anyhow::Error::msg)?,
     };
+    let variant = args.variant;
     let openings = match (&args.openings, args.random_openings) {
-        (_, Some(plies)) => OpeningSource::Random { plies, seed },
+        (_, Some(plies)) => OpeningSource::Random {
+            plies,
+            seed,
+            variant,
+        },
         (Some(path), None) => {
             let text = crate::text_file::read(path)?;
-            let book = parse_book(&text, &path.display().to_string())?;
+            let book = parse_book(&text, &path.display().to_string(), variant)?;
             loa_match::book(book, args.book_in_order, seed)
         }
-        (None, None) => loa_match::book(
-            parse_book(DEFAULT_BOOK, "the built-in book")?,
+        (None, None) if variant == Variant::Standard => loa_match::book(
+            parse_book(DEFAULT_BOOK, "the built-in book", variant)?,
             args.book_in_order,
             seed,
         ),
+        // The built-in book is of the standard game: other variants open at random.
+        (None, None) => OpeningSource::Random {
+            plies: VARIANT_OPENING_PLIES,
+            seed,
+            variant,
+        },
     };
     let games_per_pairing = match (args.games, args.rounds) {
         (Some(games), _) => Some(games),
@@ -251,6 +270,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         games_per_pairing,
         seed,
         rules: RuleSet::from(args.rules),
+        variant,
         margin: Duration::from_millis(args.timemargin),
         timeout,
         adjudication,

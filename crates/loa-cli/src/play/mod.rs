@@ -8,7 +8,7 @@ use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
-use loa_core::{Bitboard, Color, Game, Move, Position, RuleSet};
+use loa_core::{Bitboard, Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
 use save::{SaveTarget, Saver};
 use std::io::{BufRead, Write};
@@ -30,8 +30,12 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value = "black")]
     color: Side,
     /// Play against another person at this terminal instead of the computer.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "engine_seats")]
     two_players: bool,
+    /// AmbiLOA's partnership game: the seats the computer takes, of B, W, b and w (for
+    /// example B,w); people take the rest at this keyboard.
+    #[arg(long, value_name = "SEATS", value_delimiter = ',', value_parser = seat_letter)]
+    engine_seats: Vec<Seat>,
     /// What a simultaneous connection means.
     #[arg(long, value_enum, default_value = "draw")]
     rules: RulesArg,
@@ -54,8 +58,44 @@ pub struct PlayArgs {
     no_save: bool,
 }
 
-const HELP: &str = "Type a move (c8-c6, d1xa4, d1:a4 or pass), or: moves, hint, history, undo, \
-board, new, help, quit.";
+const HELP: &str = "Type a move (c8-c6, d1xa4, d1:a4, pass; in Parachute with the placement: \
+a6-c6@e5), or: moves, hint, history, undo, board, new, help, quit.";
+
+/// AmbiLOA's seats by the letters of their kinds.
+fn seat_letter(text: &str) -> Result<Seat, String> {
+    match text.trim() {
+        "B" => Ok(Seat {
+            side: Color::Black,
+            index: 0,
+        }),
+        "W" => Ok(Seat {
+            side: Color::White,
+            index: 0,
+        }),
+        "b" => Ok(Seat {
+            side: Color::Black,
+            index: 1,
+        }),
+        "w" => Ok(Seat {
+            side: Color::White,
+            index: 1,
+        }),
+        other => Err(format!(
+            "'{}' is not a seat: AmbiLOA's seats are B, W, b and w",
+            loa_core::excerpt(other)
+        )),
+    }
+}
+
+/// The letter of an AmbiLOA seat's kind.
+fn seat_name(seat: Seat) -> char {
+    match (seat.side, seat.index) {
+        (Color::Black, 0) => 'B',
+        (Color::White, 0) => 'W',
+        (Color::Black, _) => 'b',
+        (Color::White, _) => 'w',
+    }
+}
 
 /// The engine's name in records and messages.
 const ENGINE_NAME: &str = "loa";
@@ -77,6 +117,23 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let human = match args.color {
         Side::Black => Color::Black,
         Side::White => Color::White,
+    };
+    let variant = game.start().variant();
+    if !args.engine_seats.is_empty() && variant != Variant::AmbiLoa {
+        anyhow::bail!("--engine-seats is for AmbiLOA's four seats");
+    }
+    let seats_per_side = if variant == Variant::AmbiLoa { 2 } else { 1 };
+    let engine_seats: Vec<Seat> = if args.two_players {
+        Vec::new()
+    } else if !args.engine_seats.is_empty() {
+        args.engine_seats.clone()
+    } else {
+        (0..seats_per_side)
+            .map(|index| Seat {
+                side: !human,
+                index,
+            })
+            .collect()
     };
     let level = match (args.depth, args.time) {
         (Some(depth), _) => Level::Depth(depth),
@@ -105,9 +162,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut session = Session {
         start: *game.start(),
         game,
-        opponent: (!args.two_players).then(|| Engine::new(HASH_MB, RuleSet::from(args.rules))),
+        opponent: (!engine_seats.is_empty())
+            .then(|| Engine::new(HASH_MB, RuleSet::from(args.rules))),
         hint_engine: None,
         human,
+        engine_seats,
         level,
         names,
         saver: Saver::new(target),
@@ -149,13 +208,16 @@ impl Level {
 
 struct Session<W: Write> {
     /// Where a new game starts.
-    start: Position,
-    game: Game,
+    start: VariantPosition,
+    game: Game<VariantPosition>,
     /// The engine playing against the person; `None` for two people.
     opponent: Option<Engine>,
     /// The engine that gives hints in a game of two people, made when first asked.
     hint_engine: Option<Engine>,
+    /// The colour of the person playing the computer.
     human: Color,
+    /// The seats the computer plays.
+    engine_seats: Vec<Seat>,
     level: Level,
     /// Black's and White's names, for the records.
     names: [String; 2],
@@ -175,15 +237,32 @@ impl<W: Write> Session<W> {
     }
 
     fn computer_to_move(&self) -> bool {
-        self.opponent.is_some()
-            && !self.game.is_over()
-            && self.game.position().side_to_move() != self.human
+        !self.game.is_over()
+            && self
+                .engine_seats
+                .contains(&self.game.position().seat_to_move())
     }
 
+    /// Whose point of view the evaluation is given from: the person's, when one colour
+    /// is all people and the other all computer.
     fn viewer(&self) -> Viewer {
-        match self.opponent {
-            Some(_) => Viewer::You(self.human),
-            None => Viewer::Both,
+        let one_side = !self.engine_seats.is_empty()
+            && self.engine_seats.iter().all(|seat| seat.side != self.human);
+        if one_side {
+            Viewer::You(self.human)
+        } else {
+            Viewer::Both
+        }
+    }
+
+    /// The side to move, with the kind due in AmbiLOA: `Black (B)`.
+    fn mover(&self) -> String {
+        let pos = self.game.position();
+        let side = pos.side_to_move();
+        if pos.variant() == Variant::AmbiLoa {
+            format!("{side} ({})", seat_name(pos.seat_to_move()))
+        } else {
+            side.to_string()
         }
     }
 
@@ -228,18 +307,32 @@ impl<W: Write> Session<W> {
 
     fn introduce(&mut self) -> Result<()> {
         let pos = self.game.position();
+        let variant = Variant::of_start(self.game.start()).unwrap_or_else(|| pos.variant());
         writeln!(
             self.out,
-            "Lines of Action, {} board, rule set {}.",
+            "Lines of Action: {}, {} board, rule set {}.",
+            variant.title(),
             pos.size(),
             self.game.rules()
         )?;
-        if self.opponent.is_some() {
+        if matches!(self.viewer(), Viewer::You(_)) {
             writeln!(
                 self.out,
                 "You play {} against {ENGINE_NAME} ({}).",
                 self.human,
                 self.level.describe()
+            )?;
+        } else if !self.engine_seats.is_empty() {
+            let seats: Vec<String> = self
+                .engine_seats
+                .iter()
+                .map(|&seat| seat_name(seat).to_string())
+                .collect();
+            writeln!(
+                self.out,
+                "{ENGINE_NAME} ({}) plays {}; people play the other seats at this keyboard.",
+                self.level.describe(),
+                seats.join(" and ")
             )?;
         } else {
             writeln!(self.out, "Two players at one keyboard.")?;
@@ -257,7 +350,7 @@ impl<W: Write> Session<W> {
         }
         let (number, side) = self.move_number(self.game.ply());
         let dots = if side == Color::Black { "." } else { "..." };
-        format!("{number}{dots} {side} to move> ")
+        format!("{number}{dots} {} to move> ", self.mover())
     }
 
     /// The number and side of the move at `ply`, numbered as records number them.
@@ -370,28 +463,21 @@ impl<W: Write> Session<W> {
     /// Takes back moves until it is the person's turn again, with one of their moves
     /// taken back; against another person, one move.
     fn undo(&mut self) -> Result<()> {
-        let moves: Vec<Move> = self.game.moves().collect();
-        let count = match self.opponent {
-            None => usize::from(!moves.is_empty()),
-            Some(_) => {
-                // The last move made by the person, counted from the end.
-                let mut positions = self.game.clone();
-                let mut count = 0;
-                let mut found = false;
-                while positions.undo().is_some() {
-                    count += 1;
-                    if positions.position().side_to_move() == self.human {
-                        found = true;
-                        break;
-                    }
-                }
-                if found {
-                    count
-                } else {
-                    0
-                }
+        // The last move made by a person, counted from the end.
+        let mut positions = self.game.clone();
+        let mut count = 0;
+        let mut found = false;
+        while positions.undo().is_some() {
+            count += 1;
+            if !self
+                .engine_seats
+                .contains(&positions.position().seat_to_move())
+            {
+                found = true;
+                break;
             }
-        };
+        }
+        let count = if found { count } else { 0 };
         if count == 0 {
             return Ok(writeln!(self.out, "Nothing to undo.")?);
         }
@@ -442,10 +528,10 @@ impl<W: Write> Session<W> {
     }
 
     fn show(&mut self) -> Result<()> {
-        let marked = match self.game.last_move() {
-            Some(mv) if !mv.is_pass() => Bitboard::from_square(mv.from()).with(mv.to()),
-            _ => Bitboard::EMPTY,
-        };
+        let marked = self
+            .game
+            .last_move()
+            .map_or(Bitboard::EMPTY, |mv| mv.squares());
         writeln!(self.out)?;
         write!(self.out, "{}", self.game.position().diagram(marked))?;
         if let Some(mv) = self.game.last_move() {
@@ -460,7 +546,7 @@ impl<W: Write> Session<W> {
 /// taken from `slot` and put back (a new one if the thread died).
 fn search(
     slot: &mut Option<Engine>,
-    game: &Game,
+    game: &Game<VariantPosition>,
     limits: &SearchLimits,
 ) -> Result<(Move, Score, u32)> {
     let engine = slot

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use loa_core::record::{parse_records, GameRecord};
-use loa_core::{Color, Game};
+use loa_core::{Color, Game, VariantPosition};
 use std::path::{Path, PathBuf};
 
 /// Where a game goes.
@@ -51,7 +51,11 @@ impl Saver {
 
     /// Saves the game unless it has no moves, or has not changed since the last save;
     /// returns the files written.
-    pub fn save(&mut self, game: &Game, names: &[String; 2]) -> Result<Vec<PathBuf>> {
+    pub fn save(
+        &mut self,
+        game: &Game<VariantPosition>,
+        names: &[String; 2],
+    ) -> Result<Vec<PathBuf>> {
         if game.ply() == 0 || self.saved_ply == Some(game.ply()) {
             return Ok(Vec::new());
         }
@@ -136,7 +140,7 @@ fn free_stem(folder: &Path, stem: &str) -> String {
 }
 
 /// The first game of a record file, replayed, and its players' names when it has them.
-pub fn load(path: &Path) -> Result<(Game, [Option<String>; 2])> {
+pub fn load(path: &Path) -> Result<(Game<VariantPosition>, [Option<String>; 2])> {
     let text = crate::text_file::read(path)?;
     let name = path.display();
     let records = parse_records(&text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
@@ -174,7 +178,7 @@ mod tests {
     fn saves_both_formats_once_per_change_and_loads_them_back() {
         let dir = tempfile::tempdir().unwrap();
         let mut saver = Saver::new(SaveTarget::Folder(dir.path().join("games")));
-        let mut game = Game::new(Position::startpos(), RuleSet::Draw);
+        let mut game = Game::new(Position::startpos().into(), RuleSet::Draw);
         let names = ["Ann B.".to_string(), "loa".to_string()];
         assert!(saver.save(&game, &names).unwrap().is_empty(), "no moves");
         game.play_text("b1-d3").unwrap();

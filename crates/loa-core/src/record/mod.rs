@@ -20,7 +20,7 @@
 //! assert!(records[0].to_sgf().contains(";B[d1:a4]"));
 //! ```
 
-use crate::{Color, Game, Move, Outcome, Position, RuleSet, Variant};
+use crate::{Color, Game, GameState, Move, Outcome, RuleSet, Variant, VariantPosition};
 use std::fmt;
 
 mod moves;
@@ -114,8 +114,8 @@ pub struct GameRecord {
     pub date: Option<String>,
     pub black: Option<String>,
     pub white: Option<String>,
-    /// The start; the standard start when the record names none.
-    pub start: Position,
+    /// The start, of the variant played; the standard start when the record names none.
+    pub start: VariantPosition,
     pub rules: RuleSet,
     pub moves: Vec<Move>,
     pub result: RecordResult,
@@ -129,7 +129,8 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// An empty record: no names, no moves, result unknown.
-    pub fn new(start: Position, rules: RuleSet) -> GameRecord {
+    pub fn new(start: impl Into<VariantPosition>, rules: RuleSet) -> GameRecord {
+        let start = start.into();
         GameRecord {
             event: None,
             date: None,
@@ -146,13 +147,13 @@ impl GameRecord {
     }
 
     /// A record of a game so far, with no names.
-    pub fn from_game(game: &Game) -> GameRecord {
+    pub fn from_game<P: GameState + Into<VariantPosition> + Copy>(game: &Game<P>) -> GameRecord {
         GameRecord {
             event: None,
             date: None,
             black: None,
             white: None,
-            start: *game.start(),
+            start: (*game.start()).into(),
             rules: game.rules(),
             moves: game.moves().collect(),
             result: match game.outcome() {
@@ -179,10 +180,15 @@ impl GameRecord {
         pgn::write(self)
     }
 
-    /// The named starting array the record starts from, if it is one (on any board size,
-    /// Black to move).
+    /// The variant whose start the record starts from, if it is one.
     pub fn named_start(&self) -> Option<Variant> {
         Variant::of_start(&self.start)
+    }
+
+    /// The variant played: the one whose start the record starts from, else the one
+    /// whose rules its start position follows.
+    pub fn variant(&self) -> Variant {
+        self.named_start().unwrap_or_else(|| self.start.variant())
     }
 
     /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
@@ -299,9 +305,17 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 /// the outer result means the text could not even be split into games (an unterminated
 /// value, comment or game tree, or no game at all).
 pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    parse_games_as(text, Variant::Standard)
+}
+
+/// [`parse_games`], with games that name no variant taken as games of `default`.
+pub fn parse_games_as(
+    text: &str,
+    default: Variant,
+) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
     match Format::detect(text) {
-        Format::Sgf => sgf::parse_games(text),
-        Format::Pgn => pgn::parse_games(text),
+        Format::Sgf => sgf::parse_games_as(text, default),
+        Format::Pgn => pgn::parse_games_as(text, default),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Matching a record's moves against the position while reading.
 
-use crate::{Color, Move, MoveError, MoveText, Position};
+use crate::{Color, GameState, Move, MoveError, MoveText, TurnText, VariantPosition};
 
 /// The number and side of the move at `ply` (0-based), one number per Black move.
 pub(crate) fn number(first: Color, ply: usize) -> (usize, Color) {
@@ -21,10 +21,38 @@ pub(crate) fn label(first: Color, ply: usize) -> String {
 
 /// Reads a move's text as records write it: surrounding white space and trailing
 /// annotations (`+`, `!`, `?`, `#`) are dropped; `-`, `x`, `:` separators, any case,
-/// `pass`.
-pub(crate) fn parse_text(raw: &str) -> Result<MoveText, MoveError> {
+/// `pass`, and a placement after `@`.
+pub(crate) fn parse_text(raw: &str) -> Result<TurnText, MoveError> {
     let cleaned = raw.trim().trim_end_matches(['+', '!', '?', '#']).trim_end();
-    MoveText::parse(cleaned)
+    TurnText::parse(cleaned)
+}
+
+/// The move a turn's text names, taken as written (for a record that can no longer be
+/// checked against the board).
+fn as_written(turn: TurnText) -> Move {
+    let step = match turn.step {
+        MoveText::Pass => Move::PASS,
+        MoveText::Step { from, to, capture } => Move::new(from, to, capture.unwrap_or(false)),
+    };
+    match turn.drop {
+        Some(square) => step.with_drop(square),
+        None => step,
+    }
+}
+
+/// The turn's text in the rules' notation, for reading against a position.
+fn notation(turn: TurnText) -> String {
+    let step = match turn.step {
+        MoveText::Pass => "pass".to_string(),
+        MoveText::Step { from, to, capture } => {
+            let sep = if capture == Some(true) { 'x' } else { '-' };
+            format!("{from}{sep}{to}")
+        }
+    };
+    match turn.drop {
+        Some(square) => format!("{step}@{square}"),
+        None => step,
+    }
 }
 
 /// Builds the move list of a record. While every move so far could be played, the moves
@@ -32,7 +60,7 @@ pub(crate) fn parse_text(raw: &str) -> Result<MoveText, MoveError> {
 /// the first move that cannot be played on, moves are taken as written and
 /// [`crate::record::GameRecord::replay`] reports the bad one.
 pub(crate) struct MoveReader {
-    position: Position,
+    position: VariantPosition,
     /// The side to move, kept even once the position is no longer known.
     side: Color,
     first: Color,
@@ -41,7 +69,7 @@ pub(crate) struct MoveReader {
 }
 
 impl MoveReader {
-    pub fn new(start: Position) -> MoveReader {
+    pub fn new(start: VariantPosition) -> MoveReader {
         MoveReader {
             position: start,
             side: start.side_to_move(),
@@ -60,25 +88,23 @@ impl MoveReader {
         label(self.first, self.moves.len())
     }
 
-    /// Plays a forced pass if the side to move has no move; says whether it did.
+    /// Plays a pass if the side to move has no move but a pass (and no placement is
+    /// due); says whether it did.
     pub fn pass_if_forced(&mut self) -> bool {
-        if self.known && self.position.must_pass() {
-            self.push(MoveText::Pass);
+        if self.known && self.position.moves() == [Move::PASS] {
+            self.push(TurnText {
+                step: MoveText::Pass,
+                drop: None,
+            });
             true
         } else {
             false
         }
     }
 
-    pub fn push(&mut self, text: MoveText) {
+    pub fn push(&mut self, turn: TurnText) {
         let checked = if self.known {
-            match text {
-                MoveText::Pass => self.position.must_pass().then_some(Move::PASS),
-                MoveText::Step { from, to, capture } => {
-                    let sep = if capture == Some(true) { 'x' } else { '-' };
-                    self.position.parse_move(&format!("{from}{sep}{to}")).ok()
-                }
-            }
+            self.position.parse_move(&notation(turn)).ok()
         } else {
             None
         };
@@ -89,12 +115,7 @@ impl MoveReader {
             }
             None => {
                 self.known = false;
-                match text {
-                    MoveText::Pass => Move::PASS,
-                    MoveText::Step { from, to, capture } => {
-                        Move::new(from, to, capture.unwrap_or(false))
-                    }
-                }
+                as_written(turn)
             }
         };
         self.moves.push(mv);
@@ -118,7 +139,7 @@ mod tests {
 
     #[test]
     fn captures_written_with_a_dash_become_captures() {
-        let mut reader = MoveReader::new(Position::startpos());
+        let mut reader = MoveReader::new(crate::Position::startpos().into());
         for text in ["b1-b3", "h4-f2", "d1-a4"] {
             reader.push(parse_text(text).unwrap());
         }

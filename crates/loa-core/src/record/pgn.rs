@@ -25,7 +25,7 @@
 
 use super::moves::{self, MoveReader};
 use super::{date_to_pgn, Format, GameRecord, RecordError, RecordResult};
-use crate::{MoveText, Position, Variant};
+use crate::{GameState, MoveText, Position, Variant, VariantPosition};
 
 /// Writes one game, ending with a blank line so that games can be concatenated.
 pub fn write(record: &GameRecord) -> String {
@@ -55,8 +55,8 @@ pub fn write(record: &GameRecord) -> String {
     }
     tag("Result", record.result.pgn());
     let named = record.named_start();
-    if let Some(variant) = named {
-        tag("Variant", variant.title());
+    if named.is_some() || !record.start.variant().has_standard_rules() {
+        tag("Variant", record.variant().title());
     }
     tag("Rules", record.rules.name());
     if named.is_none() || record.start.size() != crate::BoardSize::Eight {
@@ -126,11 +126,19 @@ pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 /// Reads every game, each with its own result; the outer error is one that stops the
 /// reading (an unclosed tag, comment or variation, or no game at all).
 pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    parse_games_as(text, Variant::Standard)
+}
+
+/// [`parse_games`], with games that name no variant taken as games of `default`.
+pub fn parse_games_as(
+    text: &str,
+    default: Variant,
+) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
     let games = split(text)?;
     Ok(games
         .iter()
         .enumerate()
-        .map(|(i, game)| read_game(text, game).map_err(|e| e.in_game(i + 1)))
+        .map(|(i, game)| read_game(text, game, default).map_err(|e| e.in_game(i + 1)))
         .collect())
 }
 
@@ -369,7 +377,7 @@ fn parse_result_tag(value: &str) -> Option<RecordResult> {
     }
 }
 
-fn read_game(text: &str, tokens: &[Token]) -> Result<GameRecord, RecordError> {
+fn read_game(text: &str, tokens: &[Token], default: Variant) -> Result<GameRecord, RecordError> {
     let err = |at: usize, message: String| RecordError::at(Format::Pgn, text, at, message);
     let mut record = GameRecord::new(Position::startpos(), crate::RuleSet::Draw);
     let mut fen: Option<(&str, usize)> = None;
@@ -417,21 +425,30 @@ fn read_game(text: &str, tokens: &[Token]) -> Result<GameRecord, RecordError> {
             record.extra.push((name.clone(), value.clone()));
         }
     }
-    record.start = match (fen, variant) {
-        (Some((fen, at)), _) => fen
-            .trim()
-            .parse()
-            .map_err(|e| err(at, format!("tag FEN: bad position text '{fen}': {e}")))?,
-        (None, Some((v, at))) => {
-            let variant = match v.trim().to_ascii_lowercase().as_str() {
-                "loa" | "lines of action" | "lines-of-action" | "" => Variant::Standard,
-                _ => v.trim().parse::<Variant>().map_err(|e| {
-                    err(at, format!("tag Variant: {e}; other starts need a FEN tag"))
-                })?,
-            };
-            variant.start(crate::BoardSize::Eight)
-        }
-        (None, None) => Position::startpos(),
+    let variant = match variant {
+        None => default,
+        Some((v, at)) => match v.trim().to_ascii_lowercase().as_str() {
+            "loa" | "lines of action" | "lines-of-action" | "" => Variant::Standard,
+            _ => v
+                .trim()
+                .parse::<Variant>()
+                .map_err(|e| err(at, format!("tag Variant: {e}; other starts need a FEN tag")))?,
+        },
+    };
+    record.start = match fen {
+        Some((fen, at)) => VariantPosition::parse(variant, fen.trim()).map_err(|e| {
+            err(
+                at,
+                format!(
+                    "tag FEN: bad position text '{}' for {}: {e}",
+                    crate::excerpt(fen),
+                    variant.title()
+                ),
+            )
+        })?,
+        None => variant
+            .start(crate::BoardSize::Eight)
+            .expect("every variant is played on 8x8"),
     };
 
     let mut reader = MoveReader::new(record.start);
@@ -447,7 +464,7 @@ fn read_game(text: &str, tokens: &[Token]) -> Result<GameRecord, RecordError> {
                 }
                 let text_move = moves::parse_text(rest)
                     .map_err(|e| err(token.at + skipped, format!("{}: {e}", reader.label())))?;
-                if matches!(text_move, MoveText::Step { .. }) {
+                if matches!(text_move.step, MoveText::Step { .. }) {
                     // A forced pass left out of the record.
                     reader.pass_if_forced();
                 }

@@ -1,7 +1,7 @@
 //! Playing a record's moves under its rules, and checking its result against the board.
 
 use super::{moves, GameRecord, RecordResult};
-use crate::{Color, Game, Move, MoveError, Outcome, Position};
+use crate::{Color, Game, GameState, Move, MoveError, Outcome, VariantPosition};
 use std::fmt;
 
 /// Why a record's moves cannot be replayed.
@@ -18,7 +18,7 @@ pub enum ReplayError {
         /// The move as the record has it.
         mv: Move,
         /// The position before the move.
-        position: Position,
+        position: Box<VariantPosition>,
         error: MoveError,
     },
     /// The game was over before this move.
@@ -30,14 +30,14 @@ pub enum ReplayError {
         side: Color,
         mv: Move,
         /// The final position, where the game ended.
-        position: Position,
+        position: Box<VariantPosition>,
         outcome: Outcome,
         /// How many moves had been played when it ended (0: the start was already over).
         ended_after: usize,
     },
 }
 
-fn ended_when(plies: usize, position: &Position) -> String {
+fn ended_when(plies: usize, position: &VariantPosition) -> String {
     if plies == 0 {
         "at the start".to_string()
     } else {
@@ -58,7 +58,7 @@ impl ReplayError {
 
     /// The position where the replay stopped: before the illegal move, or where the game
     /// ended.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &VariantPosition {
         match self {
             ReplayError::Illegal { position, .. } | ReplayError::AfterEnd { position, .. } => {
                 position
@@ -141,7 +141,7 @@ impl fmt::Display for ResultCheck {
 /// A record played through: the game, and how its result compares with the board.
 #[derive(Clone, Debug)]
 pub struct Replay {
-    pub game: Game,
+    pub game: Game<VariantPosition>,
     pub result: ResultCheck,
 }
 
@@ -150,7 +150,7 @@ impl GameRecord {
     /// move that cannot be played (number, side, text, and the reason from the rules), or
     /// the first move after the game ended. The recorded result is not checked here:
     /// see [`GameRecord::check`].
-    pub fn replay(&self) -> Result<Game, ReplayError> {
+    pub fn replay(&self) -> Result<Game<VariantPosition>, ReplayError> {
         let mut game = Game::new(self.start, self.rules);
         let first = self.start.side_to_move();
         for (i, &mv) in self.moves.iter().enumerate() {
@@ -162,7 +162,7 @@ impl GameRecord {
                     number,
                     side,
                     mv,
-                    position: *game.position(),
+                    position: Box::new(*game.position()),
                     outcome,
                     ended_after: i,
                 });
@@ -185,7 +185,7 @@ impl GameRecord {
                     number,
                     side,
                     mv,
-                    position,
+                    position: Box::new(position),
                     error,
                 });
             }

@@ -8,12 +8,13 @@
 //! fill per group, added nothing the Euler number does not already say.)
 
 mod terms;
+pub mod variants;
 pub mod weights;
 
 pub use terms::{measure_all, weight_name, Shape, Term, TERMS};
 
 use loa_core::topology::{interior, quads, Quads};
-use loa_core::{Bitboard, Color, Position};
+use loa_core::{Bitboard, BoardSize, Color, Position};
 
 /// How many terms the evaluation has.
 pub const TERM_COUNT: usize = TERMS.len();
@@ -153,12 +154,36 @@ fn walls(ours: u64, theirs: u64, board: Bitboard) -> (i32, i32) {
     (blocked, walled)
 }
 
+/// What moves onto `targets` are worth for mobility: captures count double and landings
+/// on the edge less.
+#[inline(always)]
+pub fn mobility(targets: Bitboard, theirs: Bitboard) -> i32 {
+    let t = targets.0;
+    2 * t.count_ones() as i32 + 2 * (t & theirs.0).count_ones() as i32
+        - (t & EDGE).count_ones() as i32
+}
+
 impl Shape {
     /// The shape of `color`'s pieces in `pos`; `None` when it has none.
     #[inline(always)]
     pub fn of(pos: &Position, color: Color) -> Option<Shape> {
-        let pieces = pos.pieces(color);
-        let p = pieces.0;
+        let them = pos.pieces(!color);
+        let mut moves = 0;
+        pos.for_each_move_set(color, |_, targets| moves += mobility(targets, them));
+        Shape::measure(pos.pieces(color), them, pos.board(), pos.size(), moves)
+    }
+
+    /// The shape of the pieces `ours` against `theirs` on `board`, given their mobility
+    /// (the sum of [`mobility`] over their moves); `None` when there are none.
+    #[inline(always)]
+    pub fn measure(
+        ours: Bitboard,
+        theirs: Bitboard,
+        board: Bitboard,
+        size: BoardSize,
+        mobility: i32,
+    ) -> Option<Shape> {
+        let p = ours.0;
         let n = p.count_ones() as i32;
         if n == 0 {
             return None;
@@ -178,7 +203,7 @@ impl Shape {
             .map(|&b| (p & !b).count_ones() as i32)
             .sum();
         // Distance of the centre of mass from the board's middle, in half squares.
-        let middle = i32::from(pos.size().side()) - 1;
+        let middle = i32::from(size.side()) - 1;
         let files = {
             let mut f = p;
             f |= f >> 32;
@@ -188,15 +213,8 @@ impl Shape {
         };
         let width = 32 - files.leading_zeros() as i32 - files.trailing_zeros() as i32;
         let height = (63 - p.leading_zeros() as i32) / 8 - (p.trailing_zeros() as i32) / 8 + 1;
-        let Quads { solid, euler4 } = quads(pieces);
-        let mut mobility = 0;
-        let them = pos.pieces(!color).0;
-        let (edge_blocked, walled) = walls(p, them, pos.board());
-        pos.for_each_move_set(color, |_, targets| {
-            let t = targets.0;
-            mobility += 2 * t.count_ones() as i32 + 2 * (t & them).count_ones() as i32
-                - (t & EDGE).count_ones() as i32;
-        });
+        let Quads { solid, euler4 } = quads(ours);
+        let (edge_blocked, walled) = walls(p, theirs.0, board);
         Some(Shape {
             pieces: n,
             excess_spread: spread - min_distance_sum(n as u32),
@@ -218,23 +236,33 @@ impl Shape {
 /// Every term measured on `color`'s pieces in `pos` (all 0 when it has none).
 #[inline]
 pub fn features(pos: &Position, color: Color) -> [i32; TERM_COUNT] {
-    match Shape::of(pos, color) {
-        Some(shape) => measure_all(&shape),
-        None => [0; TERM_COUNT],
-    }
+    shape_features(Shape::of(pos, color))
 }
 
 /// The evaluation of `pos` for the side to move: the weighted differences of the terms,
 /// over 16, and the bonus for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
-    let ours = features(pos, us);
-    let theirs = features(pos, !us);
+    weigh(&features(pos, us), &features(pos, !us))
+}
+
+/// The side to move's terms against the other side's, weighted.
+#[inline]
+pub fn weigh(ours: &[i32; TERM_COUNT], theirs: &[i32; TERM_COUNT]) -> i32 {
     let mut score = 0;
     for i in 0..TERM_COUNT {
         score += WEIGHTS[i] * (ours[i] - theirs[i]);
     }
     score / 16 + weights::TEMPO
+}
+
+/// The terms of a shape (all 0 when there are no pieces).
+#[inline]
+pub fn shape_features(shape: Option<Shape>) -> [i32; TERM_COUNT] {
+    match shape {
+        Some(shape) => measure_all(&shape),
+        None => [0; TERM_COUNT],
+    }
 }
 
 /// The features of both sides, for display.

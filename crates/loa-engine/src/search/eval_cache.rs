@@ -1,8 +1,7 @@
 //! A small cache of static evaluations: the same leaves recur through transpositions and
 //! the searches of iterative deepening.
 
-use crate::eval::evaluate;
-use loa_core::Position;
+use crate::Searchable;
 
 const SLOTS: usize = 1 << 16;
 
@@ -15,13 +14,13 @@ impl EvalCache {
 
     /// The evaluation of `pos` for the side to move.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        let key = pos.hash();
+    pub fn evaluate<P: Searchable>(&mut self, pos: &P) -> i32 {
+        let key = pos.key();
         let slot = &mut self.0[(key as usize) & (SLOTS - 1)];
         if slot.0 == key {
             return slot.1;
         }
-        let score = evaluate(pos);
+        let score = pos.evaluate();
         *slot = (key, score);
         score
     }

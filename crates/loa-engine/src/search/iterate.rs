@@ -4,20 +4,22 @@ use super::score::{Score, INFINITY, MATE, MATE_BOUND};
 use super::searcher::Searcher;
 use super::{Info, SearchLimits, SearchResult, MAX_DEPTH};
 use crate::time::TimeLimit;
-use loa_core::{Move, Position};
+use crate::Searchable;
+use loa_core::{Move, MoveList};
 use std::time::Instant;
 
 impl Searcher<'_> {
     /// Iterative deepening from `first_depth`, reporting each finished line.
-    pub fn iterate(
+    pub fn iterate<P: Searchable>(
         &mut self,
-        root: &Position,
+        root: &P,
         limits: &SearchLimits,
         start: Instant,
         first_depth: u32,
         mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
-        let root_moves = root.legal_moves();
+        let mut root_moves = MoveList::new();
+        root.search_moves(&mut root_moves);
         let mut result = SearchResult {
             best: (root.outcome(self.rules).is_none()).then(|| root_moves[0]),
             score: 0,
@@ -95,7 +97,7 @@ impl Searcher<'_> {
 
     /// The root searched in a window around the last iteration's score, widened until
     /// the score falls inside.
-    fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
+    fn aspiration<P: Searchable>(&mut self, root: &P, depth: u32, previous: i32) -> i32 {
         if depth < 4 || previous.abs() >= MATE_BOUND {
             return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, Move::PASS);
         }

@@ -21,7 +21,8 @@ pub use score::{Score, MATE, MATE_BOUND};
 
 use crate::time::TimeLimit;
 use crate::tt::TranspositionTable;
-use loa_core::{Move, Position, RuleSet};
+use crate::Searchable;
+use loa_core::{Move, RuleSet, VariantPosition};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use threads::ThreadTables;
@@ -119,9 +120,9 @@ impl Engine {
     /// Searches `root`. `history` holds the hashes of the game's positions before `root`,
     /// oldest first, so repetitions are seen; `stop` ends the search from outside;
     /// `on_info` hears of every finished iteration.
-    pub fn search(
+    pub fn search<P: Searchable>(
         &mut self,
-        root: &Position,
+        root: &P,
         history: &[u64],
         limits: &SearchLimits,
         stop: &AtomicBool,
@@ -141,5 +142,25 @@ impl Engine {
             stop,
             on_info,
         )
+    }
+
+    /// Searches a position of any variant: [`Engine::search`] on the position it holds.
+    pub fn search_any(
+        &mut self,
+        root: &VariantPosition,
+        history: &[u64],
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        match root {
+            VariantPosition::Standard(pos) => self.search(pos, history, limits, stop, on_info),
+            VariantPosition::Parachute(pos) => self.search(pos, history, limits, stop, on_info),
+            VariantPosition::AmbiLoa(pos) => self.search(pos, history, limits, stop, on_info),
+            VariantPosition::Neighbors(pos) => self.search(pos, history, limits, stop, on_info),
+            VariantPosition::FieldsOfAction(pos) => {
+                self.search(pos, history, limits, stop, on_info)
+            }
+        }
     }
 }

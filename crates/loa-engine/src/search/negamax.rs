@@ -6,8 +6,9 @@ use super::score::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND};
 use super::searcher::Searcher;
 use super::MAX_PLY;
 use crate::tt::{Bound, Entry};
+use crate::Searchable;
 use loa_core::topology::edge_squares;
-use loa_core::{Move, MoveList, Position};
+use loa_core::{Move, MoveList};
 
 /// Captures searched past the horizon, at most this many in a row.
 const QUIESCENCE_PLIES: u32 = 3;
@@ -15,9 +16,9 @@ const QUIESCENCE_PLIES: u32 = 3;
 impl Searcher<'_> {
     /// The value of `pos` for the side to move, `ply` plies from the root, searched
     /// `depth` plies deep in the window (`alpha`, `beta`); `last` is the move into `pos`.
-    pub fn negamax(
+    pub fn negamax<P: Searchable>(
         &mut self,
-        pos: &Position,
+        pos: &P,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -49,7 +50,7 @@ impl Searcher<'_> {
             return self.quiesce(pos, alpha, beta, ply, QUIESCENCE_PLIES);
         }
         let pv_node = beta - alpha > 1;
-        let key = pos.hash();
+        let key = pos.key();
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
             if !pv_node && i32::from(e.depth) >= depth {
@@ -70,12 +71,12 @@ impl Searcher<'_> {
             && ply > 0
             && depth >= 3
             && beta.abs() < MATE_BOUND
-            && pos.pieces(pos.side_to_move()).count() > 3
+            && pos.null_move_allowed()
             && self.evaluate(pos) >= beta
         {
             let reduction = 2 + depth / 6;
             let child = pos.after(Move::PASS);
-            self.keys.push(child.hash());
+            self.keys.push(child.key());
             let score = -self.negamax(
                 &child,
                 depth - 1 - reduction,
@@ -93,7 +94,7 @@ impl Searcher<'_> {
             }
         }
         let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
+        pos.search_moves(&mut moves);
         let us = pos.side_to_move();
         let mut scores = [0i32; MoveList::CAPACITY];
         let tt_move = entry.and_then(|e| e.mv);
@@ -101,7 +102,7 @@ impl Searcher<'_> {
             scores[i] = order_score(mv, us, tt_move, &self.killers, ply, &self.tables.history);
         }
         // Quiet moves to the edge are seldom best: they are reduced one ply more.
-        let edge = edge_squares(pos.board());
+        let edge = edge_squares(pos.board_squares());
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -113,7 +114,7 @@ impl Searcher<'_> {
                 continue;
             }
             let child = pos.after(mv);
-            self.keys.push(child.hash());
+            self.keys.push(child.key());
             let quiet = !mv.is_capture() && Some(mv) != tt_move;
             searched += 1;
             let score = if searched == 1 {

@@ -5,7 +5,8 @@ use super::score::MATE;
 use super::threads::{Role, ThreadTables};
 use super::MAX_PLY;
 use crate::tt::TranspositionTable;
-use loa_core::{Move, Outcome, Position, RuleSet};
+use crate::Searchable;
+use loa_core::{GameState, Move, Outcome, RuleSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -41,11 +42,11 @@ impl<'a> Searcher<'a> {
         role: Role<'a>,
         deadline: Option<Instant>,
         game: &[u64],
-        root: &Position,
+        root: &impl GameState,
     ) -> Searcher<'a> {
         let mut keys = Vec::with_capacity(game.len() + MAX_PLY + 1);
         keys.extend_from_slice(game);
-        keys.push(root.hash());
+        keys.push(root.key());
         Searcher {
             tt,
             tables,
@@ -117,21 +118,21 @@ impl<'a> Searcher<'a> {
     /// The score for the side to move of `pos`, `ply` plies from the root, if `mv` (the
     /// move into `pos`) ended the game.
     #[inline]
-    pub fn end_after(&self, pos: &Position, mv: Move, ply: usize) -> Option<i32> {
+    pub fn end_after<P: GameState>(&self, pos: &P, mv: Move, ply: usize) -> Option<i32> {
         pos.outcome_after(mv, self.rules)
             .map(|outcome| end_score(outcome, pos, ply))
     }
 
     /// The static evaluation through this thread's cache.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+    pub fn evaluate<P: Searchable>(&mut self, pos: &P) -> i32 {
         self.tables.eval_cache.evaluate(pos)
     }
 }
 
 /// A finished game as a score for the side to move, `ply` plies from the root.
 #[inline]
-fn end_score(outcome: Outcome, pos: &Position, ply: usize) -> i32 {
+fn end_score<P: GameState>(outcome: Outcome, pos: &P, ply: usize) -> i32 {
     match outcome.winner {
         None => 0,
         Some(winner) if winner == pos.side_to_move() => MATE - ply as i32,

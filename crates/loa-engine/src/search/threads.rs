@@ -7,7 +7,8 @@ use super::history::History;
 use super::searcher::Searcher;
 use super::{Info, SearchLimits, SearchResult};
 use crate::tt::TranspositionTable;
-use loa_core::{Position, RuleSet};
+use crate::Searchable;
+use loa_core::RuleSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -63,11 +64,11 @@ impl Role<'_> {
 
 /// Searches `root` on every thread of `tables` (the main thread's first).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn search(
+pub(super) fn search<P: Searchable>(
     tt: &TranspositionTable,
     tables: &mut [Box<ThreadTables>],
     rules: RuleSet,
-    root: &Position,
+    root: &P,
     history: &[u64],
     limits: &SearchLimits,
     stop: &AtomicBool,

@@ -6,7 +6,7 @@ use crate::engine_process::{EngineError, EngineProcess};
 use crate::engine_spec::MoveLimits;
 use crate::openings::Opening;
 use crate::time_control::{GameClock, Spent};
-use loa_core::{Color, Game, MoveText, Position, RuleSet};
+use loa_core::{Color, Game, GameState, RuleSet, TurnText, Variant, VariantPosition};
 use loa_ugi::{Command, Go, Start};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -14,6 +14,7 @@ use std::time::Duration;
 /// What every game of a match shares.
 pub struct GameSettings<'a> {
     pub rules: RuleSet,
+    pub variant: Variant,
     /// Time an engine may go over its clock (or its movetime) without losing.
     pub margin: Duration,
     /// The wait for a reply with no clock (depth or node limits), and for handshakes.
@@ -32,7 +33,7 @@ pub fn play_game(
     settings: &GameSettings<'_>,
 ) -> Option<GameResult> {
     let mut game = opening.game(settings.rules);
-    let lose = |game: Game, loser: Color, termination: Termination| {
+    let lose = |game: Game<VariantPosition>, loser: Color, termination: Termination| {
         Some(GameResult {
             game,
             winner: Some(!loser),
@@ -49,7 +50,9 @@ pub fn play_game(
     let limits = [black.spec.limits, white.spec.limits];
     let mut clocks = limits.map(|l| l.tc.map(GameClock::new));
     let mut resign = settings.adjudication.resign.map(ResignTracker::new);
-    let start = if game.start() == &Position::startpos() {
+    // `startpos` is the variant's start, which the engines were told (`UCI_Variant`).
+    let named = Variant::of_start(game.start()) == Some(settings.variant);
+    let start = if named && game.start().size() == loa_core::BoardSize::Eight {
         Start::StartPos
     } else {
         Start::Fen(game.start().to_string())
@@ -82,7 +85,7 @@ pub fn play_game(
         };
         let own = limits[side.index()];
         // `ready` started both engines; this only starts one again if it is gone.
-        let engine = match seat.engine(settings.rules, settings.timeout) {
+        let engine = match seat.engine(settings.rules, settings.variant, settings.timeout) {
             Ok(engine) => engine,
             Err(error) => {
                 seat.discard();
@@ -152,7 +155,7 @@ pub fn play_game(
         let Some(text) = best.text.as_deref().filter(|t| *t != "(none)") else {
             return lose(game, side, Termination::Malformed { line: best.line });
         };
-        if MoveText::parse(text).is_err() {
+        if TurnText::parse(text).is_err() {
             return lose(game, side, Termination::Malformed { line: best.line });
         }
         let mv = match game.position().parse_move(text) {
@@ -190,7 +193,8 @@ pub fn play_game(
 
 /// Starts the engine if needed and tells it a new game starts.
 fn ready(seat: &mut Seat, settings: &GameSettings<'_>) -> Result<(), EngineError> {
-    let engine: &mut EngineProcess = seat.engine(settings.rules, settings.timeout)?;
+    let engine: &mut EngineProcess =
+        seat.engine(settings.rules, settings.variant, settings.timeout)?;
     engine.new_game(settings.timeout)
 }
 

@@ -7,7 +7,7 @@ pub mod game;
 
 use super::engine_process::{EngineError, EngineProcess};
 use super::engine_spec::EngineSpec;
-use loa_core::{Color, Game, Reason, RuleSet};
+use loa_core::{Color, Game, Reason, RuleSet, Variant, VariantPosition};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,6 +46,8 @@ impl Termination {
             Termination::Rules(Reason::Connection) => "connection",
             Termination::Rules(Reason::SimultaneousConnection) => "simultaneous connection",
             Termination::Rules(Reason::Repetition) => "repetition",
+            Termination::Rules(Reason::FiveCaptured) => "five consecutive captures",
+            Termination::Rules(Reason::NoMove) => "no legal move",
             Termination::IllegalMove { .. } => "illegal move",
             Termination::Crash { .. } => "crash",
             Termination::Hang { .. } => "hang",
@@ -119,7 +121,7 @@ impl fmt::Display for Termination {
 #[derive(Clone, Debug)]
 pub struct GameResult {
     /// Every move, the opening's included.
-    pub game: Game,
+    pub game: Game<VariantPosition>,
     /// `None` for a draw.
     pub winner: Option<Color>,
     pub termination: Termination,
@@ -147,11 +149,12 @@ impl Seat {
     pub fn engine(
         &mut self,
         rules: RuleSet,
+        variant: Variant,
         timeout: Duration,
     ) -> Result<&mut EngineProcess, EngineError> {
         if self.process.is_none() {
             self.starts += 1;
-            self.process = Some(EngineProcess::start(&self.spec, rules, timeout)?);
+            self.process = Some(EngineProcess::start(&self.spec, rules, variant, timeout)?);
         }
         Ok(self.process.as_mut().expect("just started"))
     }

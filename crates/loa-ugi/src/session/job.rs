@@ -4,8 +4,10 @@
 use super::Out;
 use crate::{InfoLine, ProtocolError, Response};
 use loa_core::perft::divide_until;
-use loa_core::Position;
+use loa_core::{GameState, Move, VariantPosition};
 use loa_engine::{Engine, SearchHandle, SearchRequest};
+use rand::rngs::ChaCha8Rng;
+use rand::seq::IndexedRandom;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -38,7 +40,7 @@ impl Job {
                             "the search returned {} which is not legal here",
                             mv.coordinate()
                         )));
-                        Some(root.legal_moves()[0])
+                        root.moves().first().copied()
                     }
                     None => None,
                 };
@@ -51,7 +53,7 @@ impl Job {
 
     /// Counts move sequences from `root`: the count under each move, then the total; or,
     /// when stopped, a line that says so.
-    pub fn perft(root: Position, depth: u32, out: Out) -> Result<Job, ProtocolError> {
+    pub fn perft(root: VariantPosition, depth: u32, out: Out) -> Result<Job, ProtocolError> {
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
         let (thread_stop, thread_done) = (Arc::clone(&stop), Arc::clone(&done));
@@ -110,4 +112,10 @@ impl Job {
             }
         }
     }
+}
+
+/// A legal move drawn at random (the `RandomMoves` option).
+pub(super) fn random_move(pos: &VariantPosition, rng: &mut ChaCha8Rng) -> Move {
+    let moves = pos.moves();
+    *moves.choose(rng).expect("a game that goes on has a move")
 }

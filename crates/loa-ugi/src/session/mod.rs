@@ -13,8 +13,10 @@ mod show;
 use crate::options::OptionValue;
 use crate::{Command, EngineOption, ProtocolError, Response, Start};
 use job::Job;
-use loa_core::{excerpt, Game, Position, RuleSet};
+use loa_core::{excerpt, BoardSize, Game, GameState, RuleSet, Variant, VariantPosition};
 use loa_engine::{check_hash_size, Engine, SearchRequest};
+use rand::rngs::ChaCha8Rng;
+use rand::SeedableRng;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -65,6 +67,17 @@ struct Settings {
     hash_mb: usize,
     move_overhead: Duration,
     rules: RuleSet,
+    variant: Variant,
+    random_moves: bool,
+}
+
+impl Settings {
+    /// The start of the variant: what `position startpos` means.
+    fn start(&self) -> VariantPosition {
+        self.variant
+            .start(BoardSize::Eight)
+            .expect("every variant is played on 8x8")
+    }
 }
 
 /// The protocol state: the options, the game so far, and the engine (away while it
@@ -72,11 +85,13 @@ struct Settings {
 pub struct Session {
     out: Out,
     settings: Settings,
-    game: Game,
+    game: Game<VariantPosition>,
     /// `None` only while a search holds it.
     engine: Option<Engine>,
     /// A search or a count running on its own thread.
     job: Option<Job>,
+    /// For random moves.
+    rng: ChaCha8Rng,
 }
 
 impl Session {
@@ -90,19 +105,22 @@ impl Session {
     pub fn with_hash(writer: Box<dyn Write + Send>, hash_mb: Option<usize>) -> Session {
         let number = |option: EngineOption| match option.default_value() {
             OptionValue::Number(n) => n,
-            OptionValue::Rules(_) => unreachable!("a spin option"),
+            other => unreachable!("{other:?} of a spin option"),
         };
         let settings = Settings {
             hash_mb: hash_mb.unwrap_or(number(EngineOption::Hash) as usize),
             move_overhead: Duration::from_millis(number(EngineOption::MoveOverhead)),
             rules: RuleSet::default(),
+            variant: Variant::default(),
+            random_moves: false,
         };
         Session {
             out: Out::new(writer),
             engine: Some(Engine::new(settings.hash_mb, settings.rules)),
-            game: Game::new(Position::startpos(), settings.rules),
+            game: Game::new(settings.start(), settings.rules),
             settings,
             job: None,
+            rng: ChaCha8Rng::seed_from_u64(clock_seed()),
         }
     }
 
@@ -253,7 +271,7 @@ impl Session {
 
     fn new_game(&mut self) {
         self.engine().clear();
-        self.game = Game::new(Position::startpos(), self.settings.rules);
+        self.game = Game::new(self.settings.start(), self.settings.rules);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ProtocolError> {
@@ -289,6 +307,15 @@ impl Session {
                 }
                 self.game = game;
             }
+            (EngineOption::Variant, OptionValue::Variant(variant)) => {
+                self.settings.variant = variant;
+                // A new game of the variant; what the engine learnt is of another game.
+                self.engine().clear();
+                self.game = Game::new(self.settings.start(), self.settings.rules);
+            }
+            (EngineOption::RandomMoves, OptionValue::Flag(on)) => {
+                self.settings.random_moves = on;
+            }
             (option, value) => unreachable!("{option:?} checked {value:?}"),
         }
         Ok(())
@@ -296,12 +323,14 @@ impl Session {
 
     /// Replaces the game; nothing changes unless the whole command is good.
     fn position(&mut self, start: Start, moves: &[String]) -> Result<(), ProtocolError> {
+        let variant = self.settings.variant;
         let start = match start {
-            Start::StartPos => Position::startpos(),
-            Start::Fen(text) => text.parse::<Position>().map_err(|e| {
+            Start::StartPos => self.settings.start(),
+            Start::Fen(text) => VariantPosition::parse(variant, &text).map_err(|e| {
                 ProtocolError::new(format!(
-                    "position: bad position text '{}': {e}",
-                    excerpt(&text)
+                    "position: bad position text '{}' for {}: {e}",
+                    excerpt(&text),
+                    variant.title()
                 ))
             })?,
         };
@@ -340,6 +369,11 @@ impl Session {
             self.out.send(&Response::BestMove(None));
             return Ok(());
         }
+        if self.settings.random_moves {
+            let mv = job::random_move(self.game.position(), &mut self.rng);
+            self.out.send(&Response::BestMove(Some(mv.coordinate())));
+            return Ok(());
+        }
         let request = SearchRequest {
             root: *self.game.position(),
             history: self.game.previous_hashes(),
@@ -363,6 +397,13 @@ impl Session {
             }
         }
     }
+}
+
+/// A seed from the clock: random moves differ from one session to the next.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use super::Session;
 use crate::{Query, Response};
-use loa_core::{Bitboard, Color, Move};
+use loa_core::{Bitboard, Color, GameState, Move, VariantPosition};
 use loa_engine::eval;
 
 impl Session {
@@ -63,9 +63,18 @@ impl Session {
     }
 
     /// The evaluation terms of each side (the weights decide which way each counts),
-    /// then the evaluation for the side to move.
+    /// then the evaluation for the side to move; for a variant with an evaluation of its
+    /// own, the total.
     pub(super) fn eval(&self) {
-        let pos = self.game.position();
+        let position = self.game.position();
+        let side = position.side_to_move();
+        let VariantPosition::Standard(pos) = position else {
+            self.out.text(&format!(
+                "total {} (for {side}, the side to move)",
+                loa_engine::evaluate_any(position)
+            ));
+            return;
+        };
         let [(black, b), (white, w)] = eval::terms(pos);
         self.out.text(&format!(
             "{:16} {:>7} {:>7} {:>7}",
@@ -82,7 +91,6 @@ impl Session {
         }
         self.out
             .text(&format!("{:16} {:>23}", "tempo", eval::weights::TEMPO));
-        let side = pos.side_to_move();
         self.out.text(&format!(
             "total {} (for {side}, the side to move)",
             eval::evaluate(pos)

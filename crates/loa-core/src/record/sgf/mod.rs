@@ -22,7 +22,7 @@
 mod read;
 mod write;
 
-pub use read::{parse, parse_games};
+pub use read::{parse, parse_games, parse_games_as};
 pub use write::write;
 
 /// A decimal number of seconds such as `10` or `0.1`, as time control properties hold.

@@ -4,7 +4,9 @@
 use super::is_number;
 use crate::record::moves::{self, MoveReader};
 use crate::record::{Format, GameRecord, RecordError, RecordResult, SHARED_TAGS};
-use crate::{Bitboard, BoardSize, Color, MoveText, Position, RuleSet, Square, Variant};
+use crate::{
+    Bitboard, BoardSize, Color, MoveText, Position, RuleSet, Square, Variant, VariantPosition,
+};
 
 /// Reads every game tree of a collection; the first error is returned.
 pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
@@ -14,11 +16,20 @@ pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 /// Reads every game tree of a collection, each game with its own result; the outer error
 /// is a syntax error that stops the reading (an unclosed value or game tree).
 pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    parse_games_as(text, Variant::Standard)
+}
+
+/// [`parse_games`], with games that name no variant (no `SU`) taken as games of
+/// `default`.
+pub fn parse_games_as(
+    text: &str,
+    default: Variant,
+) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
     let trees = split(text)?;
     Ok(trees
         .iter()
         .enumerate()
-        .map(|(i, tree)| read_game(text, tree).map_err(|e| e.in_game(i + 1)))
+        .map(|(i, tree)| read_game(text, tree, default).map_err(|e| e.in_game(i + 1)))
         .collect())
 }
 
@@ -295,7 +306,7 @@ fn parse_result(value: &str) -> Option<(RecordResult, Option<&'static str>)> {
     Some((result, reason))
 }
 
-fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
+fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, RecordError> {
     let err = |at: usize, message: String| RecordError::at(Format::Sgf, text, at, message);
     let Some(root) = tree.nodes.first() else {
         return Err(err(tree.at, "empty game tree".to_string()));
@@ -307,6 +318,7 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
     let mut add = [Bitboard::EMPTY; 2];
     let mut clear = Bitboard::EMPTY;
     let mut side = Color::Black;
+    let mut fen: Option<(&str, usize)> = None;
     for prop in &root.props {
         let v = &prop.values[0];
         let t = v.text.trim();
@@ -350,6 +362,7 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
                     }
                 }
             }
+            "FEN" => fen = Some((t, v.at)),
             "PL" => {
                 side = match t.to_ascii_lowercase().as_str() {
                     "b" | "black" | "1" => Color::Black,
@@ -366,19 +379,42 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
     let base = match setup {
         Some(Some(start)) => Some(start),
         Some(None) => None,
-        None if (add[0] | add[1]).is_empty() => Some(Variant::Standard),
+        None if (add[0] | add[1]).is_empty() || !default.has_standard_rules() => Some(default),
         None => None,
     };
-    let (black, white) = match base {
-        Some(variant) => {
-            let p = variant.start(size);
-            (p.pieces(Color::Black), p.pieces(Color::White))
+    let start: VariantPosition = match (base, fen) {
+        // A variant with rules of its own: its start, or the position text of FEN.
+        (Some(variant), Some((text, at))) => {
+            VariantPosition::parse(variant, text).map_err(|e| {
+                err(
+                    at,
+                    format!(
+                        "FEN[{}]: not a {} position: {e}",
+                        crate::excerpt(text),
+                        variant.title()
+                    ),
+                )
+            })?
         }
-        None => (Bitboard::EMPTY, Bitboard::EMPTY),
+        (Some(variant), None) if !variant.has_standard_rules() => {
+            variant.start(size).ok_or_else(|| {
+                err(
+                    tree.at,
+                    format!("{} is played on 8x8, not {size}", variant.title()),
+                )
+            })?
+        }
+        (base, _) => {
+            let (black, white) = match base.and_then(|v| v.standard_start(size)) {
+                Some(p) => (p.pieces(Color::Black), p.pieces(Color::White)),
+                None => (Bitboard::EMPTY, Bitboard::EMPTY),
+            };
+            let keep = Bitboard(!(clear | add[0] | add[1]).0);
+            Position::from_parts((black & keep) | add[0], (white & keep) | add[1], side, size)
+                .map_err(|e| err(tree.at, format!("the start position: {e}")))?
+                .into()
+        }
     };
-    let keep = Bitboard(!(clear | add[0] | add[1]).0);
-    let start = Position::from_parts((black & keep) | add[0], (white & keep) | add[1], side, size)
-        .map_err(|e| err(tree.at, format!("the start position: {e}")))?;
 
     let mut record = GameRecord::new(start, RuleSet::Draw);
     let mut reader = MoveReader::new(start);
@@ -422,7 +458,10 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
                         ));
                     }
                     let text_move = if t.is_empty() {
-                        MoveText::Pass
+                        crate::TurnText {
+                            step: MoveText::Pass,
+                            drop: None,
+                        }
                     } else if t.eq_ignore_ascii_case("resign") {
                         resigned = Some(color);
                         continue;
@@ -442,13 +481,13 @@ fn read_game(text: &str, tree: &Tree) -> Result<GameRecord, RecordError> {
                     }
                     reader.push(text_move);
                 }
-                "AB" | "AW" | "AE" | "PL" | "SU" | "SZ" if n > 0 => {
+                "AB" | "AW" | "AE" | "PL" | "SU" | "SZ" | "FEN" if n > 0 => {
                     return Err(err(
                         prop.at,
                         format!("{ident}: setup properties are read only in the first node"),
                     ));
                 }
-                "AB" | "AW" | "AE" | "PL" | "SU" | "SZ" => {}
+                "AB" | "AW" | "AE" | "PL" | "SU" | "SZ" | "FEN" => {}
                 "FF" | "GM" | "CA" | "AP" => {}
                 "PB" => record.black = Some(t.to_string()),
                 "PW" => record.white = Some(t.to_string()),

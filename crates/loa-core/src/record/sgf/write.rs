@@ -2,7 +2,7 @@
 
 use super::is_number;
 use crate::record::{date_to_sgf, termination_code, GameRecord, SHARED_TAGS};
-use crate::{BoardSize, Color};
+use crate::{BoardSize, Color, GameState};
 use std::fmt::Write as _;
 
 /// Properties the writer writes itself or reads into the record's own fields.
@@ -39,14 +39,20 @@ pub fn write(record: &GameRecord) -> String {
         "(;FF[4]GM[9]CA[UTF-8]AP[loa:{}]",
         env!("CARGO_PKG_VERSION")
     );
-    match record.named_start() {
-        Some(variant) => out.push_str(&format!("SU[{}]", variant.sgf_name())),
-        None => out.push_str("SU[Custom]"),
+    let named = record.named_start();
+    let standard_rules = start.variant().has_standard_rules();
+    match (named, standard_rules) {
+        (Some(variant), _) => out.push_str(&format!("SU[{}]", variant.sgf_name())),
+        (None, true) => out.push_str("SU[Custom]"),
+        (None, false) => out.push_str(&format!("SU[{}]", start.variant().sgf_name())),
     }
     if size != BoardSize::Eight {
         let _ = write!(out, "SZ[{}]", size.side());
     }
-    if record.named_start().is_none() {
+    if named.is_none() && !standard_rules {
+        // Kinds, numbers and reserves have no SGF setup properties: the position text.
+        let _ = write!(out, "\nFEN[{start}]");
+    } else if named.is_none() {
         for (ident, color) in [("AB", Color::Black), ("AW", Color::White)] {
             out.push('\n');
             out.push_str(ident);
@@ -137,12 +143,15 @@ pub fn write(record: &GameRecord) -> String {
     let mut side = start.side_to_move();
     let mut line = String::new();
     for mv in &record.moves {
-        let text = if mv.is_pass() {
+        let mut text = if mv.is_pass() {
             "pass".to_string()
         } else {
             let sep = if mv.is_capture() { ':' } else { '-' };
             format!("{}{sep}{}", mv.from(), mv.to())
         };
+        if let Some(square) = mv.drop() {
+            let _ = write!(text, "@{square}");
+        }
         let node = format!(";{}[{text}]", if side == Color::Black { 'B' } else { 'W' });
         if line.len() + node.len() > 78 {
             out.push('\n');

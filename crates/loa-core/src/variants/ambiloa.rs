@@ -1,0 +1,330 @@
+//! AmbiLOA: each side has two kinds of piece, Black's `B` and `b`, White's `W` and `w`,
+//! moved in strict rotation `B`, `W`, `b`, `w`. Every piece counts on a line; a side's two
+//! kinds are friendly to each other (jumped over, never captured). A kind with no legal
+//! move loses its turn (`pass`). A side wins with all its pieces, of both kinds, in one
+//! group, judged for both sides after every move as in the standard game. In the
+//! partnership game each kind is a seat of its own: four players, `B`+`b` against `W`+`w`.
+
+use super::turn::match_turn;
+use crate::movegen::piece_targets;
+use crate::position::judge;
+use crate::text::{draw_diagram, read_placement, write_placement};
+use crate::{
+    excerpt, zobrist, Bitboard, BoardSize, Color, GameState, Move, MoveError, MoveList, Outcome,
+    Piece, PositionTextError, RuleSet, Seat, SetupError, Square, Variant,
+};
+use std::fmt;
+use std::str::FromStr;
+
+/// The letters of the kinds, in the order they move.
+const LETTERS: [char; 4] = ['B', 'W', 'b', 'w'];
+
+/// An AmbiLOA position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AmbiPosition {
+    /// The pieces of each kind, in the order they move: `B`, `W`, `b`, `w`.
+    kinds: [Bitboard; 4],
+    board: Bitboard,
+    /// The kind due to move, 0 to 3.
+    due: u8,
+    size: BoardSize,
+    hash: u64,
+}
+
+/// The side a kind belongs to.
+#[inline]
+const fn side_of(kind: usize) -> Color {
+    if kind.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The Zobrist key of a piece of `kind` on `sq`.
+#[inline]
+fn key(kind: usize, sq: Square) -> u64 {
+    if kind < 2 {
+        zobrist::piece_key(side_of(kind), sq)
+    } else {
+        zobrist::second_kind_key(side_of(kind), sq)
+    }
+}
+
+impl AmbiPosition {
+    /// The start: `1bbbbbb1/w6W/w6W/w6W/w6W/w6W/w6W/1BBBBBB1 B`.
+    pub fn start() -> AmbiPosition {
+        "1bbbbbb1/w6W/w6W/w6W/w6W/w6W/w6W/1BBBBBB1 B"
+            .parse()
+            .expect("the start is valid")
+    }
+
+    /// A position from the pieces of each kind (`B`, `W`, `b`, `w`) and the kind due.
+    pub fn from_kinds(
+        kinds: [Bitboard; 4],
+        due: usize,
+        size: BoardSize,
+    ) -> Result<AmbiPosition, SetupError> {
+        let mut all = Bitboard::EMPTY;
+        for set in kinds {
+            if let Some(sq) = (all & set).first() {
+                return Err(SetupError::Overlap(sq));
+            }
+            all |= set;
+        }
+        if let Some(square) = (all & !size.mask()).first() {
+            return Err(SetupError::OffBoard { square, size });
+        }
+        let mut pos = AmbiPosition {
+            kinds,
+            board: size.mask(),
+            due: (due % 4) as u8,
+            size,
+            hash: 0,
+        };
+        for color in Color::ALL {
+            if pos.team(color).is_empty() {
+                return Err(SetupError::NoPieces(color));
+            }
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut hash = zobrist::kind_due_key(self.due as usize)
+            ^ zobrist::variant_key(Variant::AmbiLoa.index());
+        for (kind, set) in self.kinds.iter().enumerate() {
+            for sq in *set {
+                hash ^= key(kind, sq);
+            }
+        }
+        hash
+    }
+
+    /// All the pieces of a side, of both kinds.
+    #[inline]
+    pub fn team(&self, color: Color) -> Bitboard {
+        self.kinds[color.index()] | self.kinds[color.index() + 2]
+    }
+
+    /// The pieces of a kind: 0 to 3 for `B`, `W`, `b`, `w`.
+    #[inline]
+    pub fn kind(&self, kind: usize) -> Bitboard {
+        self.kinds[kind]
+    }
+
+    /// The kind due to move, 0 to 3 for `B`, `W`, `b`, `w`.
+    #[inline]
+    pub fn due(&self) -> usize {
+        self.due as usize
+    }
+
+    /// The squares of the board.
+    #[inline]
+    pub fn board(&self) -> Bitboard {
+        self.board
+    }
+
+    /// The landing squares of the piece on `from`, one of `color`'s.
+    #[inline]
+    fn targets(&self, color: Color, from: Square) -> Bitboard {
+        let (own, them) = (self.team(color), self.team(!color));
+        Bitboard(piece_targets(from, (own | them).0, them.0)) & self.board & !own
+    }
+
+    /// Fills `moves` with the legal moves of the kind due, or a lone pass (a lost turn).
+    pub fn generate_moves(&self, moves: &mut MoveList) {
+        moves.clear();
+        let due = self.due();
+        let us = side_of(due);
+        let them = self.team(!us);
+        for from in self.kinds[due] {
+            for to in self.targets(us, from) {
+                moves.push(Move::new(from, to, them.contains(to)));
+            }
+        }
+        if moves.is_empty() {
+            moves.push(Move::PASS);
+        }
+    }
+
+    /// Calls `f(from, targets)` for each piece of `color` (both kinds) that has a move,
+    /// as if it were to move (for mobility).
+    pub fn for_each_move_set(&self, color: Color, mut f: impl FnMut(Square, Bitboard)) {
+        for from in self.team(color) {
+            let targets = self.targets(color, from);
+            if targets.any() {
+                f(from, targets);
+            }
+        }
+    }
+
+    /// Why the move `from`-`to` cannot be played.
+    fn why_illegal(&self, from: Square, to: Square) -> String {
+        let due = self.due();
+        match (0..4).find(|&k| self.kinds[k].contains(from)) {
+            None => format!("{from} is empty"),
+            Some(kind) if kind != due => format!(
+                "the piece on {from} is a '{}', but a '{}' moves now",
+                LETTERS[kind], LETTERS[due]
+            ),
+            Some(_) if self.team(side_of(due)).contains(to) => {
+                format!("{to} holds a piece of the mover's own side")
+            }
+            Some(_) => format!(
+                "the line from {from} towards {to} does not hold that many pieces, or an \
+                 enemy piece is in the way"
+            ),
+        }
+    }
+}
+
+impl GameState for AmbiPosition {
+    fn variant(&self) -> Variant {
+        Variant::AmbiLoa
+    }
+
+    fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        side_of(self.due())
+    }
+
+    fn seat_to_move(&self) -> Seat {
+        Seat {
+            side: self.side_to_move(),
+            index: self.due / 2,
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.hash
+    }
+
+    fn piece_at(&self, square: Square) -> Option<Piece> {
+        (0..4)
+            .find(|&k| self.kinds[k].contains(square))
+            .map(|k| Piece {
+                color: side_of(k),
+                seat: (k / 2) as u8,
+                number: None,
+            })
+    }
+
+    fn pieces(&self, color: Color) -> Bitboard {
+        self.team(color)
+    }
+
+    fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        for &mv in moves.iter() {
+            f(mv);
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let due = self.due();
+        if !mv.is_pass() {
+            let (from, to) = (mv.from(), mv.to());
+            self.kinds[due] ^= Bitboard::from_square(from).with(to);
+            self.hash ^= key(due, from) ^ key(due, to);
+            if mv.is_capture() {
+                let enemy = (due + 1) % 2;
+                for kind in [enemy, enemy + 2] {
+                    if self.kinds[kind].contains(to) {
+                        self.kinds[kind] = self.kinds[kind].without(to);
+                        self.hash ^= key(kind, to);
+                    }
+                }
+            }
+        }
+        let next = (due + 1) % 4;
+        self.hash ^= zobrist::kind_due_key(due) ^ zobrist::kind_due_key(next);
+        self.due = next as u8;
+    }
+
+    fn outcome(&self, rules: RuleSet) -> Option<Outcome> {
+        // The side of the kind that moved last.
+        let mover = side_of((self.due() + 3) % 4);
+        judge(
+            mover,
+            self.team(mover).is_connected(),
+            self.team(!mover).is_connected(),
+            rules,
+        )
+    }
+
+    fn outcome_after(&self, _mv: Move, rules: RuleSet) -> Option<Outcome> {
+        self.outcome(rules)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        match_turn(
+            text,
+            &self.moves(),
+            |from, to| self.why_illegal(from, to),
+            None,
+        )
+    }
+
+    fn diagram(&self, marked: Bitboard) -> String {
+        draw_diagram(self.size, marked, |sq| {
+            (0..4)
+                .find(|&k| self.kinds[k].contains(sq))
+                .map(|k| LETTERS[k])
+        })
+    }
+}
+
+/// The placement with `B`, `W`, `b`, `w`, then the letter of the kind due.
+impl FromStr for AmbiPosition {
+    type Err = PositionTextError;
+
+    fn from_str(text: &str) -> Result<AmbiPosition, PositionTextError> {
+        let mut fields = text.split_whitespace();
+        let placement = fields.next().ok_or(PositionTextError::Empty)?;
+        let due = match fields.next() {
+            None => {
+                return Err(PositionTextError::MissingField(
+                    "the kind due (B, W, b or w)",
+                ))
+            }
+            Some(field) => LETTERS
+                .iter()
+                .position(|l| field.len() == 1 && field.starts_with(*l))
+                .ok_or_else(|| PositionTextError::BadField {
+                    field: "the kind due",
+                    text: excerpt(field).into_owned(),
+                    expected: "B, W, b or w",
+                })?,
+        };
+        if let Some(extra) = fields.next() {
+            return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
+        }
+        let (size, squares) = read_placement(placement, "B, W, b, w", |ch| {
+            LETTERS.iter().position(|&l| l == ch)
+        })?;
+        let mut kinds = [Bitboard::EMPTY; 4];
+        for (sq, kind) in squares {
+            kinds[kind] = kinds[kind].with(sq);
+        }
+        Ok(AmbiPosition::from_kinds(kinds, due, size)?)
+    }
+}
+
+impl fmt::Display for AmbiPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_placement(f, self.size, |sq| {
+            (0..4)
+                .find(|&k| self.kinds[k].contains(sq))
+                .map(|k| LETTERS[k])
+        })?;
+        write!(f, " {}", LETTERS[self.due()])
+    }
+}

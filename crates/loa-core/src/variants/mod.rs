@@ -1,0 +1,151 @@
+//! The variants with rules of their own, each a position type implementing
+//! [`GameState`], and [`VariantPosition`], a position of any variant chosen at run time.
+//! The standard game and Scrambled Eggs share the standard [`Position`].
+
+mod ambiloa;
+mod fields;
+mod neighbors;
+mod parachute;
+mod turn;
+
+pub use ambiloa::AmbiPosition;
+pub use fields::FieldsPosition;
+pub use neighbors::NeighborsPosition;
+pub use parachute::{ParachutePosition, MAX_RESERVE};
+
+use crate::{
+    Bitboard, BoardSize, Color, GameState, Move, MoveError, Outcome, Piece, Position,
+    PositionTextError, RuleSet, Seat, Square, Variant,
+};
+use std::fmt;
+
+/// A position of any variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VariantPosition {
+    /// The standard rules: the standard game and Scrambled Eggs, on any board.
+    Standard(Position),
+    Parachute(ParachutePosition),
+    AmbiLoa(AmbiPosition),
+    Neighbors(NeighborsPosition),
+    FieldsOfAction(FieldsPosition),
+}
+
+impl VariantPosition {
+    /// Reads `variant`'s position text.
+    pub fn parse(variant: Variant, text: &str) -> Result<VariantPosition, PositionTextError> {
+        Ok(match variant {
+            Variant::Standard | Variant::ScrambledEggs => VariantPosition::Standard(text.parse()?),
+            Variant::Parachute => VariantPosition::Parachute(text.parse()?),
+            Variant::AmbiLoa => VariantPosition::AmbiLoa(text.parse()?),
+            Variant::Neighbors => VariantPosition::Neighbors(text.parse()?),
+            Variant::FieldsOfAction => VariantPosition::FieldsOfAction(text.parse()?),
+        })
+    }
+
+    /// The position of the standard rules, if it is one.
+    pub fn as_standard(&self) -> Option<&Position> {
+        match self {
+            VariantPosition::Standard(pos) => Some(pos),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! from_position {
+    ($($ty:ty => $variant:ident),*) => {$(
+        impl From<$ty> for VariantPosition {
+            fn from(pos: $ty) -> VariantPosition {
+                VariantPosition::$variant(pos)
+            }
+        }
+    )*};
+}
+
+from_position!(
+    Position => Standard,
+    ParachutePosition => Parachute,
+    AmbiPosition => AmbiLoa,
+    NeighborsPosition => Neighbors,
+    FieldsPosition => FieldsOfAction
+);
+
+/// Calls the same method on whichever position it holds.
+macro_rules! each {
+    ($self:expr, $pos:ident => $body:expr) => {
+        match $self {
+            VariantPosition::Standard($pos) => $body,
+            VariantPosition::Parachute($pos) => $body,
+            VariantPosition::AmbiLoa($pos) => $body,
+            VariantPosition::Neighbors($pos) => $body,
+            VariantPosition::FieldsOfAction($pos) => $body,
+        }
+    };
+}
+
+impl GameState for VariantPosition {
+    fn variant(&self) -> Variant {
+        each!(self, pos => pos.variant())
+    }
+
+    fn size(&self) -> BoardSize {
+        each!(self, pos => GameState::size(pos))
+    }
+
+    fn side_to_move(&self) -> Color {
+        each!(self, pos => GameState::side_to_move(pos))
+    }
+
+    fn seat_to_move(&self) -> Seat {
+        each!(self, pos => pos.seat_to_move())
+    }
+
+    fn key(&self) -> u64 {
+        each!(self, pos => pos.key())
+    }
+
+    fn piece_at(&self, square: Square) -> Option<Piece> {
+        each!(self, pos => GameState::piece_at(pos, square))
+    }
+
+    fn pieces(&self, color: Color) -> Bitboard {
+        each!(self, pos => GameState::pieces(pos, color))
+    }
+
+    fn for_each_move(&self, f: impl FnMut(Move)) {
+        each!(self, pos => pos.for_each_move(f));
+    }
+
+    fn count_moves(&self) -> u64 {
+        each!(self, pos => GameState::count_moves(pos))
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        each!(self, pos => GameState::is_legal(pos, mv))
+    }
+
+    fn play(&mut self, mv: Move) {
+        each!(self, pos => GameState::play(pos, mv));
+    }
+
+    fn outcome(&self, rules: RuleSet) -> Option<Outcome> {
+        each!(self, pos => GameState::outcome(pos, rules))
+    }
+
+    fn outcome_after(&self, mv: Move, rules: RuleSet) -> Option<Outcome> {
+        each!(self, pos => GameState::outcome_after(pos, mv, rules))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        each!(self, pos => GameState::parse_move(pos, text))
+    }
+
+    fn diagram(&self, marked: Bitboard) -> String {
+        each!(self, pos => GameState::diagram(pos, marked))
+    }
+}
+
+impl fmt::Display for VariantPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        each!(self, pos => pos.fmt(f))
+    }
+}

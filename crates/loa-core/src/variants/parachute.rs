@@ -1,0 +1,248 @@
+//! Parachute: six pieces each on the board and six each in reserve. A turn is a normal
+//! move (or a forced pass) and then, while the opponent has pieces in reserve, the
+//! placement of one of them on any empty square: `a6-c6@e5`, `pass@d4`. The end is
+//! judged after the whole turn, and a side with pieces in reserve is not connected.
+
+use super::turn::match_turn;
+use crate::position::judge;
+use crate::{
+    excerpt, zobrist, Bitboard, BoardSize, Color, GameState, Move, MoveError, Outcome, Piece,
+    Position, PositionTextError, RuleSet, SetupError, Square, Variant,
+};
+use std::fmt;
+use std::str::FromStr;
+
+/// The most pieces a reserve holds.
+pub const MAX_RESERVE: u8 = 12;
+
+/// A Parachute position: the board, the side to move and each side's reserve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParachutePosition {
+    board: Position,
+    reserves: [u8; 2],
+}
+
+impl ParachutePosition {
+    /// The start: `8/w6b/b6w/w6b/b6w/w6b/b6w/8 b 6 6`.
+    pub fn start() -> ParachutePosition {
+        "8/w6b/b6w/w6b/b6w/w6b/b6w/8 b 6 6"
+            .parse()
+            .expect("the start is valid")
+    }
+
+    /// The pieces on the board and the side to move.
+    pub fn board(&self) -> &Position {
+        &self.board
+    }
+
+    /// The pieces `color` has in reserve.
+    pub fn reserve(&self, color: Color) -> u8 {
+        self.reserves[color.index()]
+    }
+
+    /// Whether a turn now ends with a placement: the opponent has a piece in reserve.
+    pub fn drop_due(&self) -> bool {
+        self.reserve(!self.board.side_to_move()) > 0
+    }
+
+    /// The empty squares after the base move `mv`: where its placement may go.
+    pub fn drop_squares(&self, mv: Move) -> Bitboard {
+        self.board.board() & !self.board.after(mv).occupied()
+    }
+
+    /// Whether `color` is connected: no piece in reserve and its pieces in one group.
+    fn connected(&self, color: Color) -> bool {
+        let pieces = self.board.pieces(color);
+        self.reserve(color) == 0 && pieces.any() && pieces.is_connected()
+    }
+}
+
+impl GameState for ParachutePosition {
+    fn variant(&self) -> Variant {
+        Variant::Parachute
+    }
+
+    fn size(&self) -> BoardSize {
+        self.board.size()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.board.side_to_move()
+    }
+
+    fn key(&self) -> u64 {
+        self.board.hash()
+            ^ zobrist::reserve_key(Color::Black, self.reserves[0])
+            ^ zobrist::reserve_key(Color::White, self.reserves[1])
+            ^ zobrist::variant_key(Variant::Parachute.index())
+    }
+
+    fn piece_at(&self, square: Square) -> Option<Piece> {
+        GameState::piece_at(&self.board, square)
+    }
+
+    fn pieces(&self, color: Color) -> Bitboard {
+        self.board.pieces(color)
+    }
+
+    /// Every whole turn: each move (or the forced pass) with each placement when one is
+    /// due.
+    fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        let drop_due = self.drop_due();
+        for &mv in self.board.legal_moves().iter() {
+            if drop_due {
+                for square in self.drop_squares(mv) {
+                    f(mv.with_drop(square));
+                }
+            } else {
+                f(mv);
+            }
+        }
+    }
+
+    fn count_moves(&self) -> u64 {
+        if !self.drop_due() {
+            return self.board.count_moves();
+        }
+        self.board
+            .legal_moves()
+            .iter()
+            .map(|&mv| u64::from(self.drop_squares(mv).count()))
+            .sum()
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        let base = mv.without_drop();
+        if !self.board.is_legal(base) {
+            return false;
+        }
+        match (mv.drop(), self.drop_due()) {
+            (None, false) => true,
+            (Some(square), true) => self.drop_squares(base).contains(square),
+            _ => false,
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.board.play(mv.without_drop());
+        if let Some(square) = mv.drop() {
+            // After the move it is the opponent's turn: the piece placed is theirs.
+            let owner = self.board.side_to_move();
+            self.board.put(owner, square);
+            self.reserves[owner.index()] -= 1;
+        }
+    }
+
+    fn outcome(&self, rules: RuleSet) -> Option<Outcome> {
+        let mover = !self.board.side_to_move();
+        judge(mover, self.connected(mover), self.connected(!mover), rules)
+    }
+
+    fn outcome_after(&self, _mv: Move, rules: RuleSet) -> Option<Outcome> {
+        self.outcome(rules)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let us = self.board.side_to_move();
+        let trimmed = text.trim();
+        if trimmed.contains('@') && !self.drop_due() {
+            return Err(MoveError::DropNotAllowed {
+                text: excerpt(trimmed).into_owned(),
+                side: !us,
+            });
+        }
+        let example = self.drop_due().then(|| {
+            let base = self.board.legal_moves()[0];
+            let square = self.drop_squares(base).first().expect("an empty square");
+            base.with_drop(square).to_string()
+        });
+        // Read the move against the board alone first, for its reasons.
+        let step = trimmed.split_once('@').map_or(trimmed, |(step, _)| step);
+        self.board.parse_move(step)?;
+        match_turn(
+            trimmed,
+            &self.moves(),
+            |_, _| "it is not a legal move here".to_string(),
+            example,
+        )
+    }
+
+    fn diagram(&self, marked: Bitboard) -> String {
+        let mut text = self.board.diagram(marked);
+        text.push_str(&format!(
+            "Reserves: Black {}, White {}\n",
+            self.reserves[0], self.reserves[1]
+        ));
+        text
+    }
+}
+
+/// The placement with `b` and `w`, the side to move, then Black's and White's reserves.
+impl FromStr for ParachutePosition {
+    type Err = PositionTextError;
+
+    fn from_str(text: &str) -> Result<ParachutePosition, PositionTextError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let Some(placement_and_side) = fields.get(..2) else {
+            return match fields.len() {
+                0 => Err(PositionTextError::Empty),
+                _ => Err(PositionTextError::MissingSide),
+            };
+        };
+        let reserve = |i: usize, name: &'static str| -> Result<u8, PositionTextError> {
+            let field = fields.get(i).ok_or(PositionTextError::MissingField(name))?;
+            field
+                .parse::<u8>()
+                .ok()
+                .filter(|&n| n <= MAX_RESERVE)
+                .ok_or_else(|| PositionTextError::BadField {
+                    field: name,
+                    text: excerpt(field).into_owned(),
+                    expected: "a number of pieces from 0 to 12",
+                })
+        };
+        let reserves = [
+            reserve(2, "Black's reserve")?,
+            reserve(3, "White's reserve")?,
+        ];
+        if let Some(extra) = fields.get(4) {
+            return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
+        }
+        // The board alone may lack a side: its pieces can all be in reserve.
+        let board: Position = match placement_and_side.join(" ").parse() {
+            Err(PositionTextError::Setup(SetupError::NoPieces(color)))
+                if reserves[color.index()] > 0 =>
+            {
+                let standard = |c: char| match c {
+                    'b' => Some(Color::Black),
+                    'w' => Some(Color::White),
+                    _ => None,
+                };
+                let (size, squares) =
+                    crate::text::read_placement(placement_and_side[0], "b, w", standard)?;
+                let mut pieces = [Bitboard::EMPTY; 2];
+                for (sq, c) in squares {
+                    pieces[c.index()] = pieces[c.index()].with(sq);
+                }
+                let side = if placement_and_side[1].eq_ignore_ascii_case("w") {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                Position::with_pieces(pieces[0], pieces[1], side, size)?
+            }
+            other => other?,
+        };
+        Ok(ParachutePosition { board, reserves })
+    }
+}
+
+impl fmt::Display for ParachutePosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {}",
+            self.board, self.reserves[0], self.reserves[1]
+        )
+    }
+}
