@@ -389,7 +389,7 @@ impl<W: Write> Session<W> {
         writeln!(
             self.out,
             "{number}{dots} {ENGINE_NAME} plays {mv} (depth {depth}). {}.",
-            verdict(score, side, self.viewer())
+            verdict(score, side, self.viewer(), self.game.position().variant())
         )?;
         self.game.play(mv)?;
         self.announced = false;
@@ -414,7 +414,11 @@ impl<W: Write> Session<W> {
             &mut self.hint_engine
         };
         let (mv, score, _) = search(slot, &self.game, &limits)?;
-        writeln!(self.out, "Hint: {mv}. {}.", verdict(score, side, viewer))?;
+        writeln!(
+            self.out,
+            "Hint: {mv}. {}.",
+            verdict(score, side, viewer, self.game.position().variant())
+        )?;
         Ok(())
     }
 

@@ -1,6 +1,6 @@
 //! The engine's evaluation said in words, as a player reads it.
 
-use loa_core::Color;
+use loa_core::{Color, Variant};
 use loa_engine::Score;
 
 /// Whose point of view the number is given from.
@@ -13,8 +13,9 @@ pub enum Viewer {
 }
 
 /// `score` is for `side`. For example "White is better (+2.8 for you)", "Black connects
-/// in 3", "The game is about even (+0.1 for you)".
-pub fn verdict(score: Score, side: Color, viewer: Viewer) -> String {
+/// in 3", "The game is about even (+0.1 for you)". A forced win is a connection except in
+/// the variants with other goals.
+pub fn verdict(score: Score, side: Color, viewer: Viewer, variant: Variant) -> String {
     match score {
         Score::Mate(n) => {
             let (winner, moves) = if n > 0 { (side, n) } else { (!side, -n) };
@@ -29,7 +30,12 @@ pub fn verdict(score: Score, side: Color, viewer: Viewer) -> String {
             } else {
                 format!(": {who}")
             };
-            format!("{winner} connects in {moves} move{plural}{tail}")
+            let verb = if variant.connection_decides() {
+                "connects"
+            } else {
+                "wins"
+            };
+            format!("{winner} {verb} in {moves} move{plural}{tail}")
         }
         Score::Cp(cp) => {
             let for_black = if side == Color::Black { cp } else { -cp };
@@ -68,28 +74,52 @@ mod tests {
     fn evaluations_in_words() {
         let you_white = Viewer::You(Color::White);
         assert_eq!(
-            verdict(Score::Cp(-280), Color::Black, you_white),
+            verdict(Score::Cp(-280), Color::Black, you_white, Variant::Standard),
             "White is better (+2.8 for you)"
         );
         assert_eq!(
-            verdict(Score::Cp(-280), Color::Black, Viewer::You(Color::Black)),
+            verdict(
+                Score::Cp(-280),
+                Color::Black,
+                Viewer::You(Color::Black),
+                Variant::Standard
+            ),
             "White is better (-2.8 for you)"
         );
         assert_eq!(
-            verdict(Score::Cp(12), Color::White, Viewer::Both),
+            verdict(Score::Cp(12), Color::White, Viewer::Both, Variant::Standard),
             "The game is about even (+0.1 for White)"
         );
         assert_eq!(
-            verdict(Score::Cp(450), Color::White, Viewer::Both),
+            verdict(
+                Score::Cp(450),
+                Color::White,
+                Viewer::Both,
+                Variant::Standard
+            ),
             "White is winning (+4.5 for White)"
         );
         assert_eq!(
-            verdict(Score::Mate(3), Color::Black, you_white),
+            verdict(Score::Mate(3), Color::Black, you_white, Variant::Standard),
             "Black connects in 3 moves: you lose"
         );
         assert_eq!(
-            verdict(Score::Mate(-1), Color::Black, Viewer::Both),
+            verdict(
+                Score::Mate(-1),
+                Color::Black,
+                Viewer::Both,
+                Variant::Standard
+            ),
             "White connects in 1 move"
+        );
+        assert_eq!(
+            verdict(
+                Score::Mate(2),
+                Color::White,
+                Viewer::Both,
+                Variant::FieldsOfAction
+            ),
+            "White wins in 2 moves"
         );
     }
 }

@@ -328,3 +328,145 @@ impl fmt::Display for AmbiPosition {
         write!(f, " {}", LETTERS[self.due()])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::test_support::{game_after, move_names, names, pos};
+    use crate::Reason;
+
+    fn ambi(text: &str) -> AmbiPosition {
+        pos(text)
+    }
+
+    #[test]
+    fn the_kinds_move_in_rotation_and_a_kind_without_a_move_loses_its_turn() {
+        // Black has only `B` pieces, White only `W`: the `b` and `w` turns are lost.
+        let start = ambi("8/W6B/8/8/8/8/6W1/1B6 B");
+        let game = game_after(start, RuleSet::Draw, &["b1-c1", "a7-a6"]);
+        let pos = *game.position();
+        assert_eq!(pos.to_string(), "8/7B/W7/8/8/8/6W1/2B5 b");
+        assert_eq!(
+            pos.seat_to_move(),
+            Seat {
+                side: Color::Black,
+                index: 1
+            }
+        );
+        assert_eq!(pos.moves(), vec![Move::PASS]);
+        assert!(matches!(
+            pos.parse_move("c1-b1"),
+            Err(MoveError::Illegal { .. })
+        ));
+        let game = game_after(start, RuleSet::Draw, &["b1-c1", "a7-a6", "pass", "pass"]);
+        assert_eq!(game.position().to_string(), "8/7B/W7/8/8/8/6W1/2B5 B");
+        assert!(move_names(game.position()).contains("c1-b1"));
+        assert!(matches!(
+            game.position().parse_move("pass"),
+            Err(MoveError::PassNotAllowed { .. })
+        ));
+    }
+
+    #[test]
+    fn the_start_moves_b_then_w_then_b_then_w() {
+        let start = AmbiPosition::start();
+        let seats: Vec<(Color, u8)> = {
+            let mut game = game_after(start, RuleSet::Draw, &[]);
+            let mut seats = Vec::new();
+            for text in ["b1-b3", "h2-f2", "b8-b6", "a2-c2", "g1-g3"] {
+                let seat = game.position().seat_to_move();
+                seats.push((seat.side, seat.index));
+                game.play_text(text).unwrap();
+            }
+            seats
+        };
+        assert_eq!(
+            seats,
+            [
+                (Color::Black, 0),
+                (Color::White, 0),
+                (Color::Black, 1),
+                (Color::White, 1),
+                (Color::Black, 0)
+            ]
+        );
+        // A piece of another kind than the one due does not move.
+        let err = start.parse_move("b8-b6").unwrap_err().to_string();
+        assert!(err.contains("is a 'b', but a 'B' moves now"), "{err}");
+    }
+
+    #[test]
+    fn a_sides_own_pieces_are_jumped_and_never_captured() {
+        // B on d1 jumps its partner b on e1: three pieces on rank 1.
+        let jump = ambi("b7/8/8/8/8/8/8/3Bb2W B");
+        assert_eq!(
+            move_names(&jump),
+            names(&["d1-g1", "d1-a1", "d1-d2", "d1-c2", "d1-e2"])
+        );
+        // Two pieces on rank 1: c1 cannot land on its partner's e1.
+        let partner = ambi("b6W/8/8/8/8/8/8/2B1b3 B");
+        assert!(!move_names(&partner).contains("c1-e1"));
+        assert!(move_names(&partner).contains("c1-a1"));
+        // An enemy piece cannot be jumped.
+        let enemy = ambi("b6W/8/8/8/8/8/8/2BW4 B");
+        assert!(!move_names(&enemy).contains("c1-e1"));
+        assert!(move_names(&enemy).contains("c1-a1"));
+    }
+
+    #[test]
+    fn a_side_wins_with_both_kinds_in_one_group() {
+        // Black's `B` pieces a1 and b1 touch; its `b` on d2 does not, so no one has won.
+        let start = ambi("7W/8/8/7w/8/8/3b4/BB6 b");
+        assert_eq!(start.outcome(RuleSet::Draw), None);
+        assert_eq!(
+            start.seat_to_move(),
+            Seat {
+                side: Color::Black,
+                index: 1
+            }
+        );
+        // The second seat's move joins them: the partnership wins.
+        let game = game_after(start, RuleSet::Draw, &["d2-c2"]);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Color::Black, Reason::Connection))
+        );
+    }
+
+    #[test]
+    fn a_simultaneous_connection_follows_the_rule_set() {
+        // W d7 takes Black's lone `b` on d4 and lands next to w e5: both sides joined.
+        let start = ambi("8/3W4/8/4w3/3b4/8/8/2BB4 W");
+        let draw = game_after(start, RuleSet::Draw, &["d7xd4"]);
+        assert_eq!(
+            draw.outcome(),
+            Some(Outcome::draw(Reason::SimultaneousConnection))
+        );
+        let mover = game_after(start, RuleSet::MoverWins, &["d7xd4"]);
+        assert_eq!(
+            mover.outcome(),
+            Some(Outcome::win(Color::White, Reason::SimultaneousConnection))
+        );
+    }
+
+    #[test]
+    fn the_third_occurrence_is_a_draw() {
+        let start = ambi("8/W6B/8/8/8/8/6W1/1B6 B");
+        let shuffle = [
+            "b1-c1", "a7-a6", "pass", "pass", "c1-b1", "a6-a7", "pass", "pass",
+        ];
+        let twice = game_after(start, RuleSet::Draw, &shuffle);
+        assert_eq!((twice.repetitions(), twice.outcome()), (2, None));
+        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
+        assert_eq!(thrice.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    }
+
+    #[test]
+    fn bad_position_texts_say_what_is_wrong() {
+        let err = |text: &str| text.parse::<AmbiPosition>().unwrap_err().to_string();
+        assert!(err("1bbbbbb1/w6W/w6W/w6W/w6W/w6W/w6W/1BBBBBB1").contains("kind due"));
+        assert!(err("1bbbbbb1/w6W/w6W/w6W/w6W/w6W/w6W/1BBBBBB1 x").contains("B, W, b or w"));
+        assert!(err("1bbbbbb1/w6W/w6W/w6W/w6W/w6W/w6W/1BBBBBX1 B").contains("'X'"));
+        assert!(err("8/8/8/8/8/8/8/1BBBBBB1 B").contains("White"));
+    }
+}

@@ -345,3 +345,97 @@ impl fmt::Display for FieldsPosition {
         write!(f, " {}", self.side.letter())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::test_support::{game_after, move_names, names, pos};
+
+    fn fields(text: &str) -> FieldsPosition {
+        pos(text)
+    }
+
+    /// The moves of the piece on `from`.
+    fn moves_from(pos: &FieldsPosition, from: &str) -> std::collections::BTreeSet<String> {
+        move_names(pos)
+            .into_iter()
+            .filter(|m| m.starts_with(from))
+            .collect()
+    }
+
+    #[test]
+    fn a_piece_without_neighbours_goes_anywhere_along_a_line_next_to_two_pieces() {
+        // Black's 1 on a1 has no neighbour. Along its diagonal, c3 touches c4, d3 and
+        // d4; e5, beyond White's d4, touches d4 and f6. Nothing else touches two.
+        let start = fields("8/8/5l2/8/2ci3E/3f4/8/A6I b");
+        assert_eq!(moves_from(&start, "a1"), names(&["a1-c3", "a1-e5"]));
+        let game = game_after(start, RuleSet::Draw, &["a1-e5"]);
+        assert_eq!(game.position().number_at(Square::from_coords(4, 4)), 1);
+    }
+
+    #[test]
+    fn a_piece_with_neighbours_moves_that_many_squares() {
+        // Black's 1 on d4 has one neighbour, White's 7 on e5, and may take it.
+        let start = fields("ab5h/7i/7j/4g2k/3A3l/8/I7/EL6 b");
+        let from_d4 = moves_from(&start, "d4");
+        assert_eq!(from_d4.len(), 8);
+        assert!(from_d4.contains("d4xe5"));
+    }
+
+    #[test]
+    fn five_consecutive_captures_win() {
+        // White's 3, 4, 5 and 6 are gone; taking 7 makes five in a row.
+        let start = fields("ab5h/7i/7j/4g2k/3A3l/8/I7/EL6 b");
+        assert_eq!(start.outcome(RuleSet::Draw), None);
+        let game = game_after(start, RuleSet::Draw, &["d4xe5"]);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Color::Black, Reason::FiveCaptured))
+        );
+        // The numbers do not wrap around: 11, 12, 1, 2 and 3 are not five in a row.
+        let wrap = fields("de5f/7g/7h/4c2i/3A3j/8/I7/EL6 b");
+        let game = game_after(wrap, RuleSet::Draw, &["d4xe5"]);
+        assert_eq!(game.position().captured(Color::White), 0b1_1000_0000_1110);
+        assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn a_side_left_without_a_move_loses() {
+        // c3-c7 closes the last squares White's lone 5 and 10 could reach.
+        let start = fields("7j/8/1DH5/8/8/2L5/8/e7 b");
+        assert_eq!(start.outcome(RuleSet::Draw), None);
+        let game = game_after(start, RuleSet::Draw, &["c3-c7"]);
+        let stuck = *game.position();
+        assert_eq!(stuck.to_string(), "7j/2L5/1DH5/8/8/8/8/e7 w");
+        assert!(stuck.moves().is_empty());
+        assert_eq!(crate::perft::perft(&stuck, 1), 0);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Color::Black, Reason::NoMove))
+        );
+        // There is no pass.
+        assert!(stuck.parse_move("pass").is_err());
+        assert!(matches!(
+            FieldsPosition::start().parse_move("pass"),
+            Err(MoveError::PassNotAllowed { .. })
+        ));
+    }
+
+    #[test]
+    fn the_third_occurrence_is_a_draw() {
+        let start = fields("dh5L/8/8/8/8/8/8/1DH4l b");
+        let shuffle = ["b1-b2", "a8-a7", "b2-b1", "a7-a8"];
+        let twice = game_after(start, RuleSet::Draw, &shuffle);
+        assert_eq!((twice.repetitions(), twice.outcome()), (2, None));
+        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
+        assert_eq!(thrice.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    }
+
+    #[test]
+    fn bad_position_texts_say_what_is_wrong() {
+        let err = |text: &str| text.parse::<FieldsPosition>().unwrap_err().to_string();
+        assert!(err("HGFE4/4LKJI/DCBA4/8/8/4abcd/ijkl4/4efgh").contains("side"));
+        assert!(err("HGFE4/4LKJI/DCBA4/8/8/4abcd/ijkl4/4efgM b").contains("'M'"));
+        assert!(err("HGFE4/4LKJI/DCBA4/8/8/4abcd/ijkl4/4efgA b").contains("Black's 1"));
+    }
+}

@@ -149,3 +149,38 @@ impl fmt::Display for VariantPosition {
         each!(self, pos => pos.fmt(f))
     }
 }
+
+/// What the variants' tests share: positions from text, move lists as text, games
+/// played from move texts.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::{Game, GameState, RuleSet};
+    use std::collections::BTreeSet;
+
+    pub(crate) fn pos<P: GameState + std::str::FromStr>(text: &str) -> P
+    where
+        P::Err: std::fmt::Display,
+    {
+        text.parse()
+            .unwrap_or_else(|e| panic!("'{text}' does not parse: {e}"))
+    }
+
+    /// The legal moves as the rules write them.
+    pub(crate) fn move_names<P: GameState>(pos: &P) -> BTreeSet<String> {
+        pos.moves().iter().map(ToString::to_string).collect()
+    }
+
+    pub(crate) fn names(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(ToString::to_string).collect()
+    }
+
+    /// A game from `start` after `moves`, each of which must be legal.
+    pub(crate) fn game_after<P: GameState>(start: P, rules: RuleSet, moves: &[&str]) -> Game<P> {
+        let mut game = Game::new(start, rules);
+        for text in moves {
+            game.play_text(text)
+                .unwrap_or_else(|e| panic!("{text} in {}: {e}", game.position()));
+        }
+        game
+    }
+}

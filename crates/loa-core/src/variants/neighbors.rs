@@ -159,3 +159,63 @@ impl fmt::Display for NeighborsPosition {
         self.0.fmt(f)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::test_support::{game_after, move_names, names, pos};
+    use crate::Reason;
+
+    fn neighbors(text: &str) -> NeighborsPosition {
+        pos(text)
+    }
+
+    #[test]
+    fn a_piece_moves_as_far_as_it_has_neighbours_leaping_over_any_piece() {
+        // d4 has three neighbours (c5, e4, d3) of both colours; e4 has two (d3, d4);
+        // a1 has none and cannot move.
+        let start = neighbors("8/8/8/2w5/3bb3/3w4/8/b7 b");
+        assert_eq!(start.distance(Square::from_coords(3, 3)), 3);
+        assert_eq!(
+            move_names(&start),
+            names(&[
+                // d4 leaps three squares, over d3 and over e4, but not onto its own a1.
+                "d4-d7", "d4-d1", "d4-g4", "d4-a4", "d4-g7", "d4-a7", "d4-g1",
+                // e4 goes two squares.
+                "e4-e6", "e4-e2", "e4-g4", "e4-c4", "e4-g6", "e4-c6", "e4-g2", "e4-c2",
+            ])
+        );
+        let err = start.parse_move("a1-a2").unwrap_err().to_string();
+        assert!(err.contains("no neighbour"), "{err}");
+    }
+
+    #[test]
+    fn a_player_whose_pieces_have_no_neighbours_passes() {
+        let lonely = neighbors("7b/8/8/3w4/8/2w5/8/b7 b");
+        assert_eq!(lonely.moves(), vec![Move::PASS]);
+        // White is as lonely: pass, pass, and the start is back for the third time.
+        let game = game_after(lonely, RuleSet::Draw, &["pass", "pass", "pass", "pass"]);
+        assert_eq!(game.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    }
+
+    #[test]
+    fn connecting_the_pieces_wins() {
+        // b1 has one neighbour, c1: one step to b2 joins c1 and c3.
+        let start = neighbors("8/6w1/8/7w/8/2b5/8/1bb5 b");
+        let game = game_after(start, RuleSet::Draw, &["b1-b2"]);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Color::Black, Reason::Connection))
+        );
+    }
+
+    #[test]
+    fn the_third_occurrence_is_a_draw() {
+        let start = neighbors("ww5b/8/8/8/8/8/8/1bb4w b");
+        let shuffle = ["b1-b2", "a8-a7", "b2-b1", "a7-a8"];
+        let twice = game_after(start, RuleSet::Draw, &shuffle);
+        assert_eq!((twice.repetitions(), twice.outcome()), (2, None));
+        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
+        assert_eq!(thrice.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    }
+}

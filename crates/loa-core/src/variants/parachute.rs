@@ -246,3 +246,150 @@ impl fmt::Display for ParachutePosition {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::test_support::{game_after, pos};
+    use crate::Reason;
+
+    fn para(text: &str) -> ParachutePosition {
+        pos(text)
+    }
+
+    #[test]
+    fn a_turn_is_a_move_and_a_placement_of_the_opponents_reserve() {
+        let start = ParachutePosition::start();
+        assert_eq!(start.count_moves(), 18 * 52);
+        let game = game_after(start, RuleSet::Draw, &["a6-c6@e5"]);
+        assert_eq!(
+            game.position().to_string(),
+            "8/w6b/2b4w/w3w2b/b6w/w6b/b6w/8 w 6 5"
+        );
+        // The square the piece left is empty after the move, so it may take the placement.
+        assert!(start.parse_move("a6-c6@a6").is_ok());
+        assert_eq!(start.parse_move("a6c6@e5"), start.parse_move("a6-c6@e5"));
+    }
+
+    #[test]
+    fn a_turn_without_its_placement_or_onto_a_piece_is_refused() {
+        let start = ParachutePosition::start();
+        assert!(matches!(
+            start.parse_move("a6-c6"),
+            Err(MoveError::DropMissing { .. })
+        ));
+        assert!(matches!(
+            start.parse_move("a6-c6@h6"),
+            Err(MoveError::DropOccupied { .. })
+        ));
+        assert!(matches!(
+            start.parse_move("pass@d4"),
+            Err(MoveError::PassNotAllowed { .. })
+        ));
+        // Once White's reserve is empty, Black's turns are plain moves.
+        let empty = para("8/w6b/b6w/w6b/b6w/w6b/b6w/8 b 6 0");
+        assert!(matches!(
+            empty.parse_move("a6-c6@e5"),
+            Err(MoveError::DropNotAllowed { .. })
+        ));
+        assert!(empty.parse_move("a6-c6").is_ok());
+        assert_eq!(empty.count_moves(), 18);
+    }
+
+    #[test]
+    fn a_forced_pass_is_followed_by_the_placement() {
+        // Black's only piece, a1, is hemmed in by White's a2, b1 and b2.
+        let stuck = para("7w/8/8/8/8/8/ww6/bw6 b 1 1");
+        let moves = stuck.moves();
+        assert_eq!(moves.len(), 64 - 5);
+        assert!(moves.iter().all(|m| m.is_pass() && m.drop().is_some()));
+        let mv = stuck.parse_move("pass@d4").unwrap();
+        assert_eq!(mv.to_string(), "pass@d4");
+        assert_eq!(mv.coordinate(), "0000@d4");
+        assert!(matches!(
+            stuck.parse_move("pass"),
+            Err(MoveError::DropMissing { .. })
+        ));
+        assert_eq!(stuck.after(mv).to_string(), "7w/8/8/8/3w4/8/ww6/bw6 w 1 0");
+    }
+
+    #[test]
+    fn a_side_with_pieces_in_reserve_is_not_connected() {
+        // Black's b2 and c3 form one group; White's a8 and h8 do not.
+        let in_reserve = para("w6w/8/8/8/8/2b5/1b6/8 w 1 0");
+        assert_eq!(in_reserve.outcome(RuleSet::Draw), None);
+        let none_left = para("w6w/8/8/8/8/2b5/1b6/8 w 0 0");
+        assert_eq!(
+            none_left.outcome(RuleSet::Draw),
+            Some(Outcome::win(Color::Black, Reason::Connection))
+        );
+        // White places Black's last reserve piece: next to the group it connects Black.
+        let joined = game_after(in_reserve, RuleSet::Draw, &["a8-a7@d4"]);
+        assert_eq!(
+            joined.outcome(),
+            Some(Outcome::win(Color::Black, Reason::Connection))
+        );
+        let apart = game_after(in_reserve, RuleSet::Draw, &["a8-a7@f6"]);
+        assert_eq!(apart.outcome(), None);
+    }
+
+    #[test]
+    fn a_placement_far_away_blocks_the_opponents_win() {
+        // White's d4 and d5 are one group with one piece in reserve. Black must place it.
+        let start = para("7b/8/8/3w4/3w4/8/8/b7 b 0 1");
+        let near = game_after(start, RuleSet::Draw, &["a1-b1@e5"]);
+        assert_eq!(
+            near.outcome(),
+            Some(Outcome::win(Color::White, Reason::Connection))
+        );
+        let far = game_after(start, RuleSet::Draw, &["a1-b1@h1"]);
+        assert_eq!(far.outcome(), None);
+    }
+
+    #[test]
+    fn a_simultaneous_connection_follows_the_rule_set() {
+        // a1-a2 joins Black's pieces; placing White's last piece at g8 joins White's.
+        let start = para("7w/6w1/8/8/8/1b6/8/b7 b 0 1");
+        let draw = game_after(start, RuleSet::Draw, &["a1-a2@g8"]);
+        assert_eq!(
+            draw.outcome(),
+            Some(Outcome::draw(Reason::SimultaneousConnection))
+        );
+        let mover = game_after(start, RuleSet::MoverWins, &["a1-a2@g8"]);
+        assert_eq!(
+            mover.outcome(),
+            Some(Outcome::win(Color::Black, Reason::SimultaneousConnection))
+        );
+        let apart = game_after(start, RuleSet::Draw, &["a1-a2@d5"]);
+        assert_eq!(
+            apart.outcome(),
+            Some(Outcome::win(Color::Black, Reason::Connection))
+        );
+    }
+
+    #[test]
+    fn the_third_occurrence_is_a_draw() {
+        let start = para("8/w6b/8/8/8/8/6w1/1b6 b 0 0");
+        let shuffle = ["b1-c1", "a7-a6", "c1-b1", "a6-a7"];
+        let twice = game_after(start, RuleSet::Draw, &shuffle);
+        assert_eq!(twice.repetitions(), 2);
+        assert_eq!(twice.outcome(), None);
+        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
+        assert_eq!(thrice.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    }
+
+    #[test]
+    fn bad_position_texts_say_what_is_wrong() {
+        let err = |text: &str| text.parse::<ParachutePosition>().unwrap_err().to_string();
+        assert!(err("8/w6b/b6w/w6b/b6w/w6b/b6w/8 b").contains("Black's reserve"));
+        assert!(err("8/w6b/b6w/w6b/b6w/w6b/b6w/8 b 6").contains("White's reserve"));
+        assert!(err("8/w6b/b6w/w6b/b6w/w6b/b6w/8 b 6 13").contains("0 to 12"));
+        assert!(err("8/w6b/b6w/w6b/b6w/w6b/b6w/8 b x 6").contains("'x'"));
+        assert!(err("8/w6b/b6w/w6b/b6w/w6b/b6w/8 b 6 6 6").contains("'6'"));
+        // All of a side's pieces may be in reserve, but not none at all.
+        assert!("8/8/8/8/8/8/8/w7 b 6 0"
+            .parse::<ParachutePosition>()
+            .is_ok());
+        assert!(err("8/8/8/8/8/8/8/w7 b 0 0").contains("Black"));
+    }
+}
