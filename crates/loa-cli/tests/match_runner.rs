@@ -57,6 +57,50 @@ fn a_match_from_the_command_line_reports_and_writes_records() {
 }
 
 #[test]
+fn a_match_in_every_variant_with_loa_engines() {
+    let engine = format!("cmd={LOA}");
+    for variant in [
+        "scrambled-eggs",
+        "parachute",
+        "ambiloa",
+        "neighbors",
+        "fields-of-action",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.pgn");
+        let out = run_match(&[
+            "--variant",
+            variant,
+            "--engine",
+            &engine,
+            "arg=engine",
+            "name=a",
+            "--engine",
+            &engine,
+            "arg=engine",
+            "name=b",
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
+        let report = text(&out);
+        assert!(out.status.success(), "{variant}: {report}");
+        assert!(report.contains("Engine failures: none"), "{report}");
+        let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+        assert_eq!(records.len(), 2);
+        for record in records {
+            assert_eq!(record.variant().name(), variant);
+            record.replay().unwrap();
+        }
+    }
+}
+
+#[test]
 fn mistakes_on_the_command_line_are_explained() {
     let engine = format!("cmd={LOA}");
     let out = run_match(&["--engine", &engine, "arg=engine", "--engine", &engine]);

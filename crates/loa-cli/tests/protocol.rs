@@ -3,13 +3,12 @@
 use loa_core::{Game, Position, RuleSet};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// Long enough for anything a test asks, short enough that a hang fails the test.
-const PATIENCE: Duration = Duration::from_secs(60);
+mod common;
+
+use common::engine::Loa;
+
 const ERROR: &str = "info string error: ";
 const START: &str = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b";
 const SIX: &str = "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b";
@@ -20,147 +19,6 @@ const WHITE_WINS_NEXT: &str = "8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w";
 const BOTH_CONNECT_NEXT: &str = "8/2w5/2b5/b7/w7/8/8/8 b";
 /// Black has no move and must pass.
 const BLACK_MUST_PASS: &str = "bw6/ww6/8/8/8/8/ww6/bw6 b";
-
-/// A running `loa engine` with a thread that reads its output.
-struct Loa {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Loa {
-    fn start() -> Loa {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("loa engine starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Loa {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("write to loa");
-        stdin.flush().unwrap();
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write to loa");
-        stdin.flush().unwrap();
-    }
-
-    fn try_recv(&self, wait: Duration) -> Option<String> {
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Some(line),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => panic!("loa closed its output"),
-        }
-    }
-
-    fn recv(&self) -> String {
-        self.try_recv(PATIENCE)
-            .expect("loa answers within the patience limit")
-    }
-
-    /// The lines up to and including the first that satisfies `done`.
-    fn until(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.recv();
-            let last = done(&line);
-            lines.push(line);
-            if last {
-                return lines;
-            }
-        }
-    }
-
-    /// Sends `isready` and returns the lines before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(|l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// Sends a command and returns everything it printed.
-    fn ask(&mut self, command: &str) -> Vec<String> {
-        self.send(command);
-        self.sync()
-    }
-
-    /// The one line a command prints.
-    fn ask_one(&mut self, command: &str) -> String {
-        let lines = self.ask(command);
-        assert_eq!(lines.len(), 1, "{command}: {lines:?}");
-        lines[0].clone()
-    }
-
-    /// Sends a `perft` and returns its lines, up to the total.
-    fn perft(&mut self, command: &str) -> Vec<String> {
-        self.send(command);
-        self.until(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
-    }
-
-    /// Sends a `go` and returns its info lines and the move of `bestmove`.
-    fn go(&mut self, command: &str) -> (Vec<String>, String) {
-        self.send(command);
-        let mut lines = self.until(|l| l.starts_with("bestmove"));
-        let best = lines.pop().unwrap();
-        (lines, best["bestmove ".len()..].to_string())
-    }
-
-    /// Closes the input and waits for the exit.
-    fn close(&mut self) -> ExitStatus {
-        drop(self.stdin.take());
-        self.wait()
-    }
-
-    fn wait(&mut self) -> ExitStatus {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "loa did not exit");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    /// The remaining output once loa has exited.
-    fn rest(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(5)) {
-            lines.push(line);
-        }
-        lines
-    }
-}
-
-impl Drop for Loa {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The legal moves of a game in coordinate form, in generation order.
 fn coordinates(game: &Game) -> Vec<String> {

@@ -41,6 +41,40 @@ fn the_expert_game_in_both_formats() {
 }
 
 #[test]
+fn records_of_every_variant() {
+    for name in ["variants.pgn", "variants.sgf"] {
+        let (ok, out, err) = replay(&[&data(name)]);
+        assert!(ok, "{name}: {err}");
+        for shown in [
+            "Start: parachute 8x8",
+            "Reserves: Black 5, White 5",
+            "Position: 8/w6b/2b2w2/w3w2b/b2b3w/w6b/b6w/8 b 5 5",
+            "Start: ambiloa 8x8",
+            "Position: 2bbbbb1/w6W/wb5W/w6W/w6W/wB5W/w4W2/2BBBBB1 w",
+            "Start: neighbors 8x8",
+            "Start: fields-of-action 8x8",
+            "Position: HGFE4/4LKJI/1CBA4/D7/8/4abcd/ijkl3h/4efg1 b",
+        ] {
+            assert!(out.contains(shown), "{name}: no '{shown}' in {out}");
+        }
+    }
+    // A record that names no variant is read as the one given, else as the standard game.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("untagged.pgn");
+    std::fs::write(&file, "[Event \"untagged\"]\n\n1. a6-a5 h1-h2 *\n").unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, out, err) = replay(&["--variant", "fields-of-action", file]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Position: HGFE4/4LKJI/1CBA4/D7/8/4abcd/ijkl3h/4efg1 b"),
+        "{out}"
+    );
+    let (ok, _, err) = replay(&[file]);
+    assert!(!ok);
+    assert!(err.contains("a6-a5"), "{err}");
+}
+
+#[test]
 fn a_file_of_games() {
     let (ok, out, err) = replay(&[&data("games.pgn")]);
     assert!(ok, "{err}");

@@ -20,21 +20,40 @@ fn pos(text: &str) -> Position {
 /// after any Black move that leaves the cages alone.
 const CAGE: &str = "6bw/6bb/8/3b4/8/8/bb6/wb6 b";
 
-fn starts() -> Vec<Position> {
+/// Every variant's start on every board, positions of each variant a few moves in (which
+/// records carry as position text), and positions with forced passes.
+fn starts() -> Vec<VariantPosition> {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut starts = Vec::new();
-    for size in BoardSize::ALL {
-        for start in [Variant::Standard, Variant::ScrambledEggs] {
-            starts.push(start.standard_start(size).unwrap());
+    for variant in Variant::ALL {
+        for &size in variant.sizes() {
+            let start = variant.start(size).unwrap();
+            starts.push(start);
+            let mut later = start;
+            for _ in 0..3 {
+                let moves = later.moves();
+                later.play(moves[rng.random_range(0..moves.len())]);
+            }
+            starts.push(later);
         }
     }
-    starts.push(pos(CAGE));
-    starts.push(pos("6bw/6bb/8/3b4/8/8/bb6/wb6 w"));
-    starts.push(pos("8/2b5/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w"));
+    for text in [
+        CAGE,
+        "6bw/6bb/8/3b4/8/8/bb6/wb6 w",
+        "8/2b5/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w",
+    ] {
+        starts.push(pos(text).into());
+    }
     starts
 }
 
 /// A random game from `start`: random legal moves until the game ends or `max` moves.
-fn playout(start: Position, rules: RuleSet, max: usize, rng: &mut ChaCha8Rng) -> Game {
+fn playout(
+    start: VariantPosition,
+    rules: RuleSet,
+    max: usize,
+    rng: &mut ChaCha8Rng,
+) -> Game<VariantPosition> {
     let mut game = Game::new(start, rules);
     while !game.is_over() && game.ply() < max {
         let moves = game.legal_moves();
@@ -45,7 +64,7 @@ fn playout(start: Position, rules: RuleSet, max: usize, rng: &mut ChaCha8Rng) ->
 }
 
 /// A record of `game` with names and tags that need escaping.
-fn record_of(game: &Game, i: usize, rng: &mut ChaCha8Rng) -> GameRecord {
+fn record_of(game: &Game<VariantPosition>, i: usize, rng: &mut ChaCha8Rng) -> GameRecord {
     let mut record = GameRecord::from_game(game);
     let names = [
         "Fred \"the\" [Kok]",
@@ -95,12 +114,9 @@ fn assert_same_but_date(read: &GameRecord, written: &GameRecord, text: &str) {
     assert_eq!(read, &expected, "read back from\n{text}");
 }
 
-fn check_replay(record: &GameRecord, game: &Game) {
+fn check_replay(record: &GameRecord, game: &Game<VariantPosition>) {
     let replay = record.check().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        *replay.game.position(),
-        VariantPosition::from(*game.position())
-    );
+    assert_eq!(replay.game.position(), game.position());
     assert_eq!(replay.game.outcome(), game.outcome());
     match replay.result {
         ResultCheck::Agrees(o) => assert_eq!(Some(o), game.outcome()),
@@ -239,7 +255,7 @@ fn written_forms_are_as_documented() {
 #[test]
 fn long_games_wrap_at_80_columns() {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
-    let game = playout(Position::startpos(), RuleSet::Draw, 120, &mut rng);
+    let game = playout(Position::startpos().into(), RuleSet::Draw, 120, &mut rng);
     let record = GameRecord::from_game(&game);
     for text in [record.to_pgn(), record.to_sgf()] {
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
@@ -439,6 +455,45 @@ fn sample_collections() {
         sgf[1].start,
         Variant::ScrambledEggs.start(BoardSize::Eight).unwrap()
     );
+}
+
+#[test]
+fn sample_variant_records() {
+    let finals = [
+        (
+            Variant::Parachute,
+            "8/w6b/2b2w2/w3w2b/b2b3w/w6b/b6w/8 b 5 5",
+        ),
+        (
+            Variant::AmbiLoa,
+            "2bbbbb1/w6W/wb5W/w6W/w6W/wB5W/w4W2/2BBBBB1 w",
+        ),
+        (
+            Variant::Neighbors,
+            "2bbwww1/2w4b/wb5b/w6b/b6w/b6w/b6w/1wwwbbb1 b",
+        ),
+        (
+            Variant::FieldsOfAction,
+            "HGFE4/4LKJI/1CBA4/D7/8/4abcd/ijkl3h/4efg1 b",
+        ),
+    ];
+    for file in ["variants.pgn", "variants.sgf"] {
+        let records = parse_records(&data(file)).unwrap();
+        assert_eq!(records.len(), finals.len(), "{file}");
+        for (record, (variant, text)) in records.iter().zip(finals) {
+            assert_eq!(record.variant(), variant, "{file}");
+            assert_eq!(record.start, variant.start(BoardSize::Eight).unwrap());
+            let game = record.replay().unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(game.position().to_string(), text, "{file}: {variant}");
+            // Written back, each names its variant as documented.
+            assert!(record
+                .to_pgn()
+                .contains(&format!("[Variant \"{}\"]", variant.title())));
+            assert!(record
+                .to_sgf()
+                .contains(&format!("SU[{}]", variant.sgf_name())));
+        }
+    }
 }
 
 #[test]
@@ -682,7 +737,7 @@ fn garbage_never_panics() {
         .iter()
         .map(|n| data(n))
         .collect();
-    let game = playout(pos(CAGE), RuleSet::MoverWins, 40, &mut rng);
+    let game = playout(pos(CAGE).into(), RuleSet::MoverWins, 40, &mut rng);
     let mut record = GameRecord::from_game(&game);
     record
         .extra

@@ -420,6 +420,41 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
 }
 
 #[test]
+fn every_variant_is_played_and_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    for variant in Variant::ALL {
+        let (pgn, sgf) = (
+            dir.path().join(format!("{variant}.pgn")),
+            dir.path().join(format!("{variant}.sgf")),
+        );
+        let report = depth_one_match(|s| {
+            s.variant = variant;
+            s.openings = Some(OpeningSource::Random {
+                plies: 4,
+                seed: 3,
+                variant,
+            });
+            s.games = 4;
+            s.pgn = Some(pgn.clone());
+            s.sgf = Some(sgf.clone());
+        })
+        .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert!(report.contains(variant.title()), "{report}");
+        assert!(report.contains("Engine failures: none"), "{report}");
+        check_pgn(&pgn, 4);
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        let records = parse_records(&text).unwrap();
+        assert!(records.iter().all(|r| r.variant() == variant), "{text}");
+        let sgf_games = parse_records(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
+        assert_eq!(sgf_games.len(), 4);
+        for game in &sgf_games {
+            assert_eq!(game.variant(), variant);
+            game.replay().unwrap();
+        }
+    }
+}
+
+#[test]
 fn bad_book_lines_are_reported_with_their_line_number() {
     let err = format!(
         "{:#}",

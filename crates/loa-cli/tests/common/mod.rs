@@ -1,6 +1,8 @@
 //! Running the `loa` binary from a test.
 #![allow(dead_code)] // each test file uses a part
 
+pub mod engine;
+
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -11,7 +11,7 @@ mod turn;
 pub use ambiloa::AmbiPosition;
 pub use fields::FieldsPosition;
 pub use neighbors::NeighborsPosition;
-pub use parachute::{ParachutePosition, MAX_RESERVE};
+pub use parachute::{ParachutePosition, MAX_PIECES};
 
 use crate::{
     Bitboard, BoardSize, Color, GameState, Move, MoveError, Outcome, Piece, Position,

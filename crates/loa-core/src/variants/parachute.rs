@@ -12,8 +12,9 @@ use crate::{
 use std::fmt;
 use std::str::FromStr;
 
-/// The most pieces a reserve holds.
-pub const MAX_RESERVE: u8 = 12;
+/// The most pieces a side has, on the board and in reserve together (so a reserve holds
+/// at most this many).
+pub const MAX_PIECES: u8 = 12;
 
 /// A Parachute position: the board, the side to move and each side's reserve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,14 +152,14 @@ impl GameState for ParachutePosition {
                 side: !us,
             });
         }
+        // Read the move against the board alone first, for its reasons.
+        let step = trimmed.split_once('@').map_or(trimmed, |(step, _)| step);
+        let base = self.board.parse_move(step)?;
+        // At most 24 pieces leave an empty square for the example.
         let example = self.drop_due().then(|| {
-            let base = self.board.legal_moves()[0];
             let square = self.drop_squares(base).first().expect("an empty square");
             base.with_drop(square).to_string()
         });
-        // Read the move against the board alone first, for its reasons.
-        let step = trimmed.split_once('@').map_or(trimmed, |(step, _)| step);
-        self.board.parse_move(step)?;
         match_turn(
             trimmed,
             &self.moves(),
@@ -194,7 +195,7 @@ impl FromStr for ParachutePosition {
             field
                 .parse::<u8>()
                 .ok()
-                .filter(|&n| n <= MAX_RESERVE)
+                .filter(|&n| n <= MAX_PIECES)
                 .ok_or_else(|| PositionTextError::BadField {
                     field: name,
                     text: excerpt(field).into_owned(),
@@ -233,6 +234,16 @@ impl FromStr for ParachutePosition {
             }
             other => other?,
         };
+        for color in Color::ALL {
+            let on_board = board.pieces(color).count();
+            let reserve = reserves[color.index()];
+            if on_board + u32::from(reserve) > u32::from(MAX_PIECES) {
+                return Err(PositionTextError::Invalid(format!(
+                    "{color} has {on_board} pieces on the board and {reserve} in reserve: \
+                     at most {MAX_PIECES} in all"
+                )));
+            }
+        }
         Ok(ParachutePosition { board, reserves })
     }
 }
@@ -391,5 +402,9 @@ mod tests {
             .parse::<ParachutePosition>()
             .is_ok());
         assert!(err("8/8/8/8/8/8/8/w7 b 0 0").contains("Black"));
+        assert!(err("bbbbbbbb/bbbbb3/8/8/8/8/8/w7 b 0 0").contains("at most 12 in all"));
+        // A turn without its placement is shown how to write it with one.
+        let missing = ParachutePosition::start().parse_move("a6c6").unwrap_err();
+        assert!(missing.to_string().contains("a6-c6@a1"), "{missing}");
     }
 }
