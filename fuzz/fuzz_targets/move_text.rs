@@ -14,8 +14,8 @@ fn positions() -> &'static [Position] {
     POSITIONS.get_or_init(|| {
         let mut set = Vec::new();
         for size in BoardSize::ALL {
-            set.push(Variant::Standard.start(size));
-            set.push(Variant::ScrambledEggs.start(size));
+            set.push(Variant::Standard.standard_start(size).expect("a standard board"));
+            set.push(Variant::ScrambledEggs.standard_start(size).expect("a standard board"));
         }
         for text in [
             // Middle games with captures on offer.
