@@ -564,7 +564,7 @@ fn pgn_err(text: &str) -> String {
 
 #[test]
 fn malformed_sgf_says_where() {
-    let cases: [(&str, &str); 13] = [
+    let cases: [(&str, &str); 17] = [
         ("", "SGF line 1, column 1: no game found"),
         ("(;GM[9];B[b1-b3]", "SGF line 1, column 1: the game tree opened here is never closed"),
         ("(;GM[9]\nPB[x;B(b1-b3)", "SGF line 2, column 3: the value of property PB is never closed"),
@@ -578,6 +578,10 @@ fn malformed_sgf_says_where() {
         ("(;GM[9]SZ[19])", "SGF game 1, line 1, column 10: SZ[19]: boards are 6, 7 or 8 squares a side"),
         ("(;GM[9]SU[Custom]AB[a1])", "SGF game 1, line 1, column 1: the start position: White has no piece"),
         ("(;GM[9];B[b1-b3]\n(;W[h4-f2]);B[c1-c3])", "SGF line 2, column 12: a node ';' after a variation"),
+        ("(;GM[9]SU[Chess])", "SGF game 1, line 1, column 10: SU[Chess]: unknown variant 'Chess'"),
+        ("(;GM[9]SU[Parachute]SZ[7])", "SGF game 1, line 1, column 1: Parachute is played on 8x8, not 7x7"),
+        ("(;GM[9]SU[Neighbors]AB[a1]AW[h8])", "SGF game 1, line 1, column 1: AB/AW/AE cannot set up a Neighbors position"),
+        ("(;GM[9]SU[AmbiLOA]FEN[8/8/8/8/8/8/8/BW6 x])", "SGF game 1, line 1, column 22: FEN[8/8/8/8/8/8/8/BW6 x]: not a valid AmbiLOA position"),
     ];
     for (text, expected) in cases {
         let err = sgf_err(text);
@@ -602,7 +606,7 @@ fn malformed_sgf_says_where() {
 
 #[test]
 fn malformed_pgn_says_where() {
-    let cases: [(&str, &str); 9] = [
+    let cases: [(&str, &str); 10] = [
         ("", "PGN line 1, column 1: no game found"),
         ("  \n", "PGN line 1, column 1: no game found"),
         ("[Event \"x]\n1. b1-b3 *", "PGN line 1, column 1: tag Event: the value's closing '\"' is missing"),
@@ -612,6 +616,7 @@ fn malformed_pgn_says_where() {
         ("1. b1-b3 h4-f2\n2. d1-a4 h2-e9 *", "PGN game 1, line 2, column 10: move 2 (White): 'h2-e9': e9 is not a square"),
         ("[Result \"1-0\"]\n\n1. b1-b3 0-1", "PGN game 1, line 3, column 10: the result 0-1 after the moves differs from the Result tag \"1-0\""),
         ("[Variant \"Chess\"]\n1. b1-b3 *", "PGN game 1, line 1, column 1: tag Variant: unknown variant 'Chess'"),
+        ("[Variant \"Parachute\"]\n[FEN \"8/w6b/b6w/w6b/b6w/w6b/b6w/8 b\"]\n*", "PGN game 1, line 2, column 1: tag FEN: bad position text '8/w6b/b6w/w6b/b6w/w6b/b6w/8 b' for Parachute: missing Black's reserve after the side to move"),
     ];
     for (text, expected) in cases {
         let err = pgn_err(text);
@@ -620,6 +625,10 @@ fn malformed_pgn_says_where() {
             "{text:?}:\n  got      {err}\n  expected {expected}"
         );
     }
+    // Moves are checked by the replay: a Parachute turn without its placement.
+    let record = &parse_records("[Variant \"Parachute\"]\n1. a6-c6 *").unwrap()[0];
+    let err = record.replay().unwrap_err().to_string();
+    assert!(err.contains("a placement is due after the move"), "{err}");
     let err = pgn_err("[Rules \"gamut\"]\n*");
     assert_eq!(
         err,

@@ -382,6 +382,17 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
         None if (add[0] | add[1]).is_empty() || !default.has_standard_rules() => Some(default),
         None => None,
     };
+    if let Some(variant) = base.filter(|v| !v.has_standard_rules()) {
+        if (clear | add[0] | add[1]).any() {
+            return Err(err(
+                tree.at,
+                format!(
+                    "AB/AW/AE cannot set up a {} position: give it whole as FEN[position text]",
+                    variant.title()
+                ),
+            ));
+        }
+    }
     let start: VariantPosition = match (base, fen) {
         // A variant with rules of its own: its start, or the position text of FEN.
         (Some(variant), Some((text, at))) => {
@@ -389,7 +400,7 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
                 err(
                     at,
                     format!(
-                        "FEN[{}]: not a {} position: {e}",
+                        "FEN[{}]: not a valid {} position: {e}",
                         crate::excerpt(text),
                         variant.title()
                     ),
