@@ -299,5 +299,17 @@ mod tests {
         let pos: Position = "8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w".parse().unwrap();
         assert!(pos.wins_in_one(RuleSet::Draw));
         assert!(!Position::startpos().wins_in_one(RuleSet::Draw));
+        // Neighbors: b1-b2 joins c1 and c3.
+        let pos: NeighborsPosition = "8/6w1/8/7w/8/2b5/8/1bb5 b".parse().unwrap();
+        assert!(pos.wins_in_one(RuleSet::Draw));
+        assert!(!NeighborsPosition::start().wins_in_one(RuleSet::Draw));
+        // AmbiLOA: Black's second kind joins the first with d2-c2.
+        let pos: AmbiPosition = "7W/8/8/7w/8/8/3b4/BB6 b".parse().unwrap();
+        assert!(pos.wins_in_one(RuleSet::Draw));
+        assert!(!AmbiPosition::start().wins_in_one(RuleSet::Draw));
+        // Parachute: a1-a2 joins Black's pieces; White's last piece is placed far away.
+        let pos: ParachutePosition = "7w/6w1/8/8/8/1b6/8/b7 b 0 1".parse().unwrap();
+        assert!(pos.wins_in_one(RuleSet::Draw));
+        assert!(!ParachutePosition::start().wins_in_one(RuleSet::Draw));
     }
 }
