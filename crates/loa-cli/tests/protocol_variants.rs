@@ -27,6 +27,12 @@ fn result_word(game: &Game<VariantPosition>) -> &'static str {
     }
 }
 
+/// Sets `UCI_Variant`, which must be accepted silently.
+fn choose(loa: &mut Loa, variant: Variant) {
+    let lines = loa.ask(&format!("setoption name UCI_Variant value {variant}"));
+    assert!(lines.is_empty(), "{variant}: {lines:?}");
+}
+
 /// The position text and side that `d` shows.
 fn shown(loa: &mut Loa) -> (String, String) {
     let lines = loa.ask("d");
@@ -61,9 +67,7 @@ fn check_position(loa: &mut Loa, game: &Game<VariantPosition>) {
 /// ends (or `max_plies`), the position sent back each time as a GUI would.
 fn self_play(variant: Variant, max_plies: usize) -> Game<VariantPosition> {
     let mut loa = Loa::start();
-    assert!(loa
-        .ask(&format!("setoption name UCI_Variant value {variant}"))
-        .is_empty());
+    choose(&mut loa, variant);
     assert!(loa.ask("ucinewgame").is_empty());
     assert!(loa.ask("position startpos").is_empty());
     let start = variant.start(BoardSize::Eight).unwrap();
@@ -107,9 +111,7 @@ fn whole_games_of_every_variant() {
 fn perft_and_position_text_of_every_variant() {
     let mut loa = Loa::start();
     for variant in Variant::ALL {
-        assert!(loa
-            .ask(&format!("setoption name UCI_Variant value {variant}"))
-            .is_empty());
+        choose(&mut loa, variant);
         assert!(loa.ask("position startpos").is_empty());
         let start = variant.start(BoardSize::Eight).unwrap();
         let lines = loa.perft("perft 2");
@@ -175,9 +177,7 @@ fn random_moves_are_legal_in_every_variant() {
     let mut loa = Loa::start();
     assert!(loa.ask("setoption name RandomMoves value true").is_empty());
     for variant in Variant::ALL {
-        assert!(loa
-            .ask(&format!("setoption name UCI_Variant value {variant}"))
-            .is_empty());
+        choose(&mut loa, variant);
         assert!(loa.ask("position startpos").is_empty());
         let start = variant.start(BoardSize::Eight).unwrap();
         let mut seen = std::collections::BTreeSet::new();

@@ -8,6 +8,9 @@
 //! invariants of hashing, undo, position text and move notation, and parsers that must
 //! not panic on any input.
 
+mod common;
+
+use common::{mutate, text_edits, Edit};
 use loa_core::{
     BoardSize, Color, Game, Move, MoveError, MoveText, Outcome, Position, PositionTextError,
     Reason, RuleSet, SetupError, Square, Variant,
@@ -609,45 +612,8 @@ fn check_parsers(pos: &Position, text: &str) {
     }
 }
 
-/// Random edits of a text: insert, delete, replace or duplicate characters.
-fn mutate(text: &str, edits: &[(u8, usize, char)]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for &(kind, at, ch) in edits {
-        let i = if chars.is_empty() {
-            0
-        } else {
-            at % chars.len()
-        };
-        match kind % 4 {
-            0 => chars.insert(i, ch),
-            1 if !chars.is_empty() => {
-                chars.remove(i);
-            }
-            2 if !chars.is_empty() => chars[i] = ch,
-            3 if !chars.is_empty() => {
-                let c = chars[i];
-                chars.insert(i, c);
-            }
-            _ => chars.push(ch),
-        }
-    }
-    chars.into_iter().collect()
-}
-
-fn edits() -> impl Strategy<Value = Vec<(u8, usize, char)>> {
-    let interesting = prop::sample::select(
-        "bwBW0123456789/ \t-x:X0pasPASShéß\u{2003}"
-            .chars()
-            .collect::<Vec<_>>(),
-    );
-    prop::collection::vec(
-        (
-            any::<u8>(),
-            any::<usize>(),
-            prop_oneof![3 => interesting, 1 => any::<char>()],
-        ),
-        1..6,
-    )
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    text_edits("bwBW0123456789/ \t-x:X0pasPASShéß\u{2003}")
 }
 
 // ---------------------------------------------------------------------------------------

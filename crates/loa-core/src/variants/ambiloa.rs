@@ -220,12 +220,10 @@ impl GameState for AmbiPosition {
         self.team(color)
     }
 
-    fn for_each_move(&self, mut f: impl FnMut(Move)) {
+    fn for_each_move(&self, f: impl FnMut(Move)) {
         let mut moves = MoveList::new();
         self.generate_moves(&mut moves);
-        for &mv in moves.iter() {
-            f(mv);
-        }
+        moves.iter().copied().for_each(f);
     }
 
     fn play(&mut self, mv: Move) {
@@ -332,7 +330,9 @@ impl fmt::Display for AmbiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::test_support::{game_after, move_names, names, pos};
+    use crate::variants::test_support::{
+        assert_third_occurrence_draws, game_after, move_names, names, pos,
+    };
     use crate::Reason;
 
     fn ambi(text: &str) -> AmbiPosition {
@@ -452,13 +452,12 @@ mod tests {
     #[test]
     fn the_third_occurrence_is_a_draw() {
         let start = ambi("8/W6B/8/8/8/8/6W1/1B6 B");
-        let shuffle = [
-            "b1-c1", "a7-a6", "pass", "pass", "c1-b1", "a6-a7", "pass", "pass",
-        ];
-        let twice = game_after(start, RuleSet::Draw, &shuffle);
-        assert_eq!((twice.repetitions(), twice.outcome()), (2, None));
-        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
-        assert_eq!(thrice.outcome(), Some(Outcome::draw(Reason::Repetition)));
+        assert_third_occurrence_draws(
+            start,
+            &[
+                "b1-c1", "a7-a6", "pass", "pass", "c1-b1", "a6-a7", "pass", "pass",
+            ],
+        );
     }
 
     #[test]

@@ -227,12 +227,10 @@ impl GameState for FieldsPosition {
         self.pieces[color.index()]
     }
 
-    fn for_each_move(&self, mut f: impl FnMut(Move)) {
+    fn for_each_move(&self, f: impl FnMut(Move)) {
         let mut moves = MoveList::new();
         self.generate_moves(&mut moves);
-        for &mv in moves.iter() {
-            f(mv);
-        }
+        moves.iter().copied().for_each(f);
     }
 
     fn play(&mut self, mv: Move) {
@@ -349,7 +347,9 @@ impl fmt::Display for FieldsPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::test_support::{game_after, move_names, names, pos};
+    use crate::variants::test_support::{
+        assert_third_occurrence_draws, game_after, move_names, names, pos,
+    };
 
     fn fields(text: &str) -> FieldsPosition {
         pos(text)
@@ -424,11 +424,7 @@ mod tests {
     #[test]
     fn the_third_occurrence_is_a_draw() {
         let start = fields("dh5L/8/8/8/8/8/8/1DH4l b");
-        let shuffle = ["b1-b2", "a8-a7", "b2-b1", "a7-a8"];
-        let twice = game_after(start, RuleSet::Draw, &shuffle);
-        assert_eq!((twice.repetitions(), twice.outcome()), (2, None));
-        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
-        assert_eq!(thrice.outcome(), Some(Outcome::draw(Reason::Repetition)));
+        assert_third_occurrence_draws(start, &["b1-b2", "a8-a7", "b2-b1", "a7-a8"]);
     }
 
     #[test]

@@ -174,6 +174,18 @@ pub(crate) mod test_support {
         list.iter().map(ToString::to_string).collect()
     }
 
+    /// Plays `shuffle` (which must lead back to `start`) twice: the second time round the
+    /// start occurs for the third time, a draw.
+    pub(crate) fn assert_third_occurrence_draws<P: GameState>(start: P, shuffle: &[&str]) {
+        let twice = game_after(start.clone(), RuleSet::Draw, shuffle);
+        assert_eq!((twice.repetitions(), twice.outcome()), (2, None));
+        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
+        assert_eq!(
+            thrice.outcome(),
+            Some(crate::Outcome::draw(crate::Reason::Repetition))
+        );
+    }
+
     /// A game from `start` after `moves`, each of which must be legal.
     pub(crate) fn game_after<P: GameState>(start: P, rules: RuleSet, moves: &[&str]) -> Game<P> {
         let mut game = Game::new(start, rules);

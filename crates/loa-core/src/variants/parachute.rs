@@ -261,7 +261,7 @@ impl fmt::Display for ParachutePosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::test_support::{game_after, pos};
+    use crate::variants::test_support::{assert_third_occurrence_draws, game_after, pos};
     use crate::Reason;
 
     fn para(text: &str) -> ParachutePosition {
@@ -381,12 +381,7 @@ mod tests {
     #[test]
     fn the_third_occurrence_is_a_draw() {
         let start = para("8/w6b/8/8/8/8/6w1/1b6 b 0 0");
-        let shuffle = ["b1-c1", "a7-a6", "c1-b1", "a6-a7"];
-        let twice = game_after(start, RuleSet::Draw, &shuffle);
-        assert_eq!(twice.repetitions(), 2);
-        assert_eq!(twice.outcome(), None);
-        let thrice = game_after(start, RuleSet::Draw, &[shuffle, shuffle].concat());
-        assert_eq!(thrice.outcome(), Some(Outcome::draw(Reason::Repetition)));
+        assert_third_occurrence_draws(start, &["b1-c1", "a7-a6", "c1-b1", "a6-a7"]);
     }
 
     #[test]

@@ -4,8 +4,11 @@
 //! text, the hash, the end of the game (under both rule sets, repetition included) and
 //! the notation of every turn. Parsers must not panic on any text.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod model;
 
+use common::{mutate, text_edits, Edit};
 use loa_core::perft::perft;
 use loa_core::{
     Color, Game, GameState, Move, Outcome, Reason, RuleSet, Square, Variant, VariantPosition,
@@ -414,41 +417,8 @@ proptest! {
 // Parsers on any text
 // ---------------------------------------------------------------------------------------
 
-/// Random edits of a text: insert, delete or replace characters.
-fn mutate(text: &str, edits: &[(u8, usize, char)]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for &(kind, at, ch) in edits {
-        let i = if chars.is_empty() {
-            0
-        } else {
-            at % chars.len()
-        };
-        match kind % 3 {
-            0 => chars.insert(i, ch),
-            1 if !chars.is_empty() => {
-                chars.remove(i);
-            }
-            2 if !chars.is_empty() => chars[i] = ch,
-            _ => chars.push(ch),
-        }
-    }
-    chars.into_iter().collect()
-}
-
-fn edits() -> impl Strategy<Value = Vec<(u8, usize, char)>> {
-    let interesting = prop::sample::select(
-        "bwBWAaLlMm0123456789/ @-x:pass\u{e9}\u{2003}"
-            .chars()
-            .collect::<Vec<_>>(),
-    );
-    prop::collection::vec(
-        (
-            any::<u8>(),
-            any::<usize>(),
-            prop_oneof![3 => interesting, 1 => any::<char>()],
-        ),
-        1..6,
-    )
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    text_edits("bwBWAaLlMm0123456789/ @-x:pass\u{e9}\u{2003}")
 }
 
 proptest! {
