@@ -58,8 +58,17 @@ pub struct PlayArgs {
     no_save: bool,
 }
 
-const HELP: &str = "Type a move (c8-c6, d1xa4, d1:a4, pass; in Parachute with the placement: \
-a6-c6@e5), or: moves, hint, history, undo, board, new, help, quit.";
+/// What to type, with the move forms of `variant`.
+fn help(variant: Variant) -> String {
+    let moves = match variant {
+        Variant::Parachute => {
+            "a move and the placement of a reserve piece: a6-c6@e5, h7xf5@a1, pass@d4"
+        }
+        Variant::FieldsOfAction => "a move: c8-c6, a capture d1xa4 or d1:a4",
+        _ => "a move: c8-c6, a capture d1xa4 or d1:a4, pass when there is none",
+    };
+    format!("Type {moves}; or: moves, hint, history, undo, board, new, help, quit.")
+}
 
 /// AmbiLOA's seats by the letters of their kinds.
 fn seat_letter(text: &str) -> Result<Seat, String> {
@@ -293,7 +302,7 @@ impl<W: Write> Session<W> {
                     self.save_quietly();
                     return Ok(());
                 }
-                "help" | "?" => writeln!(self.out, "{HELP}")?,
+                "help" | "?" => writeln!(self.out, "{}", help(self.game.position().variant()))?,
                 "board" => self.show()?,
                 "moves" => self.list_moves()?,
                 "history" => self.history()?,
@@ -340,7 +349,7 @@ impl<W: Write> Session<W> {
         if self.game.ply() > 0 {
             writeln!(self.out, "Loaded a game of {} moves.", self.game.ply())?;
         }
-        writeln!(self.out, "{HELP}")?;
+        writeln!(self.out, "{}", help(self.game.position().variant()))?;
         Ok(())
     }
 
