@@ -9,6 +9,7 @@ mod output;
 mod perft;
 mod play;
 mod replay;
+mod serve;
 mod setup;
 mod text_file;
 
@@ -43,6 +44,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Check a game record (SGF or PGN) move by move and print the final position.
     Replay(replay::ReplayArgs),
+    /// Serve the web page: play the engine or each other, analyse, replay records.
+    Serve(serve::ServeArgs),
 }
 
 fn main() {
@@ -56,6 +59,7 @@ fn main() {
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     if let Err(err) = result {
         if output::is_closed_pipe(&err) {

@@ -1,0 +1,43 @@
+//! `loa serve`: the web server with its page.
+
+use crate::output::say;
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The address to listen on; 127.0.0.1 keeps the server to this machine.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The port; 0 picks a free one.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The SQLite database holding the games (made if missing); by default games.db in
+    /// the user's data folder.
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// How many engine searches may run at once (by default the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    engines: Option<u16>,
+}
+
+pub fn run(args: ServeArgs) -> Result<()> {
+    let db = match args.db {
+        Some(path) => path,
+        None => dirs::data_dir()
+            .context("no data folder for the database: give one with --db FILE")?
+            .join("loa")
+            .join("games.db"),
+    };
+    let config = loa_web::Config {
+        host: args.host,
+        port: args.port,
+        db: db.clone(),
+        engines: args.engines.map(usize::from),
+    };
+    loa_web::run(config, |address| {
+        say!("loa serve: games kept in {}", db.display());
+        say!("Open http://{address}/ in your browser (Ctrl-C stops the server)");
+    })
+}

@@ -1,0 +1,262 @@
+//! The server's games in memory, over the store: each open game behind its own lock with
+//! a channel to the pages watching it. Every change goes through [`Hub::change`]: made on
+//! the game, written to the database, then told to the watchers; and after it the hub
+//! starts what the game needs next (the engine's move, the watch on a flag).
+
+use crate::clock::now_ms;
+use crate::engine_pool::{Cancel, EnginePool};
+use crate::error::{ApiError, ApiResult};
+use crate::ids;
+use crate::live::{Changed, LiveGame};
+use crate::store::Store;
+use loa_core::GameState;
+use loa_engine::{SearchLimits, SearchRequest, TimeLimit};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// An open game: the game, its watchers, the engine search and the flag watch it has.
+pub struct OpenGame {
+    pub game: tokio::sync::Mutex<LiveGame>,
+    /// The game's view as JSON after each change.
+    pub updates: broadcast::Sender<Arc<str>>,
+    watchers: AtomicUsize,
+    /// The engine's search for the move after this many plies.
+    engine: Mutex<Option<(usize, Arc<Cancel>)>>,
+    flag_watch: Mutex<Option<tokio::task::AbortHandle>>,
+}
+
+pub struct Hub {
+    pub store: Store,
+    pub pool: EnginePool,
+    games: Mutex<HashMap<String, Arc<OpenGame>>>,
+}
+
+impl Hub {
+    pub fn new(store: Store, pool: EnginePool) -> Arc<Hub> {
+        Arc::new(Hub {
+            store,
+            pool,
+            games: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<OpenGame>>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Adds a new game: written first, then opened.
+    pub fn create(self: &Arc<Self>, live: LiveGame) -> ApiResult<Arc<OpenGame>> {
+        self.store.insert(&live.stored())?;
+        let id = live.id.clone();
+        let open = Arc::new(OpenGame::new(live));
+        self.games().insert(id, Arc::clone(&open));
+        Ok(open)
+    }
+
+    /// An open game, read from the database if it is not in memory.
+    pub fn open(self: &Arc<Self>, id: &str) -> ApiResult<Arc<OpenGame>> {
+        if !ids::is_well_formed(id) {
+            return Err(ApiError::not_found());
+        }
+        if let Some(open) = self.games().get(id) {
+            return Ok(Arc::clone(open));
+        }
+        let stored = self.store.load(id)?.ok_or_else(ApiError::not_found)?;
+        let live = LiveGame::restore(stored).map_err(ApiError::internal)?;
+        let mut games = self.games();
+        // Another request may have opened it meanwhile: keep the first.
+        let open = games
+            .entry(id.to_string())
+            .or_insert_with(|| Arc::new(OpenGame::new(live)));
+        Ok(Arc::clone(open))
+    }
+
+    /// Makes a change to a game and, if it succeeds, writes it and tells the watchers.
+    /// The change is made on a copy: a failed write leaves the game as it was.
+    pub async fn change<T>(
+        self: &Arc<Self>,
+        open: &Arc<OpenGame>,
+        action: impl FnOnce(&mut LiveGame, i64) -> ApiResult<(Changed, T)>,
+    ) -> ApiResult<T> {
+        let mut live = open.game.lock().await;
+        let now = now_ms();
+        let mut copy = live.clone();
+        let (changed, answer) = action(&mut copy, now)?;
+        self.store.update(&copy.row(now), &changed.as_change())?;
+        copy.updated_at = now;
+        *live = copy;
+        self.after_change(open, &live, now);
+        Ok(answer)
+    }
+
+    /// Tells the watchers and starts what the game needs next.
+    pub fn after_change(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame, now: i64) {
+        let json: Arc<str> = serde_json::to_string(&live.view(now))
+            .expect("serializable")
+            .into();
+        let _ = open.updates.send(json);
+        self.watch_flag(open, live);
+        self.start_engine(open, live);
+    }
+
+    /// Watches the running clock: the flag falls on the server at its time.
+    fn watch_flag(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame) {
+        let mut watch = open.flag_watch.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(previous) = watch.take() {
+            previous.abort();
+        }
+        let Some(flag_at) = live.flag_at() else {
+            return;
+        };
+        let (hub, game) = (Arc::clone(self), Arc::clone(open));
+        let task = tokio::spawn(async move {
+            let wait = u64::try_from(flag_at.saturating_sub(now_ms())).unwrap_or(0);
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            // The flag watch must not abort itself through after_change.
+            game.flag_watch
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let flagged = hub
+                .change(&game, |live, now| {
+                    if live.check_flag(now) {
+                        Ok((Changed::nothing_at(live.game.ply()), ()))
+                    } else {
+                        Err(ApiError::conflict("no flag"))
+                    }
+                })
+                .await;
+            if flagged.is_err() {
+                // A move came first, or the write failed: look again.
+                let live = game.game.lock().await;
+                hub.watch_flag(&game, &live);
+            }
+        });
+        *watch = Some(task.abort_handle());
+    }
+
+    /// Starts the engine's search when the seat to move is the engine's and nobody who
+    /// was watching has left.
+    fn start_engine(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame) {
+        let mut engine = open.engine.lock().unwrap_or_else(|e| e.into_inner());
+        let ply = live.game.ply();
+        let Some(strength) = live.engine_to_move() else {
+            if let Some((_, cancel)) = engine.take() {
+                cancel.cancel();
+            }
+            return;
+        };
+        match engine.as_ref() {
+            Some((searching, _)) if *searching == ply => return,
+            Some((_, cancel)) => cancel.cancel(),
+            None => {}
+        }
+        let cancel = Cancel::new();
+        *engine = Some((ply, Arc::clone(&cancel)));
+        let mut limits = strength.limits();
+        cap_by_clock(&mut limits, live);
+        let request = SearchRequest {
+            root: *live.position(),
+            history: live.game.previous_hashes(),
+            limits,
+            until_stopped: false,
+        };
+        let rules = live.rules();
+        let (hub, game) = (Arc::clone(self), Arc::clone(open));
+        tokio::spawn(async move {
+            let result = hub.pool.search(rules, request, |_| {}, &cancel).await;
+            {
+                let mut engine = game.engine.lock().unwrap_or_else(|e| e.into_inner());
+                if engine
+                    .as_ref()
+                    .is_some_and(|(_, c)| Arc::ptr_eq(c, &cancel))
+                {
+                    *engine = None;
+                }
+            }
+            let Some(best) = result.and_then(|r| r.best) else {
+                return;
+            };
+            if cancel.is_cancelled() {
+                return;
+            }
+            let played = hub
+                .change(&game, |live, now| {
+                    live.play_engine(best, ply, now)
+                        .map(|changed| (changed, ()))
+                        .ok_or_else(|| ApiError::conflict("the game moved on"))
+                })
+                .await;
+            if let Err(err) = played {
+                tracing::debug!("engine move {best} not played: {}", err.message);
+            }
+        });
+    }
+
+    /// A page begins watching a game; the engine resumes if it was waiting for one.
+    pub async fn watch(self: &Arc<Self>, open: &Arc<OpenGame>) -> broadcast::Receiver<Arc<str>> {
+        open.watchers.fetch_add(1, Ordering::AcqRel);
+        let receiver = open.updates.subscribe();
+        let live = open.game.lock().await;
+        self.start_engine(open, &live);
+        receiver
+    }
+
+    /// A page stops watching; when the last one goes, the engine's search is cancelled
+    /// and a finished game leaves memory.
+    pub fn unwatch(self: &Arc<Self>, open: &Arc<OpenGame>, id: &str) {
+        if open.watchers.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
+        }
+        if let Some((_, cancel)) = open.engine.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            cancel.cancel();
+        }
+        if let Ok(live) = open.game.try_lock() {
+            if live.is_over() {
+                self.games().remove(id);
+            }
+        }
+    }
+
+    /// Opens every game whose clock runs, so that its flag falls on time even if nobody
+    /// looks at it (after a restart).
+    pub async fn resume_clocks(self: &Arc<Self>) -> ApiResult<usize> {
+        let ids = self.store.clocked_games_in_progress()?;
+        for id in &ids {
+            let open = self.open(id)?;
+            let live = open.game.lock().await;
+            self.watch_flag(&open, &live);
+        }
+        Ok(ids.len())
+    }
+}
+
+impl OpenGame {
+    fn new(live: LiveGame) -> OpenGame {
+        OpenGame {
+            game: tokio::sync::Mutex::new(live),
+            updates: broadcast::channel(64).0,
+            watchers: AtomicUsize::new(0),
+            engine: Mutex::new(None),
+            flag_watch: Mutex::new(None),
+        }
+    }
+}
+
+/// Under a clock, the engine takes no more than its share of the time left.
+fn cap_by_clock(limits: &mut SearchLimits, live: &LiveGame) {
+    let Some(clock) = live.clock else {
+        return;
+    };
+    let side = live.position().side_to_move();
+    let left = clock.left_at(side, side, now_ms());
+    let share = Duration::from_millis(left / 30);
+    if let Some(TimeLimit::Fixed(time)) = limits.time {
+        limits.time = Some(TimeLimit::Fixed(
+            time.min(share.max(Duration::from_millis(10))),
+        ));
+    }
+}

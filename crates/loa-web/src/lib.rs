@@ -1,0 +1,22 @@
+//! `loa serve`: the web server and its page. People play the engine or each other (live
+//! with clocks, or by correspondence), analyse and replay games in the browser; every
+//! game is kept in SQLite. docs/web.md documents the JSON API.
+
+mod api;
+mod clock;
+mod engine_pool;
+mod error;
+mod hub;
+mod ids;
+mod levels;
+mod lineup;
+mod live;
+mod page;
+mod server;
+mod setup;
+mod store;
+mod view;
+mod ws;
+
+pub use levels::{Strength, MAX_LEVEL};
+pub use server::{router, run, Config, Server, MAX_BODY};

@@ -1,0 +1,127 @@
+//! The server: the routes, the database, the engine pool, and serving until stopped.
+
+use crate::api;
+use crate::engine_pool::EnginePool;
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::page;
+use crate::store::Store;
+use crate::ws;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The largest request body: 1 MB.
+pub const MAX_BODY: usize = 1 << 20;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub host: String,
+    pub port: u16,
+    pub db: PathBuf,
+    /// How many searches may run at once; the machine's cores by default.
+    pub engines: Option<usize>,
+}
+
+/// The routes of the page and the API.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/game/{id}", get(page::index))
+        .route("/analysis", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .route("/icon.svg", get(page::icon))
+        .route("/api/games", post(api::create_game).get(api::list_games))
+        .route("/api/games/{id}", get(api::get_game))
+        .route("/api/games/{id}/moves", post(api::play_move))
+        .route("/api/games/{id}/join", post(api::join))
+        .route("/api/games/{id}/resign", post(api::resign))
+        .route("/api/games/{id}/draw", post(api::offer_draw))
+        .route("/api/games/{id}/draw/decline", post(api::decline_draw))
+        .route("/api/games/{id}/takeback", post(api::takeback))
+        .route(
+            "/api/games/{id}/takeback/decline",
+            post(api::decline_takeback),
+        )
+        .route("/api/games/{id}/record", get(api::record))
+        .route("/api/games/{id}/socket", get(ws::game_socket))
+        .route("/api/analysis", get(ws::analysis_socket))
+        .route("/api/position", post(api::describe_position))
+        .route("/api/records", post(api::read_records))
+        .route("/api/evaluate", post(api::evaluate))
+        .fallback(|| async { ApiError::new(axum::http::StatusCode::NOT_FOUND, "no such page") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(hub)
+}
+
+/// A server bound to its address, ready to serve.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    hub: Arc<Hub>,
+}
+
+impl Server {
+    /// Opens the database and binds the address (port 0: any free port).
+    pub async fn bind(config: &Config) -> anyhow::Result<Server> {
+        use anyhow::Context;
+        if let Some(dir) = config.db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot make the folder {}", dir.display()))?;
+        }
+        let store = Store::open(&config.db)
+            .with_context(|| format!("cannot open the database {}", config.db.display()))?;
+        let engines = config.engines.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+        });
+        let hub = Hub::new(store, EnginePool::new(engines));
+        let address = format!("{}:{}", config.host, config.port);
+        let listener = tokio::net::TcpListener::bind(&address)
+            .await
+            .with_context(|| format!("cannot listen on {address}"))?;
+        Ok(Server { listener, hub })
+    }
+
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until `shutdown` completes; games whose clocks run are watched from the
+    /// start.
+    pub async fn serve(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let resumed = self
+            .hub
+            .resume_clocks()
+            .await
+            .map_err(|e| anyhow::anyhow!(e.message))?;
+        if resumed > 0 {
+            tracing::info!("{resumed} games with running clocks resumed");
+        }
+        axum::serve(self.listener, router(self.hub))
+            .with_graceful_shutdown(shutdown)
+            .await?;
+        Ok(())
+    }
+}
+
+/// Runs the server on a runtime of its own until Ctrl-C; `on_ready` hears the address.
+pub fn run(config: Config, on_ready: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let server = Server::bind(&config).await?;
+        on_ready(server.local_addr()?);
+        server
+            .serve(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+    })
+}

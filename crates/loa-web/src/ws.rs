@@ -1,0 +1,248 @@
+//! WebSockets: one per open game, on which the server sends the game's view after every
+//! change; and one for analysis, on which the page asks for a position to be searched and
+//! hears each iteration as it finishes. Both check that the page comes from this server.
+
+use crate::api::{parse_variant, BlackScore};
+use crate::engine_pool::Cancel;
+use crate::error::{ApiError, ApiResult};
+use crate::hub::Hub;
+use crate::setup::{parse_rules, read_moves, start_position};
+use crate::view::MoveView;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use loa_core::{Game, GameState};
+use loa_engine::{Info, SearchLimits, SearchRequest, TimeLimit};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The longest an analysis runs before it stops by itself.
+pub const MAX_ANALYSIS: Duration = Duration::from_secs(60);
+/// The largest message the page may send.
+const MAX_MESSAGE: usize = 64 * 1024;
+
+/// A browser page may open a socket only from a page of this server: its `Origin` must
+/// name the host it asked. Programs that send no `Origin` are not browsers and may.
+fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
+    let Some(origin) = headers.get("origin") else {
+        return Ok(());
+    };
+    let host = headers.get("host").and_then(|h| h.to_str().ok());
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://").map(|(_, rest)| rest));
+    match (origin_host, host) {
+        (Some(o), Some(h)) if o == h => Ok(()),
+        _ => Err(ApiError::forbidden(
+            "this socket is open to this server's pages only",
+        )),
+    }
+}
+
+pub async fn game_socket(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    check_origin(&headers)?;
+    let open = hub.open(&id)?;
+    Ok(upgrade
+        .max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            let mut updates = hub.watch(&open).await;
+            let first = {
+                let live = open.game.lock().await;
+                serde_json::to_string(&live.view(crate::clock::now_ms())).expect("serializable")
+            };
+            let mut socket = socket;
+            if socket.send(Message::Text(first.into())).await.is_ok() {
+                loop {
+                    tokio::select! {
+                        update = updates.recv() => match update {
+                            Ok(json) => {
+                                if socket.send(Message::Text(json.to_string().into())).await.is_err() {
+                                    break;
+                                }
+                            }
+                            // A slow page missed updates: send the game as it is now.
+                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                                let json = {
+                                    let live = open.game.lock().await;
+                                    serde_json::to_string(&live.view(crate::clock::now_ms()))
+                                        .expect("serializable")
+                                };
+                                if socket.send(Message::Text(json.into())).await.is_err() {
+                                    break;
+                                }
+                            }
+                            Err(_) => break,
+                        },
+                        incoming = socket.recv() => match incoming {
+                            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                            Some(Ok(_)) => {}
+                        },
+                    }
+                }
+            }
+            hub.unwatch(&open, &id);
+        }))
+}
+
+/// What the page asks of the analysis socket.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalysisRequest {
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    board: Option<u8>,
+    /// The start of the line (the variant's start when absent)...
+    #[serde(default)]
+    position: Option<String>,
+    /// ...and the moves from it to the position to analyse, for repetitions.
+    #[serde(default)]
+    moves: Vec<String>,
+    /// `false` stops the current analysis.
+    #[serde(default = "yes")]
+    run: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum AnalysisMessage {
+    Info {
+        depth: u32,
+        score: BlackScore,
+        /// The best line, from the position analysed.
+        pv: Vec<String>,
+        best: Option<MoveView>,
+        nodes: u64,
+        nps: u64,
+        /// The position the line is for, so that the page drops stale lines.
+        position: String,
+    },
+    Done {
+        position: String,
+    },
+    Error {
+        error: String,
+    },
+}
+
+pub async fn analysis_socket(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    check_origin(&headers)?;
+    Ok(upgrade
+        .max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| analysis_session(hub, socket)))
+}
+
+async fn analysis_session(hub: Arc<Hub>, mut socket: WebSocket) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<AnalysisMessage>();
+    let mut current: Option<Arc<Cancel>> = None;
+    loop {
+        tokio::select! {
+            outgoing = rx.recv() => {
+                let Some(message) = outgoing else { break };
+                let json = serde_json::to_string(&message).expect("serializable");
+                if socket.send(Message::Text(json.into())).await.is_err() {
+                    break;
+                }
+            }
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue,
+                };
+                if let Some(cancel) = current.take() {
+                    cancel.cancel();
+                }
+                match serde_json::from_str::<AnalysisRequest>(&text) {
+                    Err(e) => {
+                        let _ = tx.send(AnalysisMessage::Error { error: format!("bad request: {e}") });
+                    }
+                    Ok(request) if !request.run => {}
+                    Ok(request) => match start_analysis(&hub, request, tx.clone()) {
+                        Ok(cancel) => current = Some(cancel),
+                        Err(error) => {
+                            let _ = tx.send(AnalysisMessage::Error { error });
+                        }
+                    },
+                }
+            }
+        }
+    }
+    // The page went away: its search stops.
+    if let Some(cancel) = current {
+        cancel.cancel();
+    }
+}
+
+fn start_analysis(
+    hub: &Arc<Hub>,
+    request: AnalysisRequest,
+    tx: mpsc::UnboundedSender<AnalysisMessage>,
+) -> Result<Arc<Cancel>, String> {
+    let variant = parse_variant(request.variant.as_deref()).map_err(|e| e.message)?;
+    let rules = parse_rules(request.rules.as_deref())?;
+    let start = start_position(variant, request.board, request.position.as_deref())?;
+    let moves = read_moves(start, rules, &request.moves)?;
+    let mut game = Game::new(start, rules);
+    for mv in moves {
+        game.play(mv).map_err(|e| e.to_string())?;
+    }
+    if let Some(outcome) = game.outcome() {
+        return Err(format!("the game is over here: {outcome}"));
+    }
+    let root = *game.position();
+    let position = root.to_string();
+    let to_move = root.side_to_move();
+    let search = SearchRequest {
+        root,
+        history: game.previous_hashes(),
+        limits: SearchLimits {
+            time: Some(TimeLimit::Fixed(MAX_ANALYSIS)),
+            ..SearchLimits::default()
+        },
+        until_stopped: false,
+    };
+    let cancel = Cancel::new();
+    let (hub, task_cancel) = (Arc::clone(hub), Arc::clone(&cancel));
+    let info_tx = tx.clone();
+    let info_position = position.clone();
+    tokio::spawn(async move {
+        let on_info = move |info: &Info| {
+            let nps = (info.nodes as f64 / info.time.as_secs_f64().max(1e-3)) as u64;
+            let pv = info.pv.iter().map(|mv| mv.to_string()).collect();
+            let _ = info_tx.send(AnalysisMessage::Info {
+                depth: info.depth,
+                score: BlackScore::new(info.score, to_move),
+                best: info.pv.first().map(|&mv| MoveView::of(mv)),
+                pv,
+                nodes: info.nodes,
+                nps,
+                position: info_position.clone(),
+            });
+        };
+        let _ = hub.pool.search(rules, search, on_info, &task_cancel).await;
+        if !task_cancel.is_cancelled() {
+            let _ = tx.send(AnalysisMessage::Done { position });
+        }
+    });
+    Ok(cancel)
+}
