@@ -1,0 +1,1173 @@
+// The page of `loa serve`: a new game, a game being played or replayed, the analysis
+// board and the saved games. It reads and changes games only through the JSON API
+// (docs/web.md) and hears a game's changes on its WebSocket.
+
+const VARIANTS = [
+  ['standard', 'Standard'],
+  ['scrambled-eggs', 'Scrambled Eggs'],
+  ['parachute', 'Parachute'],
+  ['ambiloa', 'AmbiLOA'],
+  ['neighbors', 'Neighbors'],
+  ['fields-of-action', 'Fields of Action'],
+];
+const STANDARD_RULES = ['standard', 'scrambled-eggs'];
+const SVG = 'http://www.w3.org/2000/svg';
+const app = document.getElementById('app');
+
+// ---------------------------------------------------------------- small helpers
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else if (key === 'class') el.className = value;
+    else el.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) el.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers['content-type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+  if (!response.ok) {
+    throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+function socketUrl(path) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}${path}`;
+}
+
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const days = Math.floor(total / 86400);
+  if (days >= 1) return `${days}d ${Math.floor((total % 86400) / 3600)}h`;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  if (hours > 0) return `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`;
+  if (ms < 10000) return `${minutes}:${seconds}.${Math.floor((Math.max(ms, 0) % 1000) / 100)}`;
+  return `${minutes}:${seconds}`;
+}
+
+function scoreText(score) {
+  if (!score) return '';
+  if (score.result) return score.result;
+  if (score.mate !== undefined) {
+    return score.mate > 0 ? `Black connects in ${score.mate}` : `White connects in ${-score.mate}`;
+  }
+  const pawns = score.cp / 100;
+  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+}
+
+// Black's share of the evaluation bar, 0 to 1.
+function blackShare(score) {
+  if (!score) return 0.5;
+  if (score.result === '1-0') return 1;
+  if (score.result === '0-1') return 0;
+  if (score.result) return 0.5;
+  if (score.mate !== undefined) return score.mate > 0 ? 1 : 0;
+  return 1 / (1 + Math.exp(-score.cp / 250));
+}
+
+function moveSquares(text) {
+  const m = /^([a-h][1-8])[-x]([a-h][1-8])/.exec(text || '');
+  const drop = /@([a-h][1-8])$/.exec(text || '');
+  return { from: m && m[1], to: m && m[2], drop: drop && drop[1] };
+}
+
+function playerOf(players, slot) {
+  const side = slot.startsWith('black') ? players.black : players.white;
+  if (Array.isArray(side)) return side[slot.endsWith('2') ? 1 : 0];
+  return side;
+}
+
+function describePlayer(player) {
+  if (player === 'human') return 'Human';
+  if (player && player.engine) {
+    const e = player.engine;
+    return e.level ? `loa level ${e.level}` : `loa ${e.movetime_ms / 1000} s a move`;
+  }
+  return '?';
+}
+
+function sideLabel(players, side) {
+  const p = players[side];
+  if (Array.isArray(p)) return p.map(describePlayer).join(' + ');
+  return describePlayer(p);
+}
+
+const positionCache = new Map();
+
+async function describe(variant, rules, position) {
+  const key = `${variant}|${rules}|${position}`;
+  if (!positionCache.has(key)) {
+    positionCache.set(key, api('POST', '/api/position', { variant, rules, position }));
+  }
+  try {
+    return await positionCache.get(key);
+  } catch (err) {
+    positionCache.delete(key);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------- the board
+
+class Board {
+  constructor(onMove) {
+    this.onMove = onMove;
+    this.flipped = false;
+    this.view = null;
+    this.selected = null;
+    this.dropChoices = null;
+    this.interactive = false;
+    this.el = s('svg', { class: 'board', role: 'img', 'aria-label': 'board', 'data-testid': 'board' });
+    this.dragFrom = null;
+    this.el.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    this.el.addEventListener('pointerup', (e) => this.pointerUp(e));
+  }
+
+  squareAt(event) {
+    if (!this.view) return null;
+    const n = this.view.size;
+    const rect = this.el.getBoundingClientRect();
+    const x = Math.floor(((event.clientX - rect.left) / rect.width) * n);
+    const y = Math.floor(((event.clientY - rect.top) / rect.height) * n);
+    if (x < 0 || y < 0 || x >= n || y >= n) return null;
+    const file = this.flipped ? n - 1 - x : x;
+    const rank = this.flipped ? y : n - 1 - y;
+    return String.fromCharCode(97 + file) + (rank + 1);
+  }
+
+  pointerDown(event) {
+    const square = this.squareAt(event);
+    if (!square || !this.interactive) return;
+    event.preventDefault();
+    this.dragFrom = null;
+    if (this.dropChoices) {
+      this.clickDrop(square);
+      return;
+    }
+    if (this.selected && this.targets().has(square)) {
+      this.clickTarget(square);
+      return;
+    }
+    if (this.movesFrom(square).length > 0) {
+      this.selected = square;
+      this.dragFrom = square;
+    } else {
+      this.selected = null;
+    }
+    this.draw();
+  }
+
+  pointerUp(event) {
+    const square = this.squareAt(event);
+    if (!this.dragFrom || !square || square === this.dragFrom) return;
+    // A piece dragged onto a square: the same as clicking it there.
+    this.dragFrom = null;
+    if (this.targets().has(square)) this.clickTarget(square);
+  }
+
+  movesFrom(square) {
+    return this.view ? this.view.moves.filter((m) => m.from === square) : [];
+  }
+
+  targets() {
+    return new Set(this.movesFrom(this.selected).map((m) => m.to));
+  }
+
+  // The placements of a turn with no step (Parachute: a pass and a placement).
+  passDrops() {
+    return this.view ? this.view.moves.filter((m) => !m.from && m.drop) : [];
+  }
+
+  clickTarget(square) {
+    const choices = this.movesFrom(this.selected).filter((m) => m.to === square);
+    if (choices.length === 1 && !choices[0].drop) {
+      this.play(choices[0].text);
+    } else if (choices.length > 0) {
+      this.dropChoices = choices;
+      this.pendingTo = square;
+      this.draw();
+    }
+  }
+
+  clickDrop(square) {
+    const choice = this.dropChoices.find((m) => m.drop === square);
+    if (choice) {
+      this.play(choice.text);
+    } else {
+      this.dropChoices = null;
+      this.selected = null;
+      this.draw();
+    }
+  }
+
+  play(text) {
+    this.selected = null;
+    this.dropChoices = null;
+    this.onMove(text);
+  }
+
+  set(view, options = {}) {
+    const samePosition = this.view && view && this.view.position === view.position;
+    this.view = view;
+    this.lastMove = options.lastMove || null;
+    this.arrow = options.arrow || null;
+    this.interactive = Boolean(options.interactive) && view && view.moves.length > 0;
+    if (!samePosition || !this.interactive) {
+      this.selected = null;
+      this.dropChoices = null;
+    }
+    if (this.interactive && !this.dropChoices && this.passDrops().length > 0
+      && this.view.moves.every((m) => !m.from)) {
+      this.dropChoices = this.passDrops();
+    }
+    this.draw();
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    this.draw();
+  }
+
+  xy(square) {
+    const n = this.view.size;
+    const file = square.charCodeAt(0) - 97;
+    const rank = Number(square.slice(1)) - 1;
+    const x = this.flipped ? n - 1 - file : file;
+    const y = this.flipped ? rank : n - 1 - rank;
+    return [x, y];
+  }
+
+  draw() {
+    const el = this.el;
+    el.replaceChildren();
+    if (!this.view) return;
+    const n = this.view.size;
+    el.setAttribute('viewBox', `0 0 ${n * 10} ${n * 10}`);
+    el.append(s('defs', {}, s('marker', {
+      id: 'arrowhead', markerWidth: 4, markerHeight: 4, refX: 2.2, refY: 2, orient: 'auto',
+    }, s('path', { d: 'M0,0 L4,2 L0,4 z', fill: 'rgba(42,122,176,.9)' }))));
+    const marks = new Map();
+    if (this.lastMove) {
+      const { from, to, drop } = moveSquares(this.lastMove);
+      for (const sq of [from, to, drop]) if (sq) marks.set(sq, 'last');
+    }
+    if (this.selected) marks.set(this.selected, 'selected');
+    const targets = this.selected && !this.dropChoices ? this.targets() : new Set();
+    const drops = new Set((this.dropChoices || []).map((m) => m.drop));
+    if (this.dropChoices && this.pendingTo) marks.set(this.pendingTo, 'selected');
+    for (let rank = 0; rank < n; rank++) {
+      for (let file = 0; file < n; file++) {
+        const square = String.fromCharCode(97 + file) + (rank + 1);
+        const [x, y] = this.xy(square);
+        const light = (file + rank) % 2 === 1;
+        el.append(s('rect', {
+          x: x * 10, y: y * 10, width: 10, height: 10,
+          class: light ? 'sq-light' : 'sq-dark', 'data-square': square,
+        }));
+        const mark = marks.get(square);
+        if (mark) el.append(s('rect', { x: x * 10, y: y * 10, width: 10, height: 10, class: mark }));
+        if (x === 0) {
+          el.append(s('text', { x: 0.4, y: y * 10 + 3, class: 'coord' }, String(rank + 1)));
+        }
+        if (y === n - 1) {
+          el.append(s('text', { x: x * 10 + 7.6, y: n * 10 - 0.6, class: 'coord' }, String.fromCharCode(97 + file)));
+        }
+      }
+    }
+    for (const piece of this.view.pieces) {
+      const [x, y] = this.xy(piece.square);
+      const cx = x * 10 + 5;
+      const cy = y * 10 + 5;
+      const g = s('g', { 'data-piece': piece.square, 'data-color': piece.color });
+      g.append(s('circle', { cx, cy, r: 3.9, class: `piece-${piece.color}` }));
+      if (this.view.variant === 'ambiloa') {
+        // The second kind (b, w) carries a ring.
+        if (piece.seat === 1) {
+          g.append(s('circle', {
+            cx, cy, r: 2.2, class: 'kind', stroke: piece.color === 'black' ? '#ddd' : '#333',
+          }));
+        }
+      }
+      if (piece.number !== undefined) {
+        g.append(s('text', {
+          x: cx, y: cy + 0.2, class: 'number', fill: piece.color === 'black' ? '#fff' : '#111',
+        }, String(piece.number)));
+      }
+      el.append(g);
+    }
+    for (const square of targets) {
+      const [x, y] = this.xy(square);
+      el.append(s('circle', { cx: x * 10 + 5, cy: y * 10 + 5, r: 1.6, class: 'target', 'data-target': square }));
+    }
+    for (const square of drops) {
+      const [x, y] = this.xy(square);
+      el.append(s('circle', { cx: x * 10 + 5, cy: y * 10 + 5, r: 1.8, class: 'drop-target', 'data-drop': square }));
+    }
+    if (this.arrow) {
+      const { from, to } = moveSquares(this.arrow);
+      if (from && to) {
+        const [x1, y1] = this.xy(from);
+        const [x2, y2] = this.xy(to);
+        el.append(s('line', {
+          x1: x1 * 10 + 5, y1: y1 * 10 + 5, x2: x2 * 10 + 5, y2: y2 * 10 + 5, class: 'arrow',
+        }));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- analysis
+
+// The analysis socket: one search at a time, replaced by each new request.
+class Analysis {
+  constructor(onInfo) {
+    this.onInfo = onInfo;
+    this.socket = null;
+    this.queued = null;
+    this.key = null;
+  }
+
+  request(body) {
+    const key = JSON.stringify(body);
+    if (key === this.key) return;
+    this.key = key;
+    this.send(body);
+  }
+
+  send(body) {
+    if (!this.socket || this.socket.readyState > 1) {
+      this.socket = new WebSocket(socketUrl('/api/analysis'));
+      this.socket.onmessage = (e) => this.onInfo(JSON.parse(e.data));
+      this.socket.onclose = () => { this.socket = null; this.key = null; };
+    }
+    if (this.socket.readyState === 0) {
+      this.queued = body;
+      this.socket.onopen = () => { if (this.queued) this.socket.send(JSON.stringify(this.queued)); this.queued = null; };
+    } else {
+      this.socket.send(JSON.stringify(body));
+    }
+  }
+
+  stop() {
+    this.key = null;
+    if (this.socket) {
+      this.socket.close();
+      this.socket = null;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- a game or a line
+
+// What the game page and the analysis board share: the board, the move list, stepping
+// through it, the evaluation bar, the best line and the graph.
+class GameScreen {
+  constructor(options) {
+    this.options = options;
+    this.board = new Board((text) => this.tryMove(text));
+    this.viewPly = 0;
+    this.line = null; // { variant, rules, start, moves, positions }
+    this.analysisOn = false;
+    this.lastInfo = null;
+    this.graph = null;
+    this.analysis = new Analysis((msg) => this.onAnalysis(msg));
+    this.evalFill = h('div', { class: 'black', style: 'height:50%' });
+    this.evalBar = h('div', { class: 'evalbar hidden', title: 'evaluation', 'data-testid': 'evalbar' }, this.evalFill);
+    this.movesEl = h('div', { class: 'moves', 'data-testid': 'moves', 'aria-label': 'moves' });
+    this.analysisEl = h('div', { class: 'analysis hidden', 'data-testid': 'analysis', 'aria-live': 'polite' });
+    this.graphEl = s('svg', { class: 'graph hidden', viewBox: '0 0 200 60', preserveAspectRatio: 'none', 'data-testid': 'graph' });
+    this.graphEl.addEventListener('click', (e) => this.clickGraph(e));
+    this.status = h('div', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' });
+    this.moveInput = h('input', {
+      'aria-label': 'type a move', placeholder: 'move, e.g. b1-d3', size: 14, 'data-testid': 'move-input',
+      onkeydown: (e) => {
+        if (e.key === 'Enter' && this.moveInput.value.trim()) {
+          this.tryMove(this.moveInput.value.trim());
+          this.moveInput.value = '';
+        }
+        e.stopPropagation();
+      },
+    });
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keyHandler);
+  }
+
+  dispose() {
+    document.removeEventListener('keydown', this.keyHandler);
+    this.analysis.stop();
+  }
+
+  onKey(e) {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement
+      || e.target instanceof HTMLSelectElement) return;
+    if (!this.line) return;
+    const last = this.line.moves.length;
+    const steps = { ArrowLeft: this.viewPly - 1, ArrowRight: this.viewPly + 1, Home: 0, End: last, ArrowUp: 0, ArrowDown: last };
+    if (e.key in steps) {
+      e.preventDefault();
+      this.goTo(Math.max(0, Math.min(last, steps[e.key])));
+    } else if (e.key === 'f') {
+      this.board.flip();
+    }
+  }
+
+  async goTo(ply) {
+    this.viewPly = ply;
+    await this.refresh();
+  }
+
+  atEnd() {
+    return this.line && this.viewPly === this.line.moves.length;
+  }
+
+  async viewAt(ply) {
+    const l = this.line;
+    if (ply === l.moves.length && l.current) return l.current;
+    return describe(l.variant, l.rules, l.positions[ply]);
+  }
+
+  async refresh() {
+    const l = this.line;
+    if (!l) return;
+    const ply = this.viewPly;
+    let view;
+    try {
+      view = await this.viewAt(ply);
+    } catch (err) {
+      this.status.textContent = err.message;
+      return;
+    }
+    if (ply !== this.viewPly || l !== this.line) return;
+    this.shown = view;
+    this.board.set(view, {
+      lastMove: ply > 0 ? l.moves[ply - 1] : null,
+      interactive: this.canMove(),
+      arrow: this.analysisOn && this.lastInfo && this.lastInfo.position === view.position && this.lastInfo.best
+        ? this.lastInfo.best.text : null,
+    });
+    this.drawMoves();
+    this.drawGraph();
+    this.updateStatus();
+    if (this.analysisOn) this.analyse();
+  }
+
+  drawMoves() {
+    const l = this.line;
+    const buttons = [];
+    const start = h('button', { class: this.viewPly === 0 ? 'current' : '', onclick: () => this.goTo(0) }, 'start');
+    buttons.push(start);
+    l.moves.forEach((text, i) => {
+      if (i % 2 === 0) buttons.push(h('span', { class: 'num' }, `${i / 2 + 1}.`));
+      buttons.push(h('button', {
+        class: this.viewPly === i + 1 ? 'current' : '', 'data-ply': i + 1,
+        onclick: () => this.goTo(i + 1),
+      }, text));
+    });
+    this.movesEl.replaceChildren(...buttons);
+    const current = this.movesEl.querySelector('.current');
+    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  }
+
+  setAnalysis(on) {
+    this.analysisOn = on;
+    this.analysisEl.classList.toggle('hidden', !on);
+    this.evalBar.classList.toggle('hidden', !on);
+    this.graphEl.classList.toggle('hidden', !on);
+    if (on) {
+      this.loadGraph();
+      this.analyse();
+    } else {
+      this.analysis.stop();
+      this.lastInfo = null;
+    }
+    this.refresh();
+  }
+
+  analyse() {
+    const l = this.line;
+    if (!this.shown || this.shown.moves.length === 0) {
+      this.analysis.stop();
+      this.analysisEl.textContent = this.shown && this.shown.outcome ? `Game over: ${this.shown.outcome.result}` : '';
+      return;
+    }
+    this.analysis.request({
+      variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.slice(0, this.viewPly),
+    });
+  }
+
+  onAnalysis(msg) {
+    if (msg.type === 'error') {
+      this.analysisEl.textContent = msg.error;
+      return;
+    }
+    if (!this.shown || msg.position !== this.shown.position) return;
+    if (msg.type === 'info') {
+      this.lastInfo = msg;
+      this.evalFill.style.height = `${(blackShare(msg.score) * 100).toFixed(1)}%`;
+      this.analysisEl.replaceChildren(
+        h('span', { class: 'score', 'data-testid': 'score' }, scoreText(msg.score)),
+        h('span', { class: 'muted' }, `depth ${msg.depth} · ${Math.round(msg.nps / 1000)} kn/s`),
+        h('div', { 'data-testid': 'pv' }, msg.pv.join(' ')),
+      );
+      this.board.arrow = msg.best ? msg.best.text : null;
+      this.board.draw();
+    }
+  }
+
+  async loadGraph() {
+    const l = this.line;
+    if (!l || l.positions.length < 2) {
+      this.graph = null;
+      return;
+    }
+    const key = l.positions.join('|');
+    if (this.graphKey === key) return;
+    this.graphKey = key;
+    try {
+      const scores = await api('POST', '/api/evaluate', {
+        variant: l.variant, rules: l.rules, positions: l.positions, depth: 2,
+      });
+      if (this.graphKey === key) {
+        this.graph = scores;
+        this.drawGraph();
+      }
+    } catch (err) {
+      this.graph = null;
+    }
+  }
+
+  drawGraph() {
+    const el = this.graphEl;
+    el.replaceChildren(s('line', { x1: 0, y1: 30, x2: 200, y2: 30, class: 'zero' }));
+    if (!this.graph || this.graph.length < 2) return;
+    const n = this.graph.length - 1;
+    const points = this.graph.map((score, i) => `${(i / n) * 200},${60 - blackShare(score) * 60}`);
+    el.append(s('polyline', { points: points.join(' '), class: 'line' }));
+    const x = (this.viewPly / n) * 200;
+    el.append(s('line', { x1: x, y1: 0, x2: x, y2: 60, class: 'here' }));
+  }
+
+  clickGraph(e) {
+    if (!this.graph || !this.line) return;
+    const rect = this.graphEl.getBoundingClientRect();
+    const n = this.graph.length - 1;
+    const ply = Math.round(((e.clientX - rect.left) / rect.width) * n);
+    this.goTo(Math.max(0, Math.min(this.line.moves.length, ply)));
+  }
+}
+
+// ---------------------------------------------------------------- the game page
+
+class GamePage extends GameScreen {
+  constructor(id, token) {
+    super({});
+    this.id = id;
+    this.token = token;
+    this.game = null;
+    this.you = null;
+    this.socket = null;
+    this.closed = false;
+    this.clockEls = { black: h('span', { class: 'clock', 'data-testid': 'clock-black' }), white: h('span', { class: 'clock', 'data-testid': 'clock-white' }) };
+    this.timer = setInterval(() => this.tickClocks(), 100);
+  }
+
+  dispose() {
+    super.dispose();
+    this.closed = true;
+    clearInterval(this.timer);
+    if (this.socket) this.socket.close();
+  }
+
+  async start() {
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
+    let answer = await api('GET', `/api/games/${this.id}${query}`);
+    this.you = answer.you || null;
+    if (answer.online && this.you && answer.waiting_for.includes(this.you)) {
+      answer = await api('POST', `/api/games/${this.id}/join`, { token: this.token });
+    }
+    this.layout(answer);
+    this.update(answer, true);
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.socket = new WebSocket(socketUrl(`/api/games/${this.id}/socket`));
+    this.socket.onmessage = (e) => this.update(JSON.parse(e.data), false);
+    this.socket.onclose = () => {
+      // Back in the game after a lost connection.
+      if (!this.closed) setTimeout(() => this.connect(), 1000);
+    };
+  }
+
+  layout(game) {
+    const flipTo = this.you ? this.you.startsWith('white') : (game.players.black !== 'human' && game.players.white === 'human');
+    if (flipTo) this.board.flipped = true;
+    this.topPlayer = h('div', { class: 'player' });
+    this.bottomPlayer = h('div', { class: 'player' });
+    this.offerEl = h('div', { class: 'offer hidden', 'data-testid': 'offer' });
+    this.linksEl = h('div', { class: 'links' });
+    this.reserveEl = h('div', { class: 'reserve' });
+    const button = (label, testid, onclick, title) => h('button', { 'data-testid': testid, onclick, title }, label);
+    this.controls = h('div', { class: 'row' },
+      button('Flip (f)', 'flip', () => this.board.flip()),
+      this.passButton = button('Pass', 'pass', () => this.tryMove('pass')),
+      this.resignButton = button('Resign', 'resign', () => this.confirmAct('resign', 'Resign this game?')),
+      this.drawButton = button('Offer draw', 'draw', () => this.act('draw')),
+      this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback')),
+      this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn)),
+    );
+    const exportRow = h('div', { class: 'row' },
+      h('a', { href: `/api/games/${this.id}/record?format=pgn`, download: `loa-${this.id}.pgn` }, 'PGN'),
+      h('a', { href: `/api/games/${this.id}/record?format=sgf`, download: `loa-${this.id}.sgf` }, 'SGF'),
+      h('button', { onclick: () => this.copyPosition(), 'data-testid': 'copy-position' }, 'Copy position'),
+      h('a', { href: '#', onclick: (e) => { e.preventDefault(); this.openInAnalysis(); } }, 'Open in analysis board'),
+      this.moveInput,
+    );
+    app.replaceChildren(
+      h('h1', {}, `${VARIANTS.find((v) => v[0] === game.variant)[1]} · ${game.rules === 'draw' ? 'simultaneous connection draws' : 'mover wins a simultaneous connection'}`),
+      h('div', { class: 'play' },
+        h('div', {},
+          this.topPlayer,
+          h('div', { class: 'board-area' }, this.evalBar, this.board.el),
+          this.bottomPlayer,
+          this.reserveEl),
+        h('div', { class: 'side' },
+          this.status, this.offerEl, this.controls, this.movesEl, this.analysisEl, this.graphEl, exportRow, this.linksEl)));
+  }
+
+  update(game, first) {
+    const previous = this.game;
+    this.game = game;
+    this.serverOffset = game.server_time - Date.now();
+    const followingEnd = !this.line || this.viewPly === this.line.moves.length;
+    this.line = {
+      variant: game.variant, rules: game.rules, start: game.start, moves: game.moves,
+      positions: game.positions, current: game.position,
+    };
+    if (first || followingEnd || this.viewPly > game.moves.length) this.viewPly = game.moves.length;
+    this.drawPlayers();
+    this.drawOffer();
+    this.drawLinks();
+    const over = Boolean(game.result);
+    const onlineInProgress = game.online && !over;
+    this.analysisButton.disabled = onlineInProgress;
+    if (onlineInProgress && this.analysisOn) this.setAnalysis(false);
+    const mine = this.mySides();
+    this.resignButton.disabled = over || mine.length === 0;
+    this.drawButton.disabled = over || mine.length === 0;
+    this.takebackButton.disabled = over || mine.length === 0 || game.moves.length === 0;
+    this.passButton.classList.toggle('hidden', !(this.canMove() && game.position.moves.length === 1 && game.position.moves[0].text === 'pass'));
+    if (this.analysisOn && (!previous || previous.positions.length !== game.positions.length)) this.loadGraph();
+    this.refresh();
+  }
+
+  mySides() {
+    const g = this.game;
+    if (!g) return [];
+    if (g.online) return this.you ? [this.you.startsWith('black') ? 'black' : 'white'] : [];
+    return ['black', 'white'].filter((side) => {
+      const p = g.players[side];
+      return Array.isArray(p) ? p.includes('human') : p === 'human';
+    });
+  }
+
+  canMove() {
+    const g = this.game;
+    if (!g || g.result || !g.started || !this.atEnd() || !g.to_move_slot) return false;
+    if (playerOf(g.players, g.to_move_slot) !== 'human') return false;
+    return !g.online || this.you === g.to_move_slot;
+  }
+
+  drawPlayers() {
+    const g = this.game;
+    const names = { black: g.names[0], white: g.names[1] };
+    const label = (side) => {
+      const who = names[side] || sideLabel(g.players, side);
+      const you = this.mySides().includes(side) && (g.online || this.mySides().length === 1) ? ' (you)' : '';
+      return h('span', {}, h('strong', {}, side === 'black' ? '● Black' : '○ White'), ` ${who}${you}`);
+    };
+    const top = this.board.flipped ? 'black' : 'white';
+    const bottom = this.board.flipped ? 'white' : 'black';
+    this.topPlayer.replaceChildren(label(top), g.clock ? this.clockEls[top] : '');
+    this.bottomPlayer.replaceChildren(label(bottom), g.clock ? this.clockEls[bottom] : '');
+    this.reserveEl.textContent = g.position.reserves
+      ? `In reserve: Black ${g.position.reserves[0]}, White ${g.position.reserves[1]}` : '';
+    this.tickClocks();
+  }
+
+  tickClocks() {
+    const g = this.game;
+    if (!g || !g.clock) return;
+    const now = Date.now() + this.serverOffset;
+    for (const side of ['black', 'white']) {
+      let ms = g.clock[`${side}_ms`];
+      if (g.clock.running === side) ms -= now - g.server_time;
+      const el = this.clockEls[side];
+      el.textContent = formatClock(ms);
+      el.classList.toggle('running', g.clock.running === side);
+      el.classList.toggle('low', ms < 10000 && g.clock.control.kind === 'live');
+    }
+  }
+
+  drawOffer() {
+    const g = this.game;
+    const mine = this.mySides();
+    this.offerEl.replaceChildren();
+    const offers = [['draw', g.draw_offer, 'a draw'], ['takeback', g.takeback_offer, 'a takeback']];
+    let shown = false;
+    for (const [kind, by, words] of offers) {
+      if (!by || g.result) continue;
+      shown = true;
+      const theirs = !mine.includes(by) || (!g.online && mine.length === 2);
+      if (theirs && mine.length > 0) {
+        this.offerEl.append(h('span', {}, `${by === 'black' ? 'Black' : 'White'} offers ${words}. `),
+          h('button', { 'data-testid': `accept-${kind}`, onclick: () => this.act(kind, by === 'black' ? 'white' : 'black') }, 'Accept'),
+          h('button', { 'data-testid': `decline-${kind}`, onclick: () => this.act(`${kind}/decline`) }, 'Decline'));
+      } else {
+        this.offerEl.append(h('span', {}, `You offered ${words}; waiting for an answer.`));
+      }
+    }
+    this.offerEl.classList.toggle('hidden', !shown);
+  }
+
+  drawLinks() {
+    const g = this.game;
+    this.linksEl.replaceChildren();
+    if (!g.online) return;
+    const invites = JSON.parse(sessionStorage.getItem(`loa-links-${g.id}`) || 'null');
+    if (invites) {
+      this.linksEl.append(h('h2', {}, 'Links'));
+      for (const [slot, url] of Object.entries(invites)) {
+        this.linksEl.append(h('label', {}, slot), h('input', { readonly: true, value: url, 'data-testid': `link-${slot}`, onclick: (e) => e.target.select() }));
+      }
+    }
+  }
+
+  updateStatus() {
+    const g = this.game;
+    if (!g) return;
+    let text;
+    if (g.result) {
+      const who = g.result.winner ? `${g.result.winner === 'black' ? 'Black' : 'White'} wins` : 'Draw';
+      text = `${who} (${g.result.result}) by ${g.result.reason}`;
+    } else if (!g.started) {
+      text = `Waiting for ${g.waiting_for.join(' and ')} to open their link`;
+    } else {
+      const slot = g.to_move_slot;
+      const player = playerOf(g.players, slot);
+      const kind = g.variant === 'ambiloa' ? ` (kind ${slot.startsWith('black') ? (g.position.seat ? 'b' : 'B') : (g.position.seat ? 'w' : 'W')})` : '';
+      const side = slot.startsWith('black') ? 'Black' : 'White';
+      text = player === 'human'
+        ? (this.canMove() ? `Your move: ${side}${kind}` : `${side}${kind} to move`)
+        : `${side}${kind}: loa is thinking…`;
+    }
+    if (!this.atEnd()) text += ` · viewing move ${this.viewPly} of ${g.moves.length}`;
+    if (this.errorText) text += ` · ${this.errorText}`;
+    this.status.textContent = text;
+  }
+
+  async tryMove(text) {
+    if (!this.canMove()) return;
+    this.errorText = null;
+    try {
+      const game = await api('POST', `/api/games/${this.id}/moves`, { move: text, token: this.token || undefined, ply: this.game.moves.length });
+      if (game.moves.length >= this.game.moves.length) this.update(game, false);
+    } catch (err) {
+      this.errorText = err.message;
+      this.refresh();
+    }
+  }
+
+  confirmAct(kind, question) {
+    if (window.confirm(question)) this.act(kind);
+  }
+
+  async act(kind, side) {
+    this.errorText = null;
+    const body = this.token ? { token: this.token } : {};
+    if (!this.token && side) body.side = side;
+    if (!this.token && !side && kind !== 'draw/decline' && kind !== 'takeback/decline') {
+      const mine = this.mySides();
+      if (mine.length === 1) body.side = mine[0];
+    }
+    try {
+      const game = await api('POST', `/api/games/${this.id}/${kind}`, body);
+      this.update(game, false);
+    } catch (err) {
+      this.errorText = err.message;
+      this.updateStatus();
+    }
+  }
+
+  async copyPosition() {
+    const text = this.line.positions[this.viewPly];
+    try { await navigator.clipboard.writeText(text); } catch { window.prompt('Position text', text); }
+  }
+
+  openInAnalysis() {
+    const l = this.line;
+    const params = new URLSearchParams({ variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.slice(0, this.viewPly).join(' ') });
+    navigate(`/analysis?${params}`);
+  }
+}
+
+// ---------------------------------------------------------------- the analysis board
+
+class AnalysisPage extends GameScreen {
+  constructor(line, title) {
+    super({});
+    this.title = title;
+    this.line = line;
+    this.viewPly = line.moves.length;
+  }
+
+  canMove() {
+    return Boolean(this.shown && this.shown.moves.length > 0);
+  }
+
+  async start() {
+    this.layout();
+    if (!this.line.positions) await this.buildPositions();
+    this.viewPly = Math.min(this.viewPly, this.line.moves.length);
+    this.setAnalysis(true);
+  }
+
+  async buildPositions() {
+    const l = this.line;
+    const answer = await api('POST', '/api/position', { variant: l.variant, rules: l.rules, position: l.start, moves: l.moves });
+    l.positions = answer.line;
+    l.start = answer.line[0];
+  }
+
+  layout() {
+    this.linkInput = h('input', { readonly: true, 'data-testid': 'share-link', onclick: (e) => e.target.select(), style: 'width:100%' });
+    app.replaceChildren(
+      h('h1', {}, this.title),
+      h('div', { class: 'play' },
+        h('div', {}, h('div', { class: 'board-area' }, this.evalBar, this.board.el)),
+        h('div', { class: 'side' },
+          this.status, this.movesEl, this.analysisEl, this.graphEl,
+          h('div', { class: 'row' },
+            h('button', { onclick: () => this.board.flip() }, 'Flip (f)'),
+            h('button', { onclick: () => this.setAnalysis(!this.analysisOn), 'data-testid': 'analysis-toggle' }, 'Engine on/off'),
+            h('button', { onclick: () => this.continueAsGame(), 'data-testid': 'continue' }, 'Play from here'),
+            this.moveInput),
+          h('label', {}, 'Link to this position'), this.linkInput)));
+  }
+
+  updateStatus() {
+    const v = this.shown;
+    if (!v) return;
+    const side = v.to_move === 'black' ? 'Black' : 'White';
+    this.status.textContent = v.outcome
+      ? `${v.outcome.result} by ${v.outcome.reason}`
+      : `${side} to move · move ${this.viewPly} of ${this.line.moves.length}${this.errorText ? ` · ${this.errorText}` : ''}`;
+    const params = new URLSearchParams({ variant: this.line.variant, rules: this.line.rules, position: this.line.start });
+    if (this.viewPly > 0) params.set('moves', this.line.moves.slice(0, this.viewPly).join(' '));
+    this.linkInput.value = `${location.origin}/analysis?${params}`;
+  }
+
+  async tryMove(text) {
+    const view = this.shown;
+    const found = view && view.moves.find((m) => m.text === text || m.text === text.replace('-', 'x'));
+    if (!found) {
+      this.errorText = `${text} is not a legal move here`;
+      this.updateStatus();
+      return;
+    }
+    this.errorText = null;
+    // A move off the line cuts the line there.
+    const l = this.line;
+    const moves = l.moves.slice(0, this.viewPly);
+    moves.push(found.text);
+    try {
+      const answer = await api('POST', '/api/position', { variant: l.variant, rules: l.rules, position: l.start, moves });
+      this.line = { ...l, moves, positions: answer.line, current: null };
+      this.viewPly = moves.length;
+    } catch (err) {
+      this.errorText = err.message;
+    }
+    if (this.analysisOn) this.loadGraph();
+    await this.refresh();
+  }
+
+  async continueAsGame() {
+    const l = this.line;
+    try {
+      const created = await api('POST', '/api/games', {
+        variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.slice(0, this.viewPly),
+        black: 'human', white: 'human',
+      });
+      navigate(`/game/${created.id}`);
+    } catch (err) {
+      this.errorText = err.message;
+      this.updateStatus();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the home page
+
+function homePage() {
+  const variantSelect = h('select', { id: 'variant', 'data-testid': 'variant' },
+    VARIANTS.map(([value, label]) => h('option', { value }, label)));
+  const boardSelect = h('select', { id: 'board', 'data-testid': 'board-size' },
+    [8, 7, 6].map((n) => h('option', { value: n }, `${n}×${n}`)));
+  const rulesSelect = h('select', { id: 'rules', 'data-testid': 'rules' },
+    h('option', { value: 'draw' }, 'Simultaneous connection: draw'),
+    h('option', { value: 'mover-wins' }, 'Simultaneous connection: mover wins'));
+  const opponent = h('select', { id: 'opponent', 'data-testid': 'opponent' },
+    h('option', { value: 'engine' }, 'The engine'),
+    h('option', { value: 'local' }, 'Two people at this board'),
+    h('option', { value: 'online' }, 'A friend online (a link to send)'));
+  const levelSelect = h('select', { id: 'level', 'data-testid': 'level' },
+    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 4 }, `Level ${n}`)),
+    h('option', { value: 'time' }, 'Time a move…'));
+  const movetime = h('input', { id: 'movetime', type: 'number', min: 0.01, max: 60, step: 'any', value: 2, size: 5, class: 'hidden', 'aria-label': 'seconds a move' });
+  const colorSelect = h('select', { id: 'color', 'data-testid': 'color' },
+    h('option', { value: 'black' }, 'Black (moves first)'),
+    h('option', { value: 'white' }, 'White'),
+    h('option', { value: 'random' }, 'Random'));
+  const clockSelect = h('select', { id: 'clock', 'data-testid': 'clock' },
+    h('option', { value: 'none' }, 'No clock'),
+    h('option', { value: 'live' }, 'Live: minutes + increment'),
+    h('option', { value: 'correspondence' }, 'Correspondence: days a move'));
+  const minutes = h('input', { type: 'number', min: 0, max: 1440, step: 'any', value: 5, size: 4, 'aria-label': 'minutes', 'data-testid': 'minutes' });
+  const increment = h('input', { type: 'number', min: 0, max: 3600, value: 3, size: 3, 'aria-label': 'increment seconds', 'data-testid': 'increment' });
+  const days = h('input', { type: 'number', min: 1, max: 60, value: 3, size: 3, 'aria-label': 'days a move' });
+  const liveRow = h('span', { class: 'hidden' }, minutes, ' min + ', increment, ' s');
+  const daysRow = h('span', { class: 'hidden' }, days, ' days');
+  const partnership = h('input', { type: 'checkbox', id: 'partnership', 'data-testid': 'partnership' });
+  const seatSelects = ['Black B', 'White W', 'Black b', 'White w'].map((label) => h('label', {}, label,
+    h('select', { 'data-seat': label }, h('option', { value: 'human' }, 'Person'),
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n }, `loa level ${n}`)))));
+  const partnershipRow = h('div', { class: 'row hidden' }, seatSelects);
+  const positionInput = h('input', { id: 'position', placeholder: 'start position text (optional)', style: 'flex:1; min-width: 14rem', 'data-testid': 'position' });
+  const error = h('p', { class: 'error', 'data-testid': 'error', role: 'alert' });
+  const engineRow = h('span', {}, levelSelect, movetime, ' You play ', colorSelect);
+
+  const sync = () => {
+    const variant = variantSelect.value;
+    boardSelect.disabled = !STANDARD_RULES.includes(variant);
+    if (boardSelect.disabled) boardSelect.value = '8';
+    const ambi = variant === 'ambiloa';
+    partnership.parentElement.classList.toggle('hidden', !ambi);
+    const four = ambi && partnership.checked;
+    partnershipRow.classList.toggle('hidden', !four);
+    engineRow.classList.toggle('hidden', opponent.value !== 'engine' || four);
+    movetime.classList.toggle('hidden', levelSelect.value !== 'time');
+    liveRow.classList.toggle('hidden', clockSelect.value !== 'live');
+    daysRow.classList.toggle('hidden', clockSelect.value !== 'correspondence');
+  };
+  for (const el of [variantSelect, opponent, levelSelect, clockSelect, partnership]) el.addEventListener('change', sync);
+
+  const create = async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    const body = { variant: variantSelect.value, rules: rulesSelect.value };
+    if (!boardSelect.disabled) body.board = Number(boardSelect.value);
+    if (positionInput.value.trim()) {
+      body.position = positionInput.value.trim();
+      delete body.board;
+    }
+    const engine = levelSelect.value === 'time'
+      ? { engine: { movetime_ms: Math.round(Number(movetime.value) * 1000) } }
+      : { engine: { level: Number(levelSelect.value) } };
+    if (variantSelect.value === 'ambiloa' && partnership.checked) {
+      const seat = (i) => (seatSelects[i].lastChild.value === 'human' ? 'human' : { engine: { level: Number(seatSelects[i].lastChild.value) } });
+      body.black = [seat(0), seat(2)];
+      body.white = [seat(1), seat(3)];
+    } else if (opponent.value === 'engine') {
+      let color = colorSelect.value;
+      if (color === 'random') color = Math.random() < 0.5 ? 'black' : 'white';
+      body.black = color === 'black' ? 'human' : engine;
+      body.white = color === 'white' ? 'human' : engine;
+    } else {
+      body.black = 'human';
+      body.white = 'human';
+    }
+    body.online = opponent.value === 'online';
+    if (clockSelect.value === 'live') {
+      body.clock = { kind: 'live', initial_s: Math.round(Number(minutes.value) * 60), increment_s: Math.round(Number(increment.value)) };
+    } else if (clockSelect.value === 'correspondence') {
+      body.clock = { kind: 'correspondence', days: Math.round(Number(days.value)) };
+    }
+    try {
+      const created = await api('POST', '/api/games', body);
+      if (created.tokens) {
+        const slots = Object.keys(created.tokens);
+        const links = {};
+        for (const slot of slots) links[slot] = `${location.origin}/game/${created.id}?token=${created.tokens[slot]}`;
+        links.spectators = `${location.origin}/game/${created.id}`;
+        sessionStorage.setItem(`loa-links-${created.id}`, JSON.stringify(links));
+        navigate(`/game/${created.id}?token=${created.tokens[slots[0]]}`);
+      } else {
+        navigate(`/game/${created.id}`);
+      }
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+
+  const importText = h('textarea', { id: 'import', placeholder: 'Paste an SGF or PGN record, or a position text', 'data-testid': 'import-text' });
+  const importFile = h('input', { type: 'file', accept: '.sgf,.pgn,.txt', 'aria-label': 'record file', 'data-testid': 'import-file' });
+  const importVariant = h('select', { 'aria-label': 'variant of the position text' },
+    VARIANTS.map(([value, label]) => h('option', { value }, label)));
+  const importError = h('p', { class: 'error', role: 'alert', 'data-testid': 'import-error' });
+  importFile.addEventListener('change', async () => {
+    if (importFile.files[0]) importText.value = await importFile.files[0].text();
+  });
+  const doImport = async (event) => {
+    event.preventDefault();
+    importError.textContent = '';
+    const text = importText.value.trim();
+    if (!text) return;
+    try {
+      if (text.startsWith('(') || text.startsWith('[') || /^\s*1\./.test(text)) {
+        const games = await api('POST', '/api/records', { record: text });
+        const g = games[0];
+        if (g.error) importError.textContent = `The record stops at ${g.error}`;
+        const title = `${g.black || 'Black'} – ${g.white || 'White'} · ${g.result}${g.termination ? ` (${g.termination})` : ''}`;
+        showAnalysis({ variant: g.variant, rules: g.rules, start: g.start, moves: g.moves, positions: g.positions }, title, 0);
+      } else {
+        const view = await describe(importVariant.value, 'draw', text);
+        const params = new URLSearchParams({ variant: importVariant.value, position: view.position });
+        navigate(`/analysis?${params}`);
+      }
+    } catch (err) {
+      importError.textContent = err.message;
+    }
+  };
+
+  const gamesList = h('div', { 'data-testid': 'games' }, h('p', { class: 'muted' }, 'Loading…'));
+  app.replaceChildren(
+    h('h1', {}, 'New game'),
+    h('form', { onsubmit: create, novalidate: true, 'data-testid': 'new-game' },
+      h('div', { class: 'row' }, h('label', {}, 'Opponent ', opponent), engineRow),
+      h('div', { class: 'row' }, h('label', {}, 'Variant ', variantSelect), h('label', {}, 'Board ', boardSelect), h('label', { class: 'hidden' }, partnership, 'Four players (partnership)')),
+      partnershipRow,
+      h('div', { class: 'row' }, h('label', {}, 'Rules ', rulesSelect)),
+      h('div', { class: 'row' }, h('label', {}, 'Clock ', clockSelect), liveRow, daysRow),
+      h('div', { class: 'row' }, positionInput),
+      h('div', { class: 'row' }, h('button', { class: 'primary', type: 'submit', 'data-testid': 'start' }, 'Start the game')),
+      error),
+    h('h2', {}, 'Import'),
+    h('form', { onsubmit: doImport },
+      importText,
+      h('div', { class: 'row' }, importFile, h('label', {}, 'Position text is of ', importVariant),
+        h('button', { type: 'submit', 'data-testid': 'import' }, 'Open')),
+      importError),
+    h('h2', { id: 'games' }, 'Saved games'),
+    gamesList);
+  sync();
+  loadGames(gamesList);
+}
+
+async function loadGames(container) {
+  try {
+    const games = await api('GET', '/api/games?limit=100');
+    if (games.length === 0) {
+      container.replaceChildren(h('p', { class: 'muted' }, 'No games yet.'));
+      return;
+    }
+    container.replaceChildren(h('table', {},
+      h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'Result', 'Last change'].map((t) => h('th', {}, t)))),
+      h('tbody', {}, games.map((g) => h('tr', {},
+        h('td', {}, h('a', { href: `/game/${g.id}` }, g.id.slice(0, 8))),
+        h('td', {}, (VARIANTS.find((v) => v[0] === g.variant) || [0, g.variant])[1]),
+        h('td', {}, sideLabel(g.players, 'black')),
+        h('td', {}, sideLabel(g.players, 'white')),
+        h('td', {}, g.moves),
+        h('td', {}, g.result ? `${g.result} ${g.reason}` : (g.online ? 'in progress (online)' : 'in progress')),
+        h('td', {}, new Date(g.updated_at).toLocaleString()))))));
+  } catch (err) {
+    container.replaceChildren(h('p', { class: 'error' }, err.message));
+  }
+}
+
+// ---------------------------------------------------------------- routing
+
+let current = null;
+
+function showAnalysis(line, title, ply) {
+  if (current) current.dispose();
+  const page = new AnalysisPage(line, title);
+  current = page;
+  page.viewPly = ply === undefined ? line.moves.length : ply;
+  page.start().catch((err) => { app.replaceChildren(h('p', { class: 'error' }, err.message)); });
+}
+
+function navigate(url) {
+  history.pushState(null, '', url);
+  route();
+}
+
+async function route() {
+  if (current) current.dispose();
+  current = null;
+  const path = location.pathname;
+  const params = new URLSearchParams(location.search);
+  const game = /^\/game\/([a-z0-9]+)$/.exec(path);
+  try {
+    if (game) {
+      const page = new GamePage(game[1], params.get('token'));
+      current = page;
+      await page.start();
+    } else if (path === '/analysis') {
+      const moves = (params.get('moves') || '').split(/\s+/).filter(Boolean);
+      const line = {
+        variant: params.get('variant') || 'standard', rules: params.get('rules') || 'draw',
+        start: params.get('position') || null, moves,
+      };
+      if (!line.start) line.start = (await describe(line.variant, line.rules, undefined)).position;
+      showAnalysis(line, 'Analysis board');
+    } else {
+      homePage();
+      if (location.hash === '#games') document.getElementById('games').scrollIntoView();
+    }
+  } catch (err) {
+    app.replaceChildren(h('h1', {}, 'Not found'), h('p', { class: 'error', 'data-testid': 'page-error' }, err.message), h('a', { href: '/' }, 'Back to a new game'));
+  }
+}
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a');
+  if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
+  if (a.pathname.startsWith('/api/')) return;
+  e.preventDefault();
+  navigate(a.pathname + a.search + a.hash);
+});
+window.addEventListener('popstate', route);
+route();

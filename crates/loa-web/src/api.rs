@@ -7,7 +7,7 @@ use crate::engine_pool::Cancel;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::live::{Caller, Changed, GameView, LiveGame};
-use crate::setup::{parse_rules, start_position, NewGame};
+use crate::setup::{parse_rules, read_moves, start_position, NewGame};
 use crate::view::{OutcomeView, PositionView};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Query, Request, State};
@@ -401,6 +401,9 @@ pub struct PositionRequest {
     /// The position text; the variant's start when absent.
     #[serde(default)]
     pub position: Option<String>,
+    /// Moves to play from it: the answer is the position after them.
+    #[serde(default)]
+    pub moves: Vec<String>,
 }
 
 impl PositionRequest {
@@ -420,12 +423,33 @@ pub fn parse_variant(name: Option<&str>) -> ApiResult<Variant> {
     })
 }
 
-/// Any position of any variant described for the page: its pieces and legal moves.
+#[derive(Serialize)]
+pub struct PositionAnswer {
+    #[serde(flatten)]
+    pub view: PositionView,
+    /// The position text after each of the moves, the start first.
+    pub line: Vec<String>,
+}
+
+/// Any position of any variant described for the page: its pieces and legal moves, after
+/// the moves given (a third repetition among them ends the game).
 pub async fn describe_position(
     Body(request): Body<PositionRequest>,
-) -> ApiResult<Json<PositionView>> {
-    let (_, rules, pos) = request.read()?;
-    Ok(Json(PositionView::of(&pos, rules, false)))
+) -> ApiResult<Json<PositionAnswer>> {
+    let (_, rules, start) = request.read()?;
+    let moves = read_moves(start, rules, &request.moves).map_err(ApiError::bad_request)?;
+    let mut game = Game::new(start, rules);
+    let mut line = vec![start.to_string()];
+    for mv in moves {
+        game.play(mv)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        line.push(game.position().to_string());
+    }
+    let mut view = PositionView::of(game.position(), rules, game.is_over());
+    if let Some(outcome) = game.outcome() {
+        view.outcome = Some(OutcomeView::of(outcome));
+    }
+    Ok(Json(PositionAnswer { view, line }))
 }
 
 #[derive(Deserialize)]
