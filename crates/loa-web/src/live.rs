@@ -218,11 +218,6 @@ impl LiveGame {
         expected_ply: Option<usize>,
         now: i64,
     ) -> ApiResult<Changed> {
-        self.check_can_move(expected_ply, now)?;
-        let seat = self.seat_to_move();
-        if let Player::Engine(_) = self.lineup.player(seat) {
-            return Err(ApiError::conflict("it is the engine's turn"));
-        }
         if self.online {
             let token = caller
                 .token
@@ -231,12 +226,18 @@ impl LiveGame {
             let slot = self
                 .slot_of(token)
                 .ok_or_else(|| ApiError::forbidden("that token is not a seat of this game"))?;
-            if slot.slot != self.lineup.slot(seat) {
+            self.check_can_move(expected_ply, now)?;
+            let to_move = self.lineup.slot(self.seat_to_move());
+            if slot.slot != to_move {
                 return Err(ApiError::forbidden(format!(
-                    "it is not your turn: {} is to move",
-                    self.lineup.slot(seat)
+                    "it is not your turn: {to_move} is to move"
                 )));
             }
+        } else {
+            self.check_can_move(expected_ply, now)?;
+        }
+        if let Player::Engine(_) = self.lineup.player(self.seat_to_move()) {
+            return Err(ApiError::conflict("it is the engine's turn"));
         }
         let mv = self
             .position()

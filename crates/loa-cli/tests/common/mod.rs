@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test file uses a part
 
 pub mod engine;
+pub mod server;
 
 use std::io::{Read, Write};
 use std::path::Path;

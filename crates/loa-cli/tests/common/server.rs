@@ -1,0 +1,152 @@
+//! A real `loa serve` on a free port with a database file of its own, and a small client
+//! for its JSON API and WebSockets.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Server {
+    child: Child,
+    pub base: String,
+    pub db: PathBuf,
+}
+
+impl Server {
+    /// Starts `loa serve` on `db`, waiting until it says where it listens.
+    pub fn start(db: &Path) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    pub fn start_with(db: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
+            .args(["serve", "--port", "0", "--db"])
+            .arg(db)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("loa serve starts");
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(stdout).lines();
+        let base = loop {
+            let line = lines
+                .next()
+                .expect("loa serve printed its address")
+                .unwrap();
+            if let Some(rest) = line.strip_prefix("Open ") {
+                break rest
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+                    .trim_end_matches('/')
+                    .to_string();
+            }
+        };
+        // Keep reading so the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        Server {
+            child,
+            base,
+            db: db.to_path_buf(),
+        }
+    }
+
+    /// `kill -9`: the process ends at once, with no chance to tidy up.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// A request: the status and the JSON answer.
+    pub fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let request = ureq::request(method, &self.url(path)).timeout(Duration::from_secs(30));
+        let result = match body {
+            Some(body) => request.send_json(body),
+            None => request.call(),
+        };
+        let response = match result {
+            Ok(response) => response,
+            Err(ureq::Error::Status(_, response)) => response,
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        let status = response.status();
+        let text = response.into_string().unwrap();
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, value)
+    }
+
+    pub fn get(&self, path: &str) -> Value {
+        let (status, value) = self.call("GET", path, None);
+        assert_eq!(status, 200, "GET {path}: {value}");
+        value
+    }
+
+    pub fn post(&self, path: &str, body: Value) -> Value {
+        let (status, value) = self.call("POST", path, Some(body));
+        assert!(
+            status == 200 || status == 201,
+            "POST {path}: {status} {value}"
+        );
+        value
+    }
+
+    /// A new game; its id.
+    pub fn create(&self, body: Value) -> Value {
+        self.post("/api/games", body)
+    }
+
+    /// Waits until `done` holds for the game, polling.
+    pub fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let game = self.get(&format!("/api/games/{id}"));
+            if done(&game) {
+                return game;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited too long for {what}: {game}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Opens a game's WebSocket.
+    pub fn socket(
+        &self,
+        id: &str,
+    ) -> tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>> {
+        let url = format!(
+            "{}/api/games/{id}/socket",
+            self.base.replace("http://", "ws://")
+        );
+        let (socket, _) = tungstenite::connect(url).expect("the socket opens");
+        socket
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A human against a human at one board.
+pub fn two_people() -> Value {
+    json!({"black": "human", "white": "human"})
+}
+
+/// The first legal move of the game's position.
+pub fn first_move(game: &Value) -> String {
+    game["position"]["moves"][0]["text"]
+        .as_str()
+        .expect("a legal move")
+        .to_string()
+}

@@ -1,0 +1,439 @@
+//! `loa serve` against its real database file: games against the engine, online games
+//! with tokens and clocks, the WebSocket, bad input of every kind, and a `kill -9` in the
+//! middle of a live game.
+
+mod common;
+
+use common::server::{first_move, two_people, Server};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tungstenite::Message;
+
+fn db() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.db");
+    (dir, path)
+}
+
+fn id_of(created: &Value) -> String {
+    created["id"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_whole_game_against_the_engine_is_played_and_kept() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let created = server.create(json!({"black": "human", "white": {"engine": {"level": 1}}}));
+    let id = id_of(&created);
+    assert_eq!(
+        created["position"],
+        "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b"
+    );
+    let mut game = created["game"].clone();
+    while game["result"].is_null() {
+        let ply = game["ply"].as_u64().unwrap();
+        let moved = server.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": first_move(&game), "ply": ply}),
+        );
+        game = server.wait_for(&id, "the engine's reply", |g| {
+            !g["result"].is_null() || g["ply"].as_u64() == Some(ply + 2)
+        });
+        assert!(moved["ply"].as_u64().unwrap() > ply);
+        assert!(ply < 400, "the game should end");
+    }
+    assert_eq!(game["result"]["reason"], "connection");
+    // The record replays under the plain rules to the same end.
+    let record = ureq::get(&server.url(&format!("/api/games/{id}/record?format=pgn")))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    let records = loa_core::record::parse_records(&record).unwrap();
+    let replay = records[0].replay().unwrap();
+    assert_eq!(replay.ply(), game["moves"].as_array().unwrap().len());
+    assert!(replay.is_over());
+    let list = server.get("/api/games");
+    assert_eq!(list[0]["id"], id.as_str());
+    assert_eq!(list[0]["moves"], game["ply"]);
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let id = id_of(&server.create(two_people()));
+    let engine_game =
+        id_of(&server.create(json!({"black": {"engine": {"level": 8}}, "white": "human"})));
+    let online = server.create(json!({"black": "human", "white": "human", "online": true}));
+    let online_id = id_of(&online);
+    let big = "x".repeat(1_100_000);
+    let cases: Vec<(&str, String, Option<Value>, u16)> = vec![
+        ("GET", "/api/games/aaaaaaaaaaaaaaaaaaaa".into(), None, 404),
+        ("GET", "/api/games/not-an-id".into(), None, 404),
+        ("GET", "/api/games/../../etc/passwd".into(), None, 404),
+        (
+            "POST",
+            format!("/api/games/{id}/moves"),
+            Some(json!({"move": "b1-b9"})),
+            400,
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/moves"),
+            Some(json!({"move": "b1-b4"})),
+            400,
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/moves"),
+            Some(json!({"move": 42})),
+            422,
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/moves"),
+            Some(json!({"move": "b1-b3", "extra": 1})),
+            422,
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/moves"),
+            Some(json!({"move": "b1-b3", "ply": 5})),
+            409,
+        ),
+        (
+            "POST",
+            format!("/api/games/{engine_game}/moves"),
+            Some(json!({"move": "a2-a4"})),
+            409,
+        ),
+        (
+            "POST",
+            format!("/api/games/{online_id}/moves"),
+            Some(json!({"move": "b1-b3"})),
+            403,
+        ),
+        (
+            "POST",
+            format!("/api/games/{online_id}/moves"),
+            Some(json!({"move": "b1-b3", "token": "x"})),
+            403,
+        ),
+        (
+            "POST",
+            format!("/api/games/{online_id}/join"),
+            Some(json!({"token": "nope"})),
+            403,
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/resign"),
+            Some(json!({"side": "green"})),
+            400,
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(json!({"black": "human"})),
+            422,
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(json!({"black": "human", "white": "human", "position": "8/8 b"})),
+            400,
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(json!({"black": "human", "white": "human", "variant": "go"})),
+            400,
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(json!({"black": "human", "white": "human", "record": "(;FF[4]"})),
+            400,
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(json!({"black": "human", "white": {"engine": {"level": 99}}})),
+            400,
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(
+                json!({"black": "human", "white": "human", "clock": {"kind": "live", "initial_s": 1e30, "increment_s": 0}}),
+            ),
+            422,
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(json!({"black": "human", "white": "human", "moves": [big]})),
+            413,
+        ),
+        (
+            "POST",
+            "/api/position".into(),
+            Some(json!({"position": "zzz"})),
+            400,
+        ),
+        (
+            "POST",
+            "/api/records".into(),
+            Some(json!({"record": "[Event \"x\"]\n\n1. b1-b9 *"})),
+            400,
+        ),
+        (
+            "POST",
+            "/api/evaluate".into(),
+            Some(json!({"positions": [], "depth": 60})),
+            400,
+        ),
+        (
+            "GET",
+            format!("/api/games/{id}/record?format=doc"),
+            None,
+            400,
+        ),
+        ("GET", "/api/nothing".into(), None, 404),
+    ];
+    for (method, path, body, expected) in cases {
+        let (status, answer) = server.call(method, &path, body);
+        assert_eq!(status, expected, "{method} {path}: {answer}");
+        assert!(answer["error"].is_string(), "{method} {path}: {answer}");
+    }
+    // A body that is not JSON at all.
+    let raw = ureq::post(&server.url("/api/games"))
+        .set("content-type", "application/json")
+        .send_string("{\"black\":");
+    match raw {
+        Err(ureq::Error::Status(400, response)) => {
+            let body: Value = response.into_json().unwrap();
+            assert!(body["error"].is_string());
+        }
+        other => panic!("{other:?}"),
+    }
+    // Nothing was played.
+    assert_eq!(server.get(&format!("/api/games/{id}"))["ply"], 0);
+    assert_eq!(server.get(&format!("/api/games/{online_id}"))["ply"], 0);
+}
+
+#[test]
+fn an_online_game_starts_when_both_join_and_a_flag_falls_on_the_server() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let created = server.create(json!({
+        "black": "human", "white": "human", "online": true,
+        "clock": {"kind": "live", "initial_s": 1, "increment_s": 0}
+    }));
+    let id = id_of(&created);
+    let black = created["tokens"]["black"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    assert_ne!(black, white);
+    let moves = format!("/api/games/{id}/moves");
+    // Before the other player opens the link, no move is taken.
+    server.post(&format!("/api/games/{id}/join"), json!({"token": black}));
+    let (status, _) = server.call(
+        "POST",
+        &moves,
+        Some(json!({"move": "b1-b3", "token": black})),
+    );
+    assert_eq!(status, 409);
+    let game = server.post(&format!("/api/games/{id}/join"), json!({"token": white}));
+    assert_eq!(game["started"], true);
+    assert_eq!(
+        server.get(&format!("/api/games/{id}?token={white}"))["you"],
+        "white"
+    );
+    // White may not move for Black.
+    let (status, _) = server.call(
+        "POST",
+        &moves,
+        Some(json!({"move": "b1-b3", "token": white})),
+    );
+    assert_eq!(status, 403);
+    let mut socket = server.socket(&id);
+    server.post(&moves, json!({"move": "b1-b3", "token": black}));
+    // White never answers: the flag falls on the server, and the socket hears of it.
+    let mut reason = Value::Null;
+    while reason.is_null() {
+        let Message::Text(text) = socket.read().unwrap() else {
+            continue;
+        };
+        let view: Value = serde_json::from_str(&text).unwrap();
+        reason = view["result"]["reason"].clone();
+    }
+    assert_eq!(reason, "time");
+    let game = server.get(&format!("/api/games/{id}"));
+    assert_eq!(game["result"]["winner"], "black");
+    assert_eq!(game["clock"]["white_ms"], 0);
+}
+
+#[test]
+fn a_kill_9_in_a_live_game_loses_nothing_and_the_clock_runs_on() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let created = server.create(json!({
+        "black": "human", "white": "human",
+        "clock": {"kind": "live", "initial_s": 300, "increment_s": 2}
+    }));
+    let id = id_of(&created);
+    for mv in ["b1-b3", "a2-c2", "g1-g3"] {
+        server.post(&format!("/api/games/{id}/moves"), json!({"move": mv}));
+    }
+    let before = server.get(&format!("/api/games/{id}"));
+    std::thread::sleep(Duration::from_millis(300));
+    server.kill();
+    std::thread::sleep(Duration::from_millis(500));
+    let server = Server::start(&path);
+    let after = server.get(&format!("/api/games/{id}"));
+    assert_eq!(after["moves"], before["moves"]);
+    // Black's time stood still after its move; White's ran on through the restart.
+    assert_eq!(after["clock"]["black_ms"], before["clock"]["black_ms"]);
+    let white_before = before["clock"]["white_ms"].as_u64().unwrap();
+    let white_after = after["clock"]["white_ms"].as_u64().unwrap();
+    assert!(
+        white_after + 700 <= white_before,
+        "{white_before} -> {white_after}"
+    );
+    assert!(white_before - white_after < 30_000);
+    assert_eq!(after["clock"]["running"], "white");
+    assert_eq!(
+        after["clock"]["move_clocks"],
+        before["clock"]["move_clocks"]
+    );
+    // And the game goes on.
+    let next = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({"move": first_move(&after)}),
+    );
+    assert_eq!(next["ply"], 4);
+}
+
+#[test]
+fn the_socket_checks_its_origin_and_sends_each_change() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let id = id_of(&server.create(two_people()));
+    let url = format!(
+        "{}/api/games/{id}/socket",
+        server.base.replace("http://", "ws://")
+    );
+    let mut request =
+        tungstenite::client::IntoClientRequest::into_client_request(url.as_str()).unwrap();
+    request
+        .headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    match tungstenite::connect(request) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 403),
+        other => panic!(
+            "a foreign page's socket must be refused: {:?}",
+            other.map(|_| ())
+        ),
+    }
+    let mut request =
+        tungstenite::client::IntoClientRequest::into_client_request(url.as_str()).unwrap();
+    let own = server.base.clone();
+    request.headers_mut().insert("origin", own.parse().unwrap());
+    let (mut socket, _) = tungstenite::connect(request).expect("this server's page may");
+    let first: Value = serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
+    assert_eq!(first["ply"], 0);
+    server.post(&format!("/api/games/{id}/moves"), json!({"move": "b1-b3"}));
+    let next: Value = serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
+    assert_eq!(next["ply"], 1);
+    assert_eq!(next["last_move"]["text"], "b1-b3");
+}
+
+#[test]
+fn offers_takebacks_and_resignation() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let id = id_of(&server.create(two_people()));
+    let at = |p: &str| format!("/api/games/{id}/{p}");
+    server.post(&at("moves"), json!({"move": "b1-b3"}));
+    server.post(&at("moves"), json!({"move": "a2-c2"}));
+    let back = server.post(&at("takeback"), json!({}));
+    assert_eq!(back["moves"], json!(["b1-b3"]));
+    let offered = server.post(&at("draw"), json!({"side": "white"}));
+    assert_eq!(offered["draw_offer"], "white");
+    let drawn = server.post(&at("draw"), json!({"side": "black"}));
+    assert_eq!(drawn["result"]["reason"], "agreement");
+    assert_eq!(drawn["result"]["result"], "1/2-1/2");
+    let (status, _) = server.call("POST", &at("resign"), Some(json!({})));
+    assert_eq!(status, 409);
+    // Against the engine a takeback goes back to before the person's last move.
+    let engine =
+        id_of(&server.create(json!({"black": "human", "white": {"engine": {"level": 1}}})));
+    server.post(
+        &format!("/api/games/{engine}/moves"),
+        json!({"move": "b1-b3"}),
+    );
+    server.wait_for(&engine, "the engine's reply", |g| g["ply"] == 2);
+    let back = server.post(&format!("/api/games/{engine}/takeback"), json!({}));
+    assert_eq!(back["ply"], 0);
+    let resigned = server.post(&format!("/api/games/{engine}/resign"), json!({}));
+    assert_eq!(resigned["result"]["winner"], "white");
+    assert_eq!(resigned["result"]["reason"], "resignation");
+}
+
+#[test]
+fn every_variant_is_set_up_played_and_described() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    for variant in [
+        "standard",
+        "scrambled-eggs",
+        "parachute",
+        "ambiloa",
+        "neighbors",
+        "fields-of-action",
+    ] {
+        let created =
+            server.create(json!({"variant": variant, "black": "human", "white": "human"}));
+        let id = id_of(&created);
+        let mut game = created["game"].clone();
+        for _ in 0..6 {
+            if !game["result"].is_null() {
+                break;
+            }
+            game = server.post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": first_move(&game)}),
+            );
+        }
+        assert_eq!(game["variant"], variant);
+        let view = server.post(
+            "/api/position",
+            json!({"variant": variant, "position": game["start"], "moves": game["moves"]}),
+        );
+        assert_eq!(view["position"], game["position"]["position"], "{variant}");
+        assert_eq!(view["line"], game["positions"], "{variant}");
+    }
+    // Four seats: the partnership game with an engine at one of them.
+    let created = server.create(json!({
+        "variant": "ambiloa", "black": ["human", {"engine": {"level": 1}}], "white": "human"
+    }));
+    let id = id_of(&created);
+    let mut game = created["game"].clone();
+    // B, W, then b is the engine's.
+    for _ in 0..2 {
+        game = server.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": first_move(&game)}),
+        );
+    }
+    let game = server.wait_for(&id, "the engine's b move", |g| g["ply"] == 3);
+    assert_eq!(game["to_move_slot"], "white");
+    // A 6x6 game, and a game from an SGF record.
+    let small = server.create(json!({"board": 6, "black": "human", "white": "human"}));
+    assert_eq!(small["game"]["position"]["size"], 6);
+    let from_record = server.create(json!({
+        "record": "(;FF[4]GM[9]SU[Standard];B[b1-b3];W[a2-c2])", "black": "human", "white": "human"
+    }));
+    assert_eq!(from_record["game"]["ply"], 2);
+}
