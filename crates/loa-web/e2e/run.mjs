@@ -1,0 +1,187 @@
+// End-to-end tests of the page in Debian's chromium: node run.mjs BASE_URL SCREENSHOT_DIR
+// Each scenario drives the page as a person would (clicks, keys, two browsers for an
+// online game) and checks what the page and the API show.
+
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+
+const [base, shots = '.'] = process.argv.slice(2);
+if (!base) {
+  console.error('usage: node run.mjs BASE_URL [SCREENSHOT_DIR]');
+  process.exit(2);
+}
+mkdirSync(shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+async function newPage(viewport = { width: 1100, height: 850 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  return page;
+}
+
+async function gameOf(page) {
+  const id = new URL(page.url()).pathname.split('/').pop();
+  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
+}
+
+async function clickSquare(page, square) {
+  await page.click(`[data-testid=board] rect[data-square=${square}]`);
+}
+
+// Plays the move `m` (from the API's list) by clicking its squares.
+async function clickMove(page, m) {
+  if (m.from) {
+    await clickSquare(page, m.from);
+    await clickSquare(page, m.to);
+  }
+  if (m.drop) await clickSquare(page, m.drop);
+  if (!m.from && !m.drop) await page.click('[data-testid=pass]');
+}
+
+async function waitForPly(page, ply) {
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=moves] button[data-ply]').length >= n, ply, { timeout: 30000 });
+}
+
+const scenarios = {
+  async 'a whole game against the engine, by clicking'() {
+    const page = await newPage();
+    await page.goto(base);
+    await page.selectOption('[data-testid=level]', '1');
+    await page.click('[data-testid=start]');
+    await page.waitForSelector('[data-testid=board] g[data-piece]');
+    // An illegal click does nothing: an empty square, then a piece to a square it cannot reach.
+    await clickSquare(page, 'd4');
+    await clickSquare(page, 'b1');
+    await clickSquare(page, 'b4');
+    await page.waitForTimeout(300);
+    let game = await gameOf(page);
+    assert.equal(game.ply, 0, 'an illegal click played a move');
+    assert.equal(await page.locator('[data-testid=moves] button[data-ply]').count(), 0);
+    await clickSquare(page, 'd4');
+    for (let turn = 0; turn < 200 && !game.result; turn++) {
+      const legal = game.position.moves[0];
+      await clickMove(page, legal);
+      await page.waitForFunction(async (before) => {
+        const id = location.pathname.split('/').pop();
+        const g = await (await fetch(`/api/games/${id}`)).json();
+        return g.result || g.ply >= before + 2;
+      }, game.ply, { timeout: 30000 });
+      game = await gameOf(page);
+      if (turn === 2) {
+        // Reload in the middle: the game is there as it was.
+        await page.reload();
+        await waitForPly(page, game.ply);
+        assert.equal(await page.locator('[data-testid=moves] button[data-ply]').count(), game.ply);
+      }
+    }
+    assert.ok(game.result, 'the game ended');
+    await page.waitForFunction(() => /wins|Draw/.test(document.querySelector('[data-testid=status]').textContent));
+    const status = await page.textContent('[data-testid=status]');
+    assert.match(status, new RegExp(game.result.reason));
+    await page.screenshot({ path: `${shots}/game-over.png` });
+    assert.deepEqual(page.errors, []);
+  },
+
+  async 'an SGF record imported and stepped through with the keys'() {
+    const page = await newPage();
+    await page.goto(base);
+    await page.fill('[data-testid=import-text]', '(;FF[4]GM[9]SU[Standard]PB[Ann]PW[Bob];B[b1-d3];W[a2-c4];B[g1-g3])');
+    await page.click('[data-testid=import]');
+    await page.waitForSelector('[data-testid=moves] button[data-ply="3"]');
+    const at = (ply) => page.waitForFunction((n) => (document.querySelector('[data-testid=moves] button.current').dataset.ply || '0') === n, String(ply));
+    // The record opens at its start; the right arrow steps through it.
+    await at(0);
+    for (const ply of [1, 2, 3]) {
+      await page.locator('body').press('ArrowRight');
+      await at(ply);
+    }
+    await page.locator('body').press('ArrowLeft');
+    await at(2);
+    assert.equal(await page.locator('[data-testid=board] g[data-piece=g1]').count(), 1, 'g1 is back at move 2');
+    await page.locator('body').press('Home');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=moves] button.current').dataset.ply);
+    assert.equal(await page.locator('[data-testid=board] g[data-piece=b1]').count(), 1);
+    await page.locator('body').press('End');
+    await page.waitForFunction(() => document.querySelector('[data-testid=moves] button.current').dataset.ply === '3');
+    assert.equal(await page.locator('[data-testid=board] g[data-piece=g3]').count(), 1);
+    // The engine analyses the position shown.
+    await page.waitForSelector('[data-testid=score]', { timeout: 30000 });
+    await page.screenshot({ path: `${shots}/analysis.png` });
+    assert.deepEqual(page.errors, []);
+  },
+
+  async 'an online game between two browsers until a flag falls'() {
+    const black = await newPage();
+    await black.goto(base);
+    await black.selectOption('[data-testid=opponent]', 'online');
+    await black.selectOption('[data-testid=clock]', 'live');
+    await black.fill('[data-testid=minutes]', '0.05');
+    await black.fill('[data-testid=increment]', '0');
+    await black.click('[data-testid=start]');
+    await black.waitForSelector('[data-testid=link-white]');
+    const whiteLink = await black.inputValue('[data-testid=link-white]');
+    await black.waitForFunction(() => /Waiting for white/.test(document.querySelector('[data-testid=status]').textContent));
+    const white = await newPage({ width: 390, height: 800 });
+    await white.goto(whiteLink);
+    await black.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]').textContent));
+    await white.waitForFunction(() => /Black to move/.test(document.querySelector('[data-testid=status]').textContent));
+    // White cannot move for Black.
+    await clickSquare(white, 'b1');
+    await clickSquare(white, 'b3');
+    await clickSquare(black, 'b1');
+    await clickSquare(black, 'b3');
+    await waitForPly(white, 1);
+    // White lets the clock run out; the server flags it and both pages show it.
+    for (const page of [black, white]) {
+      await page.waitForFunction(() => /Black wins .* by time/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 15000 });
+    }
+    const game = await gameOf(white);
+    assert.equal(game.moves.length, 1);
+    assert.equal(game.result.reason, 'time');
+    await white.screenshot({ path: `${shots}/online-phone.png` });
+    assert.deepEqual([...black.errors, ...white.errors], []);
+  },
+
+  async 'the board of every variant'() {
+    const page = await newPage();
+    for (const variant of ['parachute', 'ambiloa', 'fields-of-action']) {
+      await page.goto(base);
+      await page.selectOption('[data-testid=opponent]', 'local');
+      await page.selectOption('[data-testid=variant]', variant);
+      await page.click('[data-testid=start]');
+      await page.waitForSelector('[data-testid=board] g[data-piece]');
+      let game = await gameOf(page);
+      const first = game.position.moves[0];
+      await clickMove(page, first);
+      await waitForPly(page, 1);
+      game = await gameOf(page);
+      assert.equal(game.moves[0], first.text, variant);
+      await page.screenshot({ path: `${shots}/${variant}.png` });
+    }
+    assert.deepEqual(page.errors, []);
+  },
+};
+
+let failed = 0;
+const only = process.env.E2E_ONLY;
+for (const [name, run] of Object.entries(scenarios)) {
+  if (only && !name.includes(only)) continue;
+  const started = Date.now();
+  try {
+    await run();
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    failed++;
+    console.log(`FAIL ${name}: ${err.stack || err}`);
+  }
+}
+await browser.close();
+process.exit(failed ? 1 : 0);
