@@ -92,15 +92,15 @@ pub async fn create_game(
     });
     let open = hub.create(live)?;
     let live = open.game.lock().await;
-    let now = now_ms();
-    hub.after_change(&open, &live, now);
+    let view = live.view(now_ms());
+    hub.after_change(&open, &live, &view);
     Ok((
         StatusCode::CREATED,
         Json(Created {
             id: live.id.clone(),
             position: live.position().to_string(),
             tokens,
-            game: live.view(now),
+            game: view,
         }),
     ))
 }
@@ -157,8 +157,7 @@ pub async fn play_move(
     };
     let view = hub
         .change(&open, |live, now| {
-            let changed = live.play_human(&caller, &request.text, request.ply, now)?;
-            Ok((changed, live.view(now)))
+            live.play_human(&caller, &request.text, request.ply, now)
         })
         .await?;
     Ok(Json(view))
@@ -244,7 +243,7 @@ pub async fn act(
                     nothing(live)
                 }
             };
-            Ok((changed, live.view(now)))
+            Ok(changed)
         })
         .await?;
     Ok(Json(view))

@@ -7,7 +7,7 @@ use crate::clock::now_ms;
 use crate::engine_pool::{Cancel, EnginePool};
 use crate::error::{ApiError, ApiResult};
 use crate::ids;
-use crate::live::{Changed, LiveGame};
+use crate::live::{Changed, GameView, LiveGame};
 use crate::store::Store;
 use loa_core::GameState;
 use loa_engine::{SearchLimits, SearchRequest, TimeLimit};
@@ -74,29 +74,29 @@ impl Hub {
         Ok(Arc::clone(open))
     }
 
-    /// Makes a change to a game and, if it succeeds, writes it and tells the watchers.
-    /// The change is made on a copy: a failed write leaves the game as it was.
-    pub async fn change<T>(
+    /// Makes a change to a game and, if it succeeds, writes it and tells the watchers;
+    /// answers the game's view after it. The change is made on a copy: a failed write
+    /// leaves the game as it was.
+    pub async fn change(
         self: &Arc<Self>,
         open: &Arc<OpenGame>,
-        action: impl FnOnce(&mut LiveGame, i64) -> ApiResult<(Changed, T)>,
-    ) -> ApiResult<T> {
+        action: impl FnOnce(&mut LiveGame, i64) -> ApiResult<Changed>,
+    ) -> ApiResult<GameView> {
         let mut live = open.game.lock().await;
         let now = now_ms();
         let mut copy = live.clone();
-        let (changed, answer) = action(&mut copy, now)?;
+        let changed = action(&mut copy, now)?;
         self.store.update(&copy.row(now), &changed.as_change())?;
         copy.updated_at = now;
         *live = copy;
-        self.after_change(open, &live, now);
-        Ok(answer)
+        let view = live.view(now);
+        self.after_change(open, &live, &view);
+        Ok(view)
     }
 
     /// Tells the watchers and starts what the game needs next.
-    pub fn after_change(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame, now: i64) {
-        let json: Arc<str> = serde_json::to_string(&live.view(now))
-            .expect("serializable")
-            .into();
+    pub fn after_change(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame, view: &GameView) {
+        let json: Arc<str> = serde_json::to_string(view).expect("serializable").into();
         let _ = open.updates.send(json);
         self.watch_flag(open, live);
         self.start_engine(open, live);
@@ -123,7 +123,7 @@ impl Hub {
             let flagged = hub
                 .change(&game, |live, now| {
                     if live.check_flag(now) {
-                        Ok((Changed::nothing_at(live.game.ply()), ()))
+                        Ok(Changed::nothing_at(live.game.ply()))
                     } else {
                         Err(ApiError::conflict("no flag"))
                     }
@@ -186,7 +186,6 @@ impl Hub {
             let played = hub
                 .change(&game, |live, now| {
                     live.play_engine(best, ply, now)
-                        .map(|changed| (changed, ()))
                         .ok_or_else(|| ApiError::conflict("the game moved on"))
                 })
                 .await;

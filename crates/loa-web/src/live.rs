@@ -41,6 +41,9 @@ pub struct LiveGame {
     pub names: [Option<String>; 2],
     pub online: bool,
     pub game: Game<VariantPosition>,
+    /// The position text after each move, the start first (kept, not recomputed: every
+    /// view sends them).
+    pub texts: Vec<String>,
     pub clock: Option<Clock>,
     /// When each move was played and the clocks after it.
     pub log: Vec<MoveRow>,
@@ -109,8 +112,10 @@ impl LiveGame {
         } else {
             Vec::new()
         };
+        let texts = position_texts(&game);
         let mut live = LiveGame {
             id: random_name(),
+            texts,
             created_at: now,
             updated_at: now,
             variant: setup.variant,
@@ -287,6 +292,7 @@ impl LiveGame {
         let mover = self.position().side_to_move();
         let ply = self.game.ply();
         self.game.play(mv).expect("checked legal");
+        self.texts.push(self.position().to_string());
         let clock_ms = self.clock.as_mut().map(|clock| {
             clock.press(mover, now);
             clock.remaining_ms.map(to_i64)
@@ -469,6 +475,7 @@ impl LiveGame {
             self.game.undo();
         }
         self.log.truncate(keep);
+        self.texts.truncate(keep + 1);
         if let Some(clock) = &mut self.clock {
             let control = clock.control;
             clock.remaining_ms = self
@@ -571,6 +578,7 @@ impl LiveGame {
             _ => None,
         };
         Ok(LiveGame {
+            texts: position_texts(&game),
             id: row.id,
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -594,12 +602,6 @@ impl LiveGame {
 
     /// The game as the API shows it at `now`.
     pub fn view(&self, now: i64) -> GameView {
-        let mut replay = Game::new(*self.game.start(), self.rules());
-        let mut positions = vec![replay.position().to_string()];
-        for mv in self.game.moves() {
-            replay.play(mv).expect("replaying the game");
-            positions.push(replay.position().to_string());
-        }
         let to_move = self.position().side_to_move();
         GameView {
             id: self.id.clone(),
@@ -610,7 +612,7 @@ impl LiveGame {
             names: self.names.clone(),
             start: self.game.start().to_string(),
             moves: self.game.moves().map(|m| m.to_string()).collect(),
-            positions,
+            positions: self.texts.clone(),
             ply: self.game.ply(),
             position: PositionView::of(self.position(), self.rules(), self.is_over()),
             last_move: self.game.last_move().map(MoveView::of),
@@ -645,6 +647,17 @@ impl LiveGame {
     pub fn slot_for_token(&self, token: &str) -> Option<String> {
         self.slot_of(token).map(|s| s.slot.clone())
     }
+}
+
+/// The position text after each move of `game`, the start first.
+fn position_texts(game: &Game<VariantPosition>) -> Vec<String> {
+    let mut replay = Game::new(*game.start(), game.rules());
+    let mut texts = vec![replay.position().to_string()];
+    for mv in game.moves() {
+        replay.play(mv).expect("replaying the game");
+        texts.push(replay.position().to_string());
+    }
+    texts
 }
 
 fn ending_of(outcome: loa_core::Outcome) -> Ending {

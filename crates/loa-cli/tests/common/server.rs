@@ -53,6 +53,13 @@ impl Server {
         }
     }
 
+    /// The server's resident memory, in kB (Linux).
+    pub fn memory_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// `kill -9`: the process ends at once, with no chance to tidy up.
     pub fn kill(mut self) {
         self.child.kill().unwrap();

@@ -1,0 +1,136 @@
+//! Many games at once through the API and the WebSockets: every move acknowledged fast,
+//! every game saved intact, the server's memory bounded. The suite plays a short load;
+//! `scripts/load-test.sh` plays the full one (100 games at once) and prints the figures.
+
+mod common;
+
+use common::server::Server;
+use serde_json::{json, Value};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+struct Figures {
+    latencies: Vec<Duration>,
+    moves: usize,
+    peak_kb: u64,
+    elapsed: Duration,
+}
+
+/// Plays `games` games at once, each of two people at one board watched on its socket,
+/// for at most `plies` moves each (fewer if a game ends), each move `think` after the
+/// answer to the last.
+fn load(games: usize, plies: usize, think: Duration) -> Figures {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Arc::new(Server::start(&dir.path().join("games.db")));
+    let barrier = Arc::new(Barrier::new(games));
+    let started = Instant::now();
+    let players: Vec<_> = (0..games)
+        .map(|g| {
+            let (server, barrier) = (Arc::clone(&server), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                let created = server.create(json!({"black": "human", "white": "human"}));
+                let id = created["id"].as_str().unwrap().to_string();
+                let mut socket = server.socket(&id);
+                // The socket is read on its own thread, as a page reads it.
+                let watcher = std::thread::spawn(move || {
+                    let mut seen = 0usize;
+                    while let Ok(message) = socket.read() {
+                        if let Ok(text) = message.to_text() {
+                            let view: Value = serde_json::from_str(text).unwrap();
+                            seen = view["ply"].as_u64().unwrap() as usize;
+                            if !view["result"].is_null() || seen >= plies {
+                                break;
+                            }
+                        }
+                    }
+                    seen
+                });
+                barrier.wait();
+                let mut game = created["game"].clone();
+                let mut latencies = Vec::new();
+                let mut sent = Vec::new();
+                while game["result"].is_null() && sent.len() < plies {
+                    std::thread::sleep(think);
+                    let moves = game["position"]["moves"].as_array().unwrap();
+                    // A varied but repeatable choice of move.
+                    let mv = moves[(g * 7 + sent.len() * 13) % moves.len()]["text"]
+                        .as_str()
+                        .unwrap()
+                        .to_string();
+                    let asked = Instant::now();
+                    game = server.post(
+                        &format!("/api/games/{id}/moves"),
+                        json!({"move": mv, "ply": sent.len()}),
+                    );
+                    latencies.push(asked.elapsed());
+                    sent.push(Value::from(mv));
+                }
+                let seen = watcher.join().unwrap();
+                (id, sent, latencies, seen)
+            })
+        })
+        .collect();
+    let mut figures = Figures {
+        latencies: Vec::new(),
+        moves: 0,
+        peak_kb: 0,
+        elapsed: Duration::ZERO,
+    };
+    let mut results = Vec::new();
+    for player in players {
+        results.push(player.join().unwrap());
+    }
+    figures.elapsed = started.elapsed();
+    for (id, sent, latencies, seen) in results {
+        assert_eq!(seen, sent.len(), "the socket of {id} saw every move");
+        figures.moves += sent.len();
+        figures.latencies.extend(latencies);
+        // Saved intact: the moves read back are the moves sent.
+        let saved = server.get(&format!("/api/games/{id}"));
+        assert_eq!(saved["moves"], Value::Array(sent), "game {id}");
+    }
+    figures.peak_kb = server.memory_kb().unwrap_or(0);
+    figures.latencies.sort();
+    figures
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[index]
+}
+
+fn report(games: usize, figures: &Figures) -> String {
+    format!(
+        "{games} games at once, {} moves in {:.1} s ({:.0} moves/s); move acknowledged in \
+         median {:.1} ms, p99 {:.1} ms, max {:.1} ms; server peak memory {} MB",
+        figures.moves,
+        figures.elapsed.as_secs_f64(),
+        figures.moves as f64 / figures.elapsed.as_secs_f64(),
+        percentile(&figures.latencies, 0.5).as_secs_f64() * 1e3,
+        percentile(&figures.latencies, 0.99).as_secs_f64() * 1e3,
+        figures.latencies.last().unwrap().as_secs_f64() * 1e3,
+        figures.peak_kb / 1024,
+    )
+}
+
+#[test]
+fn twenty_games_at_once_are_all_saved_intact() {
+    let figures = load(20, 30, Duration::ZERO);
+    eprintln!("{}", report(20, &figures));
+    assert!(figures.moves > 20 * 10);
+    assert!(figures.peak_kb < 300 * 1024, "{}", report(20, &figures));
+}
+
+/// The full load: `scripts/load-test.sh` runs it with the release build.
+#[test]
+#[ignore = "the full load test: scripts/load-test.sh"]
+fn full_load() {
+    let games: usize = std::env::var("LOA_LOAD_GAMES").map_or(100, |v| v.parse().unwrap());
+    let plies: usize = std::env::var("LOA_LOAD_PLIES").map_or(100, |v| v.parse().unwrap());
+    let think: u64 = std::env::var("LOA_LOAD_THINK_MS").map_or(100, |v| v.parse().unwrap());
+    let figures = load(games, plies, Duration::from_millis(think));
+    println!("{}", report(games, &figures));
+    let p99 = percentile(&figures.latencies, 0.99);
+    assert!(p99 < Duration::from_millis(50), "p99 {p99:?}");
+    assert!(figures.peak_kb < 300 * 1024);
+}
