@@ -44,13 +44,15 @@ impl Strength {
         }
     }
 
-    /// The search's limits: a depth and a time cap for levels 1-6, a time for 7, 8 and a
-    /// chosen time a move.
+    /// The search's limits: a depth (1, 2, 3, 4, 5, 7, 9) with a time cap for levels 1-7,
+    /// a second for level 8, or the chosen time a move. docs/web.md gives each level's
+    /// Elo against the next.
     pub fn limits(self) -> SearchLimits {
         let (depth, time_ms) = match (self.level, self.movetime_ms) {
             (_, Some(ms)) => (None, ms),
-            (Some(level @ 1..=6), None) => (Some(u32::from(level)), 1_000),
-            (Some(7), None) => (None, 300),
+            (Some(level @ 1..=5), None) => (Some(u32::from(level)), 2_000),
+            (Some(6), None) => (Some(7), 2_000),
+            (Some(7), None) => (Some(9), 2_000),
             _ => (None, 1_000),
         };
         SearchLimits {
@@ -101,6 +103,7 @@ mod tests {
     #[test]
     fn low_levels_are_depths_and_every_level_is_bounded_in_time() {
         assert_eq!(Strength::level(2).limits().depth, Some(2));
+        assert_eq!(Strength::level(7).limits().depth, Some(9));
         for level in 1..=MAX_LEVEL {
             assert!(Strength::level(level).limits().time.is_some());
         }
