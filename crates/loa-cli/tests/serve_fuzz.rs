@@ -7,7 +7,6 @@ mod common;
 use common::server::Server;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
-use std::sync::OnceLock;
 
 const FIELDS: &[&str] = &[
     "black",
