@@ -656,7 +656,8 @@ class GamePage extends GameScreen {
       this.moveInput,
     );
     app.replaceChildren(
-      h('h1', {}, `${VARIANTS.find((v) => v[0] === game.variant)[1]} · ${game.rules === 'draw' ? 'simultaneous connection draws' : 'mover wins a simultaneous connection'}`),
+      h('h1', {}, VARIANTS.find((v) => v[0] === game.variant)[1]
+        + (game.variant === 'fields-of-action' ? '' : ` · ${game.rules === 'draw' ? 'simultaneous connection draws' : 'mover wins a simultaneous connection'}`)),
       h('div', { class: 'play' },
         h('div', {},
           this.topPlayer,
