@@ -11,6 +11,7 @@ mod play;
 mod replay;
 mod serve;
 mod setup;
+mod solve;
 mod text_file;
 
 use clap::{Parser, Subcommand};
@@ -46,6 +47,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Serve the web page: play the engine or each other, analyse, replay records.
     Serve(serve::ServeArgs),
+    /// Prove a position won, lost or drawn with proof-number search; write the proof.
+    Solve(solve::SolveArgs),
+    /// Check a proof written by `loa solve --proof` with the rules alone.
+    VerifyProof(solve::VerifyArgs),
 }
 
 fn main() {
@@ -60,6 +65,8 @@ fn main() {
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::VerifyProof(args) => solve::verify(args),
     };
     if let Err(err) = result {
         if output::is_closed_pipe(&err) {

@@ -21,6 +21,7 @@ mod moves;
 mod notation;
 pub mod perft;
 mod position;
+pub mod proof;
 pub mod record;
 mod rules;
 mod square;

@@ -6,6 +6,7 @@ mod handle;
 pub mod memory;
 pub mod search;
 mod searchable;
+pub mod solver;
 pub mod time;
 pub mod tt;
 

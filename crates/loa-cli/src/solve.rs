@@ -1,0 +1,125 @@
+//! `loa solve`: proves a position won, lost or drawn, and writes the proof; and
+//! `loa verify-proof`: checks a proof with the rules alone.
+
+use crate::numbers::whole;
+use crate::output::say;
+use crate::setup::{PositionArgs, RulesArg};
+use crate::text_file;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use loa_core::proof::Proof;
+use loa_core::{GameState, RuleSet};
+use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The result of a simultaneous connection.
+    #[arg(long, value_enum, default_value = "draw")]
+    rules: RulesArg,
+    /// Seconds to try before answering unknown.
+    #[arg(long, value_parser = crate::numbers::seconds)]
+    time: Option<Duration>,
+    /// The table's size in megabytes.
+    #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = whole(1usize, 65_536))]
+    hash: usize,
+    /// Write the proof of a win or a loss to this file.
+    #[arg(long)]
+    proof: Option<PathBuf>,
+}
+
+pub fn run(args: SolveArgs) -> Result<()> {
+    let root = args.position.position()?;
+    let rules = RuleSet::from(args.rules);
+    if let Some(outcome) = root.outcome(rules) {
+        bail!("the game is over in this position: {outcome}");
+    }
+    loa_engine::check_hash_size(args.hash, 0).map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        time: args.time,
+        nodes: None,
+    };
+    let side = root.side_to_move();
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+    let mut solver = Solver::new(args.hash, rules, limits, &stop);
+    let ticker = bar.clone();
+    solver.on_progress(move |p: &Progress| {
+        let whose = if p.attacker == side {
+            "the side to move's"
+        } else {
+            "the opponent's"
+        };
+        let nps = p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-3);
+        ticker.set_message(format!(
+            "proving {whose} win ({}): root pn {} dn {}, {} nodes, {:.0} nodes/s",
+            p.attacker, p.pn, p.dn, p.nodes, nps
+        ));
+        ticker.tick();
+    });
+    let solution = solver.solve(&root, &[]);
+    drop(solver);
+    bar.finish_and_clear();
+    say!("{}", solution.verdict);
+    if let Some(best) = solution.best {
+        say!("best move {best}");
+    }
+    let seconds = solution.elapsed.as_secs_f64();
+    say!(
+        "nodes {} time {:.3} s ({:.0} nodes/s)",
+        solution.nodes,
+        seconds,
+        solution.nodes as f64 / seconds.max(1e-9)
+    );
+    if let Some(proof) = &solution.proof {
+        let summary = proof
+            .verify()
+            .context("the proof found does not check: please report this position")?;
+        say!(
+            "proof {} nodes, {} moves, longest line {} moves (checked)",
+            summary.nodes,
+            summary.moves,
+            summary.depth
+        );
+        if let Some(path) = &args.proof {
+            std::fs::write(path, proof.write())
+                .with_context(|| format!("cannot write the proof to {}", path.display()))?;
+            say!("proof written to {}", path.display());
+        }
+    } else if args.proof.is_some() && solution.verdict != Verdict::Unknown {
+        say!("no proof to write: a draw is not proved by a tree");
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// A proof written by `loa solve --proof`.
+    file: PathBuf,
+}
+
+pub fn verify(args: VerifyArgs) -> Result<()> {
+    let text = text_file::read(&args.file)?;
+    let proof =
+        Proof::parse(&text).with_context(|| format!("{} is not a proof", args.file.display()))?;
+    let summary = proof
+        .verify()
+        .with_context(|| format!("{} does not prove a win", args.file.display()))?;
+    say!(
+        "valid: {} wins from {} ({}, {} rules): {} nodes, {} moves, longest line {} moves",
+        proof.winner,
+        proof.start,
+        proof.variant.title(),
+        proof.rules,
+        summary.nodes,
+        summary.moves,
+        summary.depth
+    );
+    Ok(())
+}

@@ -1,0 +1,111 @@
+//! `loa solve` and `loa verify-proof`: a proved win written and checked, a loss, a
+//! tampered proof refused, and bad input.
+
+mod common;
+
+use common::loa;
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_win_is_proved_written_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("proof.txt");
+    let path_text = path.to_str().unwrap();
+    // Black to move: a1-b2 or a1-d1 joins a1 and c1.
+    let out = loa(
+        &[
+            "solve",
+            "--position",
+            "8/8/8/8/8/7w/8/b1b4w b",
+            "--proof",
+            path_text,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("win\n"), "{text}");
+    assert!(text.contains("best move a1-"), "{text}");
+    assert!(text.contains("(checked)"), "{text}");
+    let checked = loa(&["verify-proof", path_text], "");
+    assert!(checked.status.success(), "{checked:?}");
+    assert!(
+        stdout(&checked).starts_with("valid: Black wins"),
+        "{}",
+        stdout(&checked)
+    );
+    // A proof changed by hand is refused.
+    let proof = std::fs::read_to_string(&path).unwrap();
+    let forged = proof.replace("=win", "=1");
+    std::fs::write(&path, forged).unwrap();
+    let refused = loa(&["verify-proof", path_text], "");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("does not prove"));
+}
+
+#[test]
+fn a_lost_position_is_a_loss_and_its_proof_is_the_winners() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("proof.txt");
+    let path_text = path.to_str().unwrap();
+    // White (h1, h5) cannot join in one move; Black (a1, c1) joins next whatever White does.
+    let out = loa(
+        &[
+            "solve",
+            "--position",
+            "8/8/8/7w/8/8/8/b1b4w w",
+            "--proof",
+            path_text,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).starts_with("loss\n"), "{}", stdout(&out));
+    let checked = loa(&["verify-proof", path_text], "");
+    assert!(
+        stdout(&checked).starts_with("valid: Black wins"),
+        "{checked:?}"
+    );
+    // With White's pieces on h1 and h3 instead, White joins them first.
+    let win = loa(&["solve", "--position", "8/8/8/8/8/7w/8/b1b4w w"], "");
+    assert!(stdout(&win).starts_with("win\n"), "{}", stdout(&win));
+}
+
+#[test]
+fn an_unsolved_position_is_unknown_when_time_runs_out() {
+    let out = loa(
+        &["solve", "--board", "6", "--time", "0.3", "--hash", "16"],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).starts_with("unknown\n"), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(
+        &bad,
+        "loa-proof 1\nvariant standard\nrules draw\nposition zz b\nwinner black\n0: a1-b2=win\n",
+    )
+    .unwrap();
+    for args in [
+        vec!["solve", "--position", "not a position"],
+        vec!["solve", "--hash", "0"],
+        vec!["solve", "--hash", "-5"],
+        vec!["solve", "--time", "-1"],
+        vec!["solve", "--position", "8/8/8/8/8/8/8/bb5w b"],
+        vec!["verify-proof", "/nonexistent/proof.txt"],
+        vec!["verify-proof", bad.to_str().unwrap()],
+    ] {
+        let out = loa(&args, "");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.trim().is_empty(), "{args:?}");
+    }
+}

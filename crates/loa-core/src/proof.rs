@@ -1,0 +1,391 @@
+//! Proof trees: a forced win written so that anyone can check it with the plain rules.
+//!
+//! A proof is a graph of positions. At the winner's turn a node gives one move; at the
+//! loser's turn it gives every legal move. Each move leads to another node, or ends the
+//! game in the winner's favour (`win`). Checking it replays every move from the start
+//! with [`GameState`] alone: the moves are legal, the loser's moves are all there, the
+//! ends are real wins, no two nodes hold the same position and no node is reached from
+//! itself, so no position repeats along any line of play and repetition never decides.
+//!
+//! ```text
+//! loa-proof 1
+//! variant standard
+//! rules draw
+//! position 1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b
+//! winner black
+//! 0: b1-b3=1
+//! 1: a2-a4=2 a3-c3=win ...
+//! ```
+//!
+//! Nodes are numbered from 0, the start; a node's line lists `move=child` pairs, and may
+//! come before or after the lines of its children.
+
+use crate::{Color, GameState, RuleSet, Variant, VariantPosition};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Where a move of a proof leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// The move ends the game with the winner's win.
+    Win,
+    Node(usize),
+}
+
+/// A proof as read or written: the start, the winner and the nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    pub variant: Variant,
+    pub rules: RuleSet,
+    pub start: VariantPosition,
+    pub winner: Color,
+    /// Each node's moves (in notation) and where they lead; node 0 is the start.
+    pub nodes: Vec<Vec<(String, Next)>>,
+}
+
+/// What is wrong with a proof.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProofError {
+    #[error("line {line}: {message}")]
+    Syntax { line: usize, message: String },
+    #[error("node {node}: {message}")]
+    Invalid { node: usize, message: String },
+}
+
+/// What a checked proof holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofSummary {
+    pub nodes: usize,
+    /// The number of moves in all the nodes.
+    pub moves: usize,
+    /// The longest line of play, in moves.
+    pub depth: usize,
+}
+
+impl Proof {
+    /// The proof as text.
+    pub fn write(&self) -> String {
+        let mut text = String::new();
+        let _ = writeln!(text, "loa-proof 1");
+        let _ = writeln!(text, "variant {}", self.variant.name());
+        let _ = writeln!(text, "rules {}", self.rules);
+        let _ = writeln!(text, "position {}", self.start);
+        let winner = match self.winner {
+            Color::Black => "black",
+            Color::White => "white",
+        };
+        let _ = writeln!(text, "winner {winner}");
+        for (id, moves) in self.nodes.iter().enumerate() {
+            let _ = write!(text, "{id}:");
+            for (mv, next) in moves {
+                match next {
+                    Next::Win => {
+                        let _ = write!(text, " {mv}=win");
+                    }
+                    Next::Node(child) => {
+                        let _ = write!(text, " {mv}={child}");
+                    }
+                }
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Reads a proof's text (its moves are checked by [`Proof::verify`]).
+    pub fn parse(text: &str) -> Result<Proof, ProofError> {
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+        let syntax = |line: usize, message: &str| ProofError::Syntax {
+            line,
+            message: message.to_string(),
+        };
+        let mut header = |name: &str| -> Result<(usize, String), ProofError> {
+            let (line, text) = lines
+                .next()
+                .ok_or_else(|| syntax(0, &format!("the proof ends before its '{name}' line")))?;
+            let value = text
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(' '))
+                .ok_or_else(|| syntax(line, &format!("expected '{name} ...'")))?;
+            Ok((line, value.trim().to_string()))
+        };
+        let (line, version) = header("loa-proof")?;
+        if version != "1" {
+            return Err(syntax(line, "only version 1 proofs are known"));
+        }
+        let (line, variant) = header("variant")?;
+        let variant: Variant = variant.parse().map_err(|e| syntax(line, &format!("{e}")))?;
+        let (line, rules) = header("rules")?;
+        let rules: RuleSet = rules.parse().map_err(|e| syntax(line, &format!("{e}")))?;
+        let (line, position) = header("position")?;
+        let start = VariantPosition::parse(variant, &position)
+            .map_err(|e| syntax(line, &format!("bad position: {e}")))?;
+        let (line, winner) = header("winner")?;
+        let winner = match winner.to_ascii_lowercase().as_str() {
+            "black" => Color::Black,
+            "white" => Color::White,
+            _ => return Err(syntax(line, "the winner is black or white")),
+        };
+        let mut nodes: Vec<Option<Vec<(String, Next)>>> = Vec::new();
+        for (line, text) in lines {
+            if text.is_empty() {
+                continue;
+            }
+            let (id, rest) = text
+                .split_once(':')
+                .ok_or_else(|| syntax(line, "expected 'id: move=next ...'"))?;
+            let id: usize = id
+                .trim()
+                .parse()
+                .map_err(|_| syntax(line, "a node's id is a whole number"))?;
+            if id > 100_000_000 {
+                return Err(syntax(line, "node ids stop at 100,000,000"));
+            }
+            let mut moves = Vec::new();
+            for pair in rest.split_whitespace() {
+                let (mv, next) = pair
+                    .split_once('=')
+                    .ok_or_else(|| syntax(line, "expected 'move=next'"))?;
+                let next = if next == "win" {
+                    Next::Win
+                } else {
+                    Next::Node(
+                        next.parse()
+                            .map_err(|_| syntax(line, "a move leads to a node id or 'win'"))?,
+                    )
+                };
+                moves.push((mv.to_string(), next));
+            }
+            if nodes.len() <= id {
+                nodes.resize(id + 1, None);
+            }
+            if nodes[id].replace(moves).is_some() {
+                return Err(syntax(line, &format!("node {id} is given twice")));
+            }
+        }
+        let nodes = nodes
+            .into_iter()
+            .enumerate()
+            .map(|(id, node)| {
+                node.ok_or(ProofError::Invalid {
+                    node: id,
+                    message: "no line gives this node".into(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if nodes.is_empty() {
+            return Err(syntax(0, "the proof has no nodes"));
+        }
+        Ok(Proof {
+            variant,
+            rules,
+            start,
+            winner,
+            nodes,
+        })
+    }
+
+    /// Checks the proof with the rules alone.
+    pub fn verify(&self) -> Result<ProofSummary, ProofError> {
+        let invalid = |node: usize, message: String| ProofError::Invalid { node, message };
+        if self.start.outcome(self.rules).is_some() {
+            return Err(invalid(0, "the game is already over at the start".into()));
+        }
+        let count = self.nodes.len();
+        let mut position: Vec<Option<VariantPosition>> = vec![None; count];
+        position[0] = Some(self.start);
+        let mut seen: HashMap<VariantPosition, usize> = HashMap::new();
+        // Depth-first, with an explicit stack: (node, index of the next move to check).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        enum State {
+            New,
+            OnPath,
+            Done(usize),
+        }
+        let mut state = vec![State::New; count];
+        let mut stack: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
+        state[0] = State::OnPath;
+        seen.insert(self.start, 0);
+        let mut moves_total = 0;
+        while let Some(&mut (node, ref mut next_move, ref mut depth)) = stack.last_mut() {
+            let pos = position[node].expect("a node on the stack has its position");
+            let moves = &self.nodes[node];
+            if *next_move == 0 {
+                // First visit: the moves given are the right ones for whoever is to move.
+                moves_total += moves.len();
+                let legal = pos.moves();
+                if pos.side_to_move() == self.winner {
+                    if moves.len() != 1 {
+                        return Err(invalid(
+                            node,
+                            format!("the winner's node gives {} moves, not one", moves.len()),
+                        ));
+                    }
+                } else {
+                    let given: Vec<&str> = moves.iter().map(|(m, _)| m.as_str()).collect();
+                    for mv in &legal {
+                        let text = mv.to_string();
+                        if !given.contains(&text.as_str()) {
+                            return Err(invalid(
+                                node,
+                                format!("the loser's move {text} is not answered"),
+                            ));
+                        }
+                    }
+                    if given.len() != legal.len() {
+                        return Err(invalid(
+                            node,
+                            "a move is given twice, or is not legal".into(),
+                        ));
+                    }
+                }
+            }
+            if *next_move == moves.len() {
+                let here = *depth;
+                state[node] = State::Done(here);
+                stack.pop();
+                if let Some(parent) = stack.last_mut() {
+                    parent.2 = parent.2.max(here + 1);
+                }
+                continue;
+            }
+            let (text, next) = &moves[*next_move];
+            *next_move += 1;
+            let mv = pos
+                .parse_move(text)
+                .map_err(|e| invalid(node, format!("{text}: {e}")))?;
+            let after = pos.after(mv);
+            let outcome = after.outcome_after(mv, self.rules);
+            match (next, outcome) {
+                (Next::Win, Some(o)) if o.winner == Some(self.winner) => {
+                    let top = stack.last_mut().expect("on the stack");
+                    top.2 = top.2.max(1);
+                }
+                (Next::Win, _) => {
+                    return Err(invalid(node, format!("{text} does not win")));
+                }
+                (Next::Node(_), Some(o)) => {
+                    return Err(invalid(
+                        node,
+                        format!("{text} ends the game ({o}), not in a node"),
+                    ));
+                }
+                (&Next::Node(child), None) => {
+                    if child >= count {
+                        return Err(invalid(
+                            node,
+                            format!("{text} leads to node {child}, which is not given"),
+                        ));
+                    }
+                    match position[child] {
+                        None => {
+                            if let Some(&other) = seen.get(&after) {
+                                return Err(invalid(
+                                    child,
+                                    format!("its position is node {other}'s too"),
+                                ));
+                            }
+                            seen.insert(after, child);
+                            position[child] = Some(after);
+                        }
+                        Some(known) if known != after => {
+                            return Err(invalid(
+                                child,
+                                format!("{text} from node {node} leads to another position"),
+                            ));
+                        }
+                        Some(_) => {}
+                    }
+                    match state[child] {
+                        State::New => {
+                            state[child] = State::OnPath;
+                            stack.push((child, 0, 0));
+                        }
+                        State::OnPath => {
+                            return Err(invalid(
+                                child,
+                                "the position repeats along a line of play".into(),
+                            ));
+                        }
+                        State::Done(d) => {
+                            let top = stack.last_mut().expect("on the stack");
+                            top.2 = top.2.max(d + 1);
+                        }
+                    }
+                }
+            }
+        }
+        let unreached = state.iter().position(|s| *s == State::New);
+        if let Some(node) = unreached {
+            return Err(invalid(node, "no line of play reaches this node".into()));
+        }
+        let depth = match state[0] {
+            State::Done(d) => d,
+            _ => 0,
+        };
+        Ok(ProofSummary {
+            nodes: count,
+            moves: moves_total,
+            depth,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black (a1, c1) to move joins its two pieces with a1-b2; White has h1 and h3.
+    fn proof(text_nodes: &str) -> String {
+        format!(
+            "loa-proof 1\nvariant standard\nrules draw\nposition 8/8/8/8/8/7w/8/b1b4w b\nwinner black\n{text_nodes}"
+        )
+    }
+
+    #[test]
+    fn a_win_in_one_is_checked() {
+        let text = proof("0: a1-b2=win\n");
+        let p = Proof::parse(&text).unwrap();
+        let summary = p.verify().unwrap();
+        assert_eq!(
+            summary,
+            ProofSummary {
+                nodes: 1,
+                moves: 1,
+                depth: 1
+            }
+        );
+        assert_eq!(Proof::parse(&p.write()).unwrap(), p);
+    }
+
+    #[test]
+    fn false_claims_are_caught() {
+        for (nodes, expected) in [
+            ("0: a1-a2=win\n", "does not win"),
+            ("0: a1-b2=win a1-a2=win\n", "not one"),
+            ("0: a1-a5=win\n", "a1-a5"),
+            ("0: a1-a2=1\n1: h3-h2=win\n", "is not answered"),
+            ("0: a1-a2=1\n", "not given"),
+        ] {
+            let err = Proof::parse(&proof(nodes))
+                .and_then(|p| p.verify())
+                .unwrap_err();
+            assert!(err.to_string().contains(expected), "{nodes}: {err}");
+        }
+    }
+
+    #[test]
+    fn bad_text_is_refused_with_its_line() {
+        for text in [
+            "",
+            "loa-proof 2\n",
+            "loa-proof 1\nvariant chess\n",
+            &proof("x: a1-a2=win\n"),
+            &proof("0: a1-a2\n"),
+            &proof("0: a1-b2=win\n0: a1-b2=win\n"),
+            &proof("2: a1-b2=win\n"),
+        ] {
+            assert!(Proof::parse(text).is_err(), "{text}");
+        }
+    }
+}

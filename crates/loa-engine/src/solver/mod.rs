@@ -1,0 +1,456 @@
+//! A proof-number solver: depth-first proof-number search (df-pn) with a transposition
+//! table, the 1+epsilon trick, and initial numbers from the moves each side has.
+//!
+//! It proves whether the side to move can force a win. A position that repeats one
+//! earlier in the line counts as not won, so a proof never rests on a repetition; a
+//! "not won" that rests on one is kept out of the table (it holds only on its own line:
+//! the graph-history interaction). `solve` runs it for both sides to tell a win, a loss
+//! and a draw, and writes the win as a [`Proof`] that `Proof::verify` checks with the
+//! rules alone. It works on any [`GameState`], so on every board and every variant
+//! where connection decides, under either rule set.
+
+mod table;
+
+use loa_core::proof::{Next, Proof};
+use loa_core::{Color, GameState, Move, RuleSet, VariantPosition};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use table::{Entry, Table, INF};
+
+/// What a position is worth to the side to move, as proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Loss,
+    /// Neither side can force a win (with a repeated position counted as a draw).
+    Draw,
+    /// Out of time or nodes before a proof.
+    Unknown,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Win => "win",
+            Verdict::Loss => "loss",
+            Verdict::Draw => "draw",
+            Verdict::Unknown => "unknown",
+        })
+    }
+}
+
+/// When to give up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveLimits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+/// The root's numbers, reported as the solver goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Whose win is being proved.
+    pub attacker: Color,
+    pub pn: u32,
+    pub dn: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// A solver's answer.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub verdict: Verdict,
+    /// The winning move, for a win; the move that resists longest is not sought.
+    pub best: Option<Move>,
+    /// The proof of the win (for `Win`, or of the opponent's win for `Loss`).
+    pub proof: Option<Proof>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Where the root's numbers are reported.
+type ProgressReport<'a> = Box<dyn FnMut(&Progress) + 'a>;
+
+/// How much an OR node's threshold may exceed its second-best child (1 + epsilon).
+const EPSILON: f64 = 0.25;
+
+pub struct Solver<'a> {
+    table: Table,
+    rules: RuleSet,
+    attacker: Color,
+    /// Keys of the positions on the current line, the game's history first.
+    path: Vec<u64>,
+    nodes: u64,
+    started: Instant,
+    limits: SolveLimits,
+    stop: &'a AtomicBool,
+    stopped: bool,
+    progress: Option<ProgressReport<'a>>,
+    next_report: u64,
+    root_key: u64,
+}
+
+struct Child {
+    mv: Move,
+    pos: VariantPosition,
+    pn: u32,
+    dn: u32,
+    /// The numbers rest on a repetition on this line.
+    path_dependent: bool,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(
+        hash_mb: usize,
+        rules: RuleSet,
+        limits: SolveLimits,
+        stop: &'a AtomicBool,
+    ) -> Solver<'a> {
+        Solver {
+            table: Table::new(hash_mb),
+            rules,
+            attacker: Color::Black,
+            path: Vec::new(),
+            nodes: 0,
+            started: Instant::now(),
+            limits,
+            stop,
+            stopped: false,
+            progress: None,
+            next_report: 0,
+            root_key: 0,
+        }
+    }
+
+    /// Hears the root's numbers every 100,000 nodes.
+    pub fn on_progress(&mut self, report: impl FnMut(&Progress) + 'a) {
+        self.progress = Some(Box::new(report));
+    }
+
+    /// Solves `root`, the game's earlier positions being `history` (their keys).
+    pub fn solve(&mut self, root: &VariantPosition, history: &[u64]) -> Solution {
+        self.started = Instant::now();
+        self.nodes = 0;
+        let us = root.side_to_move();
+        let mut verdict = Verdict::Unknown;
+        let mut proof = None;
+        let mut best = None;
+        match self.prove(root, history, us) {
+            Some(true) => {
+                verdict = Verdict::Win;
+                proof = self.extract(root, history);
+                best = self.winning_move(root);
+            }
+            Some(false) => match self.prove(root, history, !us) {
+                Some(true) => {
+                    verdict = Verdict::Loss;
+                    proof = self.extract(root, history);
+                }
+                Some(false) => verdict = Verdict::Draw,
+                None => {}
+            },
+            None => {}
+        }
+        Solution {
+            verdict,
+            best,
+            proof,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+        }
+    }
+
+    /// Whether `attacker` can force a win from `root`; `None` when stopped first.
+    fn prove(&mut self, root: &VariantPosition, history: &[u64], attacker: Color) -> Option<bool> {
+        self.table.clear();
+        self.attacker = attacker;
+        self.path = history.to_vec();
+        self.root_key = root.key();
+        let (pn, dn, _) = self.mid(root, INF, INF);
+        if pn == 0 {
+            Some(true)
+        } else if dn == 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let time_up = self
+                .limits
+                .time
+                .is_some_and(|t| self.started.elapsed() >= t);
+            let nodes_up = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+            self.stopped = time_up || nodes_up || self.stop.load(Ordering::Relaxed);
+        }
+        self.stopped
+    }
+
+    /// The numbers a position starts with, before it is searched: from the moves the
+    /// side to move has (many moves are hard to refute, easy to use).
+    fn initial(&self, pos: &VariantPosition) -> (u32, u32) {
+        let moves = pos.count_moves().clamp(1, 1_000) as u32;
+        if pos.side_to_move() == self.attacker {
+            (1, moves)
+        } else {
+            (moves, 1)
+        }
+    }
+
+    fn children(&mut self, pos: &VariantPosition) -> Vec<Child> {
+        let mut children = Vec::new();
+        for mv in pos.moves() {
+            let after = pos.after(mv);
+            let (pn, dn, path_dependent) = match after.outcome_after(mv, self.rules) {
+                Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
+                Some(_) => (INF, 0, false),
+                None if self.path.contains(&after.key()) => (INF, 0, true),
+                None => match self.table.get(after.key()) {
+                    Some(e) => (e.pn, e.dn, false),
+                    None => {
+                        let (pn, dn) = self.initial(&after);
+                        (pn, dn, false)
+                    }
+                },
+            };
+            children.push(Child {
+                mv,
+                pos: after,
+                pn,
+                dn,
+                path_dependent,
+            });
+        }
+        children
+    }
+
+    /// The multiple-iterative-deepening step: searches `pos` until its numbers reach
+    /// the thresholds; returns them and whether they rest on a repetition.
+    fn mid(&mut self, pos: &VariantPosition, th_pn: u32, th_dn: u32) -> (u32, u32, bool) {
+        self.nodes += 1;
+        self.report();
+        let or_node = pos.side_to_move() == self.attacker;
+        let mut children = self.children(pos);
+        let key = pos.key();
+        let start_nodes = self.nodes;
+        self.path.push(key);
+        let (mut pn, mut dn, mut dependent);
+        loop {
+            (pn, dn, dependent) = combine(&children, or_node);
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
+                break;
+            }
+            let (best, second) = select(&children, or_node);
+            let child = &children[best];
+            let (child_th_pn, child_th_dn) = if or_node {
+                let limit = ((f64::from(second) * (1.0 + EPSILON)).ceil() as u32).max(second + 1);
+                (th_pn.min(limit), add(th_dn - dn.min(th_dn), child.dn))
+            } else {
+                let limit = ((f64::from(second) * (1.0 + EPSILON)).ceil() as u32).max(second + 1);
+                (add(th_pn - pn.min(th_pn), child.pn), th_dn.min(limit))
+            };
+            let child_pos = child.pos;
+            let (cpn, cdn, cdep) = self.mid(&child_pos, child_th_pn, child_th_dn);
+            let child = &mut children[best];
+            child.pn = cpn;
+            child.dn = cdn;
+            child.path_dependent = cdep;
+        }
+        self.path.pop();
+        // A "not won" that rests on a repetition holds on this line only.
+        if !(dn == 0 && dependent) {
+            let work = u32::try_from(self.nodes - start_nodes).unwrap_or(u32::MAX);
+            self.table.put(Entry { key, pn, dn, work });
+        }
+        (pn, dn, dependent)
+    }
+
+    fn report(&mut self) {
+        if self.nodes < self.next_report {
+            return;
+        }
+        self.next_report = self.nodes + 100_000;
+        // The root's numbers as last stored: they change when the search returns to it.
+        let root = self.table.get(self.root_key).unwrap_or_default();
+        let progress = Progress {
+            attacker: self.attacker,
+            pn: root.pn,
+            dn: root.dn,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+        };
+        if let Some(report) = self.progress.as_mut() {
+            report(&progress);
+        }
+    }
+
+    fn winning_move(&mut self, root: &VariantPosition) -> Option<Move> {
+        let attacker = self.attacker;
+        self.path.clear();
+        self.children(root)
+            .into_iter()
+            .find(|c| c.pn == 0 && root.side_to_move() == attacker)
+            .map(|c| c.mv)
+    }
+
+    /// The proof of the attacker's win at `root`, from the table, searching again
+    /// where an entry was lost.
+    fn extract(&mut self, root: &VariantPosition, history: &[u64]) -> Option<Proof> {
+        let mut nodes: Vec<Vec<(String, Next)>> = Vec::new();
+        let mut ids: HashMap<VariantPosition, usize> = HashMap::new();
+        let mut on_path: Vec<u64> = history.to_vec();
+        self.path = history.to_vec();
+        let id = self.extract_node(root, &mut nodes, &mut ids, &mut on_path)?;
+        debug_assert_eq!(id, 0);
+        Some(Proof {
+            variant: root.variant(),
+            rules: self.rules,
+            start: *root,
+            winner: self.attacker,
+            nodes,
+        })
+    }
+
+    fn extract_node(
+        &mut self,
+        pos: &VariantPosition,
+        nodes: &mut Vec<Vec<(String, Next)>>,
+        ids: &mut HashMap<VariantPosition, usize>,
+        on_path: &mut Vec<u64>,
+    ) -> Option<usize> {
+        if let Some(&id) = ids.get(pos) {
+            return Some(id);
+        }
+        let id = nodes.len();
+        ids.insert(*pos, id);
+        nodes.push(Vec::new());
+        on_path.push(pos.key());
+        let entries = if pos.side_to_move() == self.attacker {
+            self.extract_or(pos, nodes, ids, on_path)
+        } else {
+            self.extract_and(pos, nodes, ids, on_path)
+        };
+        on_path.pop();
+        nodes[id] = entries?;
+        Some(id)
+    }
+
+    /// The winner's move at `pos`. A proof from the table may not hold on this line (a
+    /// line the loser can bring back to a position already on it); such a move is
+    /// forgotten and the position proved again from here, until a move holds.
+    fn extract_or(
+        &mut self,
+        pos: &VariantPosition,
+        nodes: &mut Vec<Vec<(String, Next)>>,
+        ids: &mut HashMap<VariantPosition, usize>,
+        on_path: &mut Vec<u64>,
+    ) -> Option<Vec<(String, Next)>> {
+        for _ in 0..64 {
+            self.path = on_path.clone();
+            let mut children = self.children(pos);
+            if !children.iter().any(|c| c.pn == 0) {
+                self.path.pop();
+                let (pn, _, _) = self.mid(pos, INF, INF);
+                if pn != 0 || self.stopped {
+                    return None;
+                }
+                self.path = on_path.clone();
+                children = self.children(pos);
+            }
+            let child = children.iter().find(|c| c.pn == 0)?;
+            let (mv, after) = (child.mv, child.pos);
+            if after.outcome_after(mv, self.rules).is_some() {
+                return Some(vec![(mv.to_string(), Next::Win)]);
+            }
+            let mark = nodes.len();
+            if let Some(child_id) = self.extract_node(&after, nodes, ids, on_path) {
+                return Some(vec![(mv.to_string(), Next::Node(child_id))]);
+            }
+            // Undo the attempt and forget the move's proof.
+            nodes.truncate(mark);
+            ids.retain(|_, id| *id < mark);
+            self.table.forget(after.key());
+        }
+        None
+    }
+
+    /// Every move of the loser at `pos`, each proved lost.
+    fn extract_and(
+        &mut self,
+        pos: &VariantPosition,
+        nodes: &mut Vec<Vec<(String, Next)>>,
+        ids: &mut HashMap<VariantPosition, usize>,
+        on_path: &mut Vec<u64>,
+    ) -> Option<Vec<(String, Next)>> {
+        self.path = on_path.clone();
+        let children = self.children(pos);
+        let mut entries = Vec::new();
+        for child in children {
+            let next = match child.pos.outcome_after(child.mv, self.rules) {
+                Some(o) if o.winner == Some(self.attacker) => Next::Win,
+                Some(_) => return None,
+                // The loser can go back to a position of this line: not proved here.
+                None if on_path.contains(&child.pos.key()) => return None,
+                None => Next::Node(self.extract_node(&child.pos, nodes, ids, on_path)?),
+            };
+            entries.push((child.mv.to_string(), next));
+        }
+        Some(entries)
+    }
+}
+
+fn add(a: u32, b: u32) -> u32 {
+    a.saturating_add(b).min(INF)
+}
+
+/// A node's numbers from its children's: at an OR node the easiest child to prove and
+/// all of them to disprove; at an AND node the reverse.
+fn combine(children: &[Child], or_node: bool) -> (u32, u32, bool) {
+    if children.is_empty() {
+        // No move at all (not in games with a pass): the side to move cannot win.
+        return if or_node {
+            (INF, 0, false)
+        } else {
+            (0, INF, false)
+        };
+    }
+    let (mut min, mut sum, mut dependent) = (INF, 0u32, false);
+    for c in children {
+        let (small, big) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        min = min.min(small);
+        sum = add(sum, big);
+        dependent |= c.path_dependent;
+    }
+    if or_node {
+        (min, sum, dependent)
+    } else {
+        (sum, min, dependent)
+    }
+}
+
+/// The child to search and the second-best number: the least proof number at an OR
+/// node, the least disproof number at an AND node.
+fn select(children: &[Child], or_node: bool) -> (usize, u32) {
+    let number = |c: &Child| if or_node { c.pn } else { c.dn };
+    let mut best = 0;
+    let mut second = INF;
+    for (i, c) in children.iter().enumerate().skip(1) {
+        if number(c) < number(&children[best]) {
+            second = number(&children[best]);
+            best = i;
+        } else {
+            second = second.min(number(c));
+        }
+    }
+    (best, second)
+}
+
+#[cfg(test)]
+mod tests;

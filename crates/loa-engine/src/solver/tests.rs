@@ -1,0 +1,116 @@
+use super::*;
+use crate::{Engine, Score, SearchLimits};
+use loa_core::{BoardSize, Position, Variant};
+
+fn solve(pos: &VariantPosition, rules: RuleSet) -> Solution {
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(8, rules, SolveLimits::default(), &stop);
+    solver.solve(pos, &[])
+}
+
+/// Positions of games played by a fixed sequence of pseudo-random moves on `size`.
+fn playout_positions(size: BoardSize, games: u64) -> Vec<Position> {
+    let mut positions = Vec::new();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    for _ in 0..games {
+        let mut pos = Variant::Standard.standard_start(size).unwrap();
+        for _ in 0..150 {
+            let moves = GameState::moves(&pos);
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            let before = pos;
+            GameState::play(&mut pos, mv);
+            if pos.outcome_after(mv, RuleSet::Draw).is_some() {
+                break;
+            }
+            let _ = before;
+            positions.push(pos);
+        }
+    }
+    positions
+}
+
+/// The search's verdict at depth 5: a connection found within it, or nothing.
+fn search_mate(pos: &Position, rules: RuleSet) -> Option<i32> {
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits {
+        depth: Some(5),
+        ..SearchLimits::default()
+    };
+    let mut engine = Engine::new(4, rules);
+    let mut score = None;
+    engine.search(pos, &[], &limits, &stop, |info| score = Some(info.score));
+    match score? {
+        Score::Mate(n) => Some(n),
+        Score::Cp(_) => None,
+    }
+}
+
+#[test]
+fn wins_and_losses_the_search_finds_are_proved_and_the_proofs_check() {
+    let mut checked = [0, 0];
+    for pos in playout_positions(BoardSize::Eight, 12) {
+        let Some(mate) = search_mate(&pos, RuleSet::Draw) else {
+            continue;
+        };
+        let solution = solve(&pos.into(), RuleSet::Draw);
+        let expected = if mate > 0 {
+            Verdict::Win
+        } else {
+            Verdict::Loss
+        };
+        assert_eq!(
+            solution.verdict, expected,
+            "{pos}: the search says mate {mate}"
+        );
+        let proof = solution.proof.expect("a proof");
+        let winner = if mate > 0 {
+            pos.side_to_move()
+        } else {
+            !pos.side_to_move()
+        };
+        assert_eq!(proof.winner, winner);
+        proof.verify().unwrap_or_else(|e| panic!("{pos}: {e}"));
+        checked[usize::from(mate < 0)] += 1;
+    }
+    assert!(
+        checked[0] >= 10 && checked[1] >= 1,
+        "too few positions: {checked:?}"
+    );
+}
+
+#[test]
+fn both_rule_sets_on_a_small_board() {
+    for rules in [RuleSet::Draw, RuleSet::MoverWins] {
+        let mut proved = 0;
+        for pos in playout_positions(BoardSize::Six, 6) {
+            let Some(mate) = search_mate(&pos, rules) else {
+                continue;
+            };
+            let solution = solve(&pos.into(), rules);
+            let expected = if mate > 0 {
+                Verdict::Win
+            } else {
+                Verdict::Loss
+            };
+            assert_eq!(solution.verdict, expected, "{pos} {rules}");
+            let proof = solution.proof.unwrap();
+            assert_eq!(proof.rules, rules);
+            proof.verify().unwrap();
+            proved += 1;
+        }
+        assert!(proved >= 3, "{rules}: {proved}");
+    }
+}
+
+#[test]
+fn a_stopped_solver_says_unknown() {
+    let stop = AtomicBool::new(true);
+    let start = Variant::Standard.start(BoardSize::Six).unwrap();
+    let mut solver = Solver::new(4, RuleSet::Draw, SolveLimits::default(), &stop);
+    let solution = solver.solve(&start, &[]);
+    assert_eq!(solution.verdict, Verdict::Unknown);
+    assert!(solution.proof.is_none());
+}
