@@ -12,7 +12,7 @@
 mod table;
 
 use loa_core::proof::{Next, Proof};
-use loa_core::{Color, GameState, Move, RuleSet, VariantPosition};
+use loa_core::{Color, GameState, Move, MoveList, RuleSet, VariantPosition};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -92,9 +92,9 @@ pub struct Solver<'a> {
     root_key: u64,
 }
 
-struct Child {
+struct Child<P> {
     mv: Move,
-    pos: VariantPosition,
+    pos: P,
     pn: u32,
     dn: u32,
     /// The numbers rest on a repetition on this line.
@@ -131,6 +131,21 @@ impl<'a> Solver<'a> {
 
     /// Solves `root`, the game's earlier positions being `history` (their keys).
     pub fn solve(&mut self, root: &VariantPosition, history: &[u64]) -> Solution {
+        // Each variant's own position type: the standard game keeps its fast paths.
+        match root {
+            VariantPosition::Standard(p) => self.solve_as(p, history),
+            VariantPosition::Parachute(p) => self.solve_as(p, history),
+            VariantPosition::AmbiLoa(p) => self.solve_as(p, history),
+            VariantPosition::Neighbors(p) => self.solve_as(p, history),
+            VariantPosition::FieldsOfAction(p) => self.solve_as(p, history),
+        }
+    }
+
+    fn solve_as<P: GameState + Copy + Into<VariantPosition>>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+    ) -> Solution {
         self.started = Instant::now();
         self.nodes = 0;
         let us = root.side_to_move();
@@ -163,7 +178,12 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether `attacker` can force a win from `root`; `None` when stopped first.
-    fn prove(&mut self, root: &VariantPosition, history: &[u64], attacker: Color) -> Option<bool> {
+    fn prove<P: GameState + Copy>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+        attacker: Color,
+    ) -> Option<bool> {
         self.table.clear();
         self.attacker = attacker;
         self.path = history.to_vec();
@@ -195,7 +215,7 @@ impl<'a> Solver<'a> {
 
     /// The numbers a position starts with, before it is searched: from the moves the
     /// side to move has (many moves are hard to refute, easy to use).
-    fn initial(&self, pos: &VariantPosition) -> (u32, u32) {
+    fn initial<P: GameState>(&self, pos: &P) -> (u32, u32) {
         let moves = pos.count_moves().clamp(1, 1_000) as u32;
         if pos.side_to_move() == self.attacker {
             (1, moves)
@@ -204,10 +224,13 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn children(&mut self, pos: &VariantPosition) -> Vec<Child> {
-        let mut children = Vec::new();
-        for mv in pos.moves() {
-            let after = pos.after(mv);
+    fn children<P: GameState + Copy>(&mut self, pos: &P) -> Vec<Child<P>> {
+        let mut moves = MoveList::new();
+        pos.for_each_move(|mv| moves.push(mv));
+        let mut children = Vec::with_capacity(moves.as_slice().len());
+        for &mv in moves.as_slice() {
+            let mut after = *pos;
+            after.play(mv);
             let (pn, dn, path_dependent) = match after.outcome_after(mv, self.rules) {
                 Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
                 Some(_) => (INF, 0, false),
@@ -233,7 +256,7 @@ impl<'a> Solver<'a> {
 
     /// The multiple-iterative-deepening step: searches `pos` until its numbers reach
     /// the thresholds; returns them and whether they rest on a repetition.
-    fn mid(&mut self, pos: &VariantPosition, th_pn: u32, th_dn: u32) -> (u32, u32, bool) {
+    fn mid<P: GameState + Copy>(&mut self, pos: &P, th_pn: u32, th_dn: u32) -> (u32, u32, bool) {
         self.nodes += 1;
         self.report();
         let or_node = pos.side_to_move() == self.attacker;
@@ -291,7 +314,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn winning_move(&mut self, root: &VariantPosition) -> Option<Move> {
+    fn winning_move<P: GameState + Copy>(&mut self, root: &P) -> Option<Move> {
         let attacker = self.attacker;
         self.path.clear();
         self.children(root)
@@ -302,9 +325,13 @@ impl<'a> Solver<'a> {
 
     /// The proof of the attacker's win at `root`, from the table, searching again
     /// where an entry was lost.
-    fn extract(&mut self, root: &VariantPosition, history: &[u64]) -> Option<Proof> {
+    fn extract<P: GameState + Copy + Into<VariantPosition>>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+    ) -> Option<Proof> {
         let mut nodes: Vec<Vec<(String, Next)>> = Vec::new();
-        let mut ids: HashMap<VariantPosition, usize> = HashMap::new();
+        let mut ids: HashMap<P, usize> = HashMap::new();
         let mut on_path: Vec<u64> = history.to_vec();
         self.path = history.to_vec();
         let id = self.extract_node(root, &mut nodes, &mut ids, &mut on_path)?;
@@ -312,17 +339,17 @@ impl<'a> Solver<'a> {
         Some(Proof {
             variant: root.variant(),
             rules: self.rules,
-            start: *root,
+            start: (*root).into(),
             winner: self.attacker,
             nodes,
         })
     }
 
-    fn extract_node(
+    fn extract_node<P: GameState + Copy>(
         &mut self,
-        pos: &VariantPosition,
+        pos: &P,
         nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<VariantPosition, usize>,
+        ids: &mut HashMap<P, usize>,
         on_path: &mut Vec<u64>,
     ) -> Option<usize> {
         if let Some(&id) = ids.get(pos) {
@@ -345,11 +372,11 @@ impl<'a> Solver<'a> {
     /// The winner's move at `pos`. A proof from the table may not hold on this line (a
     /// line the loser can bring back to a position already on it); such a move is
     /// forgotten and the position proved again from here, until a move holds.
-    fn extract_or(
+    fn extract_or<P: GameState + Copy>(
         &mut self,
-        pos: &VariantPosition,
+        pos: &P,
         nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<VariantPosition, usize>,
+        ids: &mut HashMap<P, usize>,
         on_path: &mut Vec<u64>,
     ) -> Option<Vec<(String, Next)>> {
         for _ in 0..64 {
@@ -382,11 +409,11 @@ impl<'a> Solver<'a> {
     }
 
     /// Every move of the loser at `pos`, each proved lost.
-    fn extract_and(
+    fn extract_and<P: GameState + Copy>(
         &mut self,
-        pos: &VariantPosition,
+        pos: &P,
         nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<VariantPosition, usize>,
+        ids: &mut HashMap<P, usize>,
         on_path: &mut Vec<u64>,
     ) -> Option<Vec<(String, Next)>> {
         self.path = on_path.clone();
@@ -412,7 +439,7 @@ fn add(a: u32, b: u32) -> u32 {
 
 /// A node's numbers from its children's: at an OR node the easiest child to prove and
 /// all of them to disprove; at an AND node the reverse.
-fn combine(children: &[Child], or_node: bool) -> (u32, u32, bool) {
+fn combine<P>(children: &[Child<P>], or_node: bool) -> (u32, u32, bool) {
     if children.is_empty() {
         // No move at all (not in games with a pass): the side to move cannot win.
         return if or_node {
@@ -437,8 +464,8 @@ fn combine(children: &[Child], or_node: bool) -> (u32, u32, bool) {
 
 /// The child to search and the second-best number: the least proof number at an OR
 /// node, the least disproof number at an AND node.
-fn select(children: &[Child], or_node: bool) -> (usize, u32) {
-    let number = |c: &Child| if or_node { c.pn } else { c.dn };
+fn select<P>(children: &[Child<P>], or_node: bool) -> (usize, u32) {
+    let number = |c: &Child<P>| if or_node { c.pn } else { c.dn };
     let mut best = 0;
     let mut second = INF;
     for (i, c) in children.iter().enumerate().skip(1) {

@@ -114,3 +114,17 @@ fn a_stopped_solver_says_unknown() {
     assert_eq!(solution.verdict, Verdict::Unknown);
     assert!(solution.proof.is_none());
 }
+
+/// Prints positions where the search finds a connection 2 or more moves ahead, for
+/// measuring the solver by hand (`--ignored --nocapture`).
+#[test]
+#[ignore = "prints a benchmark set"]
+fn print_positions_with_deeper_wins() {
+    for pos in playout_positions(BoardSize::Eight, 60) {
+        if let Some(mate) = search_mate(&pos, RuleSet::Draw) {
+            if mate.abs() >= 2 {
+                println!("BENCH {pos}");
+            }
+        }
+    }
+}
