@@ -115,15 +115,91 @@ fn a_stopped_solver_says_unknown() {
     assert!(solution.proof.is_none());
 }
 
-/// Prints positions where the search finds a connection 2 or more moves ahead, for
-/// measuring the solver by hand (`--ignored --nocapture`).
+/// The shipped test set: positions of self-play games won for the side to move, each
+/// with the search's distance to the connection and the proof found when it was made.
+const TEST_SET: &str = include_str!("../../tests/data/solver-wins.txt");
+
+fn test_set() -> Vec<(Position, String)> {
+    TEST_SET
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (text, rest) = l.split_once(';').unwrap();
+            (text.trim().parse().unwrap(), rest.trim().to_string())
+        })
+        .collect()
+}
+
 #[test]
-#[ignore = "prints a benchmark set"]
-fn print_positions_with_deeper_wins() {
-    for pos in playout_positions(BoardSize::Eight, 60) {
-        if let Some(mate) = search_mate(&pos, RuleSet::Draw) {
-            if mate.abs() >= 2 {
-                println!("BENCH {pos}");
+fn the_test_set_is_proved_with_proofs_of_the_recorded_size() {
+    let set = test_set();
+    assert!(set.len() >= 200, "{} positions", set.len());
+    for (pos, recorded) in &set {
+        let solution = solve(&(*pos).into(), RuleSet::Draw);
+        assert_eq!(solution.verdict, Verdict::Win, "{pos}");
+        let summary = solution.proof.unwrap().verify().unwrap();
+        let size = format!("proof {} nodes", summary.nodes);
+        assert!(
+            recorded.contains(&size),
+            "{pos}: {size}, recorded {recorded}"
+        );
+    }
+}
+
+/// Writes the test set from self-play: the engine at depth 3 against itself after four
+/// random moves; every position where a depth-6 search sees the side to move connect
+/// two or more moves ahead (`--ignored --nocapture`, then into the data file).
+#[test]
+#[ignore = "writes the test set"]
+fn make_the_test_set() {
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut seed = 2026_u64;
+    let mut found = 0;
+    let mut game = 0;
+    while found < 240 {
+        game += 1;
+        let mut pos = Position::startpos();
+        for ply in 0..300 {
+            let mv = if ply < 4 {
+                let moves = GameState::moves(&pos);
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                moves[(seed >> 33) as usize % moves.len()]
+            } else {
+                let limits = SearchLimits {
+                    depth: Some(3),
+                    ..SearchLimits::default()
+                };
+                engine
+                    .search(&pos, &[], &limits, &stop, |_| {})
+                    .best
+                    .unwrap()
+            };
+            GameState::play(&mut pos, mv);
+            if pos.outcome_after(mv, RuleSet::Draw).is_some() {
+                break;
+            }
+            let limits = SearchLimits {
+                depth: Some(6),
+                ..SearchLimits::default()
+            };
+            let mut score = None;
+            Engine::new(4, RuleSet::Draw)
+                .search(&pos, &[], &limits, &stop, |i| score = Some(i.score));
+            if let Some(Score::Mate(n)) = score {
+                if n >= 2 {
+                    let solution = solve(&pos.into(), RuleSet::Draw);
+                    if solution.verdict == Verdict::Win {
+                        let s = solution.proof.unwrap().verify().unwrap();
+                        println!(
+                            "SET {pos}; game {game} ply {}; mate {n}; proof {} nodes, {} moves, longest line {}",
+                            ply + 1, s.nodes, s.moves, s.depth
+                        );
+                        found += 1;
+                    }
+                }
             }
         }
     }
