@@ -31,6 +31,13 @@ pub struct SolveArgs {
     /// Write the proof of a win or a loss to this file.
     #[arg(long)]
     proof: Option<PathBuf>,
+    /// Write the solver's table to this file every ten minutes, and when stopped
+    /// (out of time, or Ctrl-C) before an answer.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Go on from a checkpoint of the same position, rules and --hash.
+    #[arg(long)]
+    resume: Option<PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -40,7 +47,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
         bail!("the game is over in this position: {outcome}");
     }
     loa_engine::check_hash_size(args.hash, 0).map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
-    let stop = AtomicBool::new(false);
+    static STOP: AtomicBool = AtomicBool::new(false);
+    // Ctrl-C stops the solver, which then writes its checkpoint.
+    let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
+    let stop = &STOP;
     let limits = SolveLimits {
         time: args.time,
         nodes: None,
@@ -48,7 +58,20 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let side = root.side_to_move();
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
-    let mut solver = Solver::new(args.hash, rules, limits, &stop);
+    let mut solver = Solver::new(args.hash, rules, limits, stop);
+    let mut nodes_before = 0;
+    if let Some(path) = &args.resume {
+        nodes_before = solver
+            .resume_from(path, &root)
+            .map_err(anyhow::Error::msg)?;
+        eprintln!(
+            "resuming from {} ({nodes_before} nodes searched before)",
+            path.display()
+        );
+    }
+    if let Some(path) = &args.checkpoint {
+        solver.checkpoint_to(path.clone(), Duration::from_secs(600));
+    }
     let ticker = bar.clone();
     solver.on_progress(move |p: &Progress| {
         let whose = if p.attacker == side {
@@ -64,18 +87,31 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ticker.tick();
     });
     let solution = solver.solve(&root, &[]);
+    let checkpoint_error = solver.checkpoint_error.take();
     drop(solver);
     bar.finish_and_clear();
     say!("{}", solution.verdict);
     if let Some(best) = solution.best {
         say!("best move {best}");
     }
+    if let (Verdict::Unknown, Some((attacker, pn, dn))) = (solution.verdict, solution.root_numbers)
+    {
+        say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
+    }
+    if let Some(error) = checkpoint_error {
+        eprintln!("warning: {error}");
+    } else if let (Verdict::Unknown, Some(path)) = (solution.verdict, &args.checkpoint) {
+        say!(
+            "checkpoint written to {} (go on with --resume)",
+            path.display()
+        );
+    }
     let seconds = solution.elapsed.as_secs_f64();
     say!(
         "nodes {} time {:.3} s ({:.0} nodes/s)",
         solution.nodes,
         seconds,
-        solution.nodes as f64 / seconds.max(1e-9)
+        (solution.nodes - nodes_before) as f64 / seconds.max(1e-9)
     );
     if let Some(proof) = &solution.proof {
         let summary = proof

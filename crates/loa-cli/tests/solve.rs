@@ -109,3 +109,47 @@ fn bad_input_is_refused_with_a_message() {
         assert!(!err.trim().is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn a_long_solve_is_checkpointed_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("six.ckpt");
+    let path = checkpoint.to_str().unwrap();
+    let first = loa(
+        &[
+            "solve",
+            "--board",
+            "6",
+            "--time",
+            "0.5",
+            "--hash",
+            "16",
+            "--checkpoint",
+            path,
+        ],
+        "",
+    );
+    assert!(stdout(&first).starts_with("unknown\n"), "{first:?}");
+    assert!(stdout(&first).contains("root proof number"), "{first:?}");
+    assert!(checkpoint.exists());
+    let again = loa(
+        &[
+            "solve", "--board", "6", "--time", "0.5", "--hash", "16", "--resume", path,
+        ],
+        "",
+    );
+    assert!(again.status.success(), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("resuming from"));
+    // Another position, or another table size, is refused.
+    for args in [
+        vec![
+            "solve", "--board", "7", "--time", "0.1", "--hash", "16", "--resume", path,
+        ],
+        vec![
+            "solve", "--board", "6", "--time", "0.1", "--hash", "32", "--resume", path,
+        ],
+    ] {
+        let out = loa(&args, "");
+        assert!(!out.status.success(), "{args:?}");
+    }
+}

@@ -9,11 +9,13 @@
 //! rules alone. It works on any [`GameState`], so on every board and every variant
 //! where connection decides, under either rule set.
 
+mod checkpoint;
 mod table;
 
 use loa_core::proof::{Next, Proof};
 use loa_core::{Color, GameState, Move, MoveList, RuleSet, VariantPosition};
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use table::{Entry, Table, INF};
@@ -68,6 +70,9 @@ pub struct Solution {
     pub proof: Option<Proof>,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Whose win was being proved and the root's proof and disproof numbers, as last
+    /// stored (for an unknown result: how far it got).
+    pub root_numbers: Option<(Color, u32, u32)>,
 }
 
 /// Where the root's numbers are reported.
@@ -90,6 +95,15 @@ pub struct Solver<'a> {
     progress: Option<ProgressReport<'a>>,
     next_report: u64,
     root_key: u64,
+    /// Where and how often to write checkpoints.
+    checkpoint: Option<(PathBuf, Duration)>,
+    last_checkpoint: Instant,
+    /// Whether the opponent's win is being proved (the side to move's was disproved).
+    second_stage: bool,
+    /// A checkpoint read: the table is filled, and the solve goes on where it was.
+    resumed: Option<checkpoint::Stage>,
+    /// The last checkpoint that could not be written.
+    pub checkpoint_error: Option<String>,
 }
 
 struct Child<P> {
@@ -121,7 +135,48 @@ impl<'a> Solver<'a> {
             progress: None,
             next_report: 0,
             root_key: 0,
+            checkpoint: None,
+            last_checkpoint: Instant::now(),
+            second_stage: false,
+            resumed: None,
+            checkpoint_error: None,
         }
+    }
+
+    /// Writes a checkpoint to `path` every `every`, and when stopped before an answer.
+    pub fn checkpoint_to(&mut self, path: PathBuf, every: Duration) {
+        self.checkpoint = Some((path, every));
+    }
+
+    /// Goes on from a checkpoint of the same position, rule set and table size.
+    pub fn resume_from(&mut self, path: &Path, root: &VariantPosition) -> Result<u64, String> {
+        let stage = checkpoint::read(path, &mut self.table)
+            .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
+        if stage.root != root.key() || stage.rules != rules_code(self.rules) {
+            return Err(format!(
+                "{} is a checkpoint of another position or rule set",
+                path.display()
+            ));
+        }
+        self.resumed = Some(stage);
+        Ok(stage.nodes)
+    }
+
+    fn write_checkpoint(&mut self) {
+        let Some((path, _)) = &self.checkpoint else {
+            return;
+        };
+        let stage = checkpoint::Stage {
+            root: self.root_key,
+            rules: rules_code(self.rules),
+            attacker: self.attacker,
+            second: self.second_stage,
+            nodes: self.nodes,
+        };
+        self.checkpoint_error = checkpoint::write(path, &stage, &self.table)
+            .err()
+            .map(|e| format!("cannot write the checkpoint {}: {e}", path.display()));
+        self.last_checkpoint = Instant::now();
     }
 
     /// Hears the root's numbers every 100,000 nodes.
@@ -147,18 +202,26 @@ impl<'a> Solver<'a> {
         history: &[u64],
     ) -> Solution {
         self.started = Instant::now();
-        self.nodes = 0;
         let us = root.side_to_move();
+        let resumed = self.resumed.take();
+        self.nodes = resumed.map_or(0, |stage| stage.nodes);
         let mut verdict = Verdict::Unknown;
         let mut proof = None;
         let mut best = None;
-        match self.prove(root, history, us) {
+        // A checkpoint of the second stage: the side to move's win was disproved.
+        let first = if resumed.is_some_and(|stage| stage.second) {
+            Some(false)
+        } else {
+            self.second_stage = false;
+            self.prove(root, history, us, resumed.is_some())
+        };
+        match first {
             Some(true) => {
                 verdict = Verdict::Win;
                 proof = self.extract(root, history);
                 best = self.winning_move(root);
             }
-            Some(false) => match self.prove(root, history, !us) {
+            Some(false) => match self.prove_second(root, history, resumed) {
                 Some(true) => {
                     verdict = Verdict::Loss;
                     proof = self.extract(root, history);
@@ -168,7 +231,15 @@ impl<'a> Solver<'a> {
             },
             None => {}
         }
+        if verdict == Verdict::Unknown {
+            self.write_checkpoint();
+        }
+        let root_numbers = self
+            .table
+            .get(self.root_key)
+            .map(|e| (self.attacker, e.pn, e.dn));
         Solution {
+            root_numbers,
             verdict,
             best,
             proof,
@@ -177,14 +248,30 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Whether the opponent of the side to move can force a win, once the side to move's
+    /// win is disproved.
+    fn prove_second<P: GameState + Copy>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+        resumed: Option<checkpoint::Stage>,
+    ) -> Option<bool> {
+        let keep = resumed.is_some_and(|stage| stage.second);
+        self.second_stage = true;
+        self.prove(root, history, !root.side_to_move(), keep)
+    }
+
     /// Whether `attacker` can force a win from `root`; `None` when stopped first.
     fn prove<P: GameState + Copy>(
         &mut self,
         root: &P,
         history: &[u64],
         attacker: Color,
+        keep_table: bool,
     ) -> Option<bool> {
-        self.table.clear();
+        if !keep_table {
+            self.table.clear();
+        }
         self.attacker = attacker;
         self.path = history.to_vec();
         self.root_key = root.key();
@@ -312,6 +399,13 @@ impl<'a> Solver<'a> {
         if let Some(report) = self.progress.as_mut() {
             report(&progress);
         }
+        if self
+            .checkpoint
+            .as_ref()
+            .is_some_and(|(_, every)| self.last_checkpoint.elapsed() >= *every)
+        {
+            self.write_checkpoint();
+        }
     }
 
     fn winning_move<P: GameState + Copy>(&mut self, root: &P) -> Option<Move> {
@@ -430,6 +524,13 @@ impl<'a> Solver<'a> {
             entries.push((child.mv.to_string(), next));
         }
         Some(entries)
+    }
+}
+
+fn rules_code(rules: RuleSet) -> u8 {
+    match rules {
+        RuleSet::Draw => 0,
+        RuleSet::MoverWins => 1,
     }
 }
 

@@ -55,6 +55,14 @@ impl Table {
         self.entries[slot] = entry;
     }
 
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn entries_mut(&mut self) -> &mut [Entry] {
+        &mut self.entries
+    }
+
     /// Drops what is known of `key`.
     pub fn forget(&mut self, key: u64) {
         let b = self.bucket(key);

@@ -1,0 +1,108 @@
+//! Checkpoints of a long solve: the table and where the solver stood (which side's win
+//! it was proving, and whether the side to move's win was already disproved), written
+//! to a file from time to time and read back by `--resume`.
+
+use super::table::{Entry, Table};
+use loa_core::Color;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"loa-dfpn";
+const VERSION: u32 = 1;
+
+/// Where a solve stood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stage {
+    /// The root's key: a checkpoint resumes only the position it was made for.
+    pub root: u64,
+    /// 0: the rule set draw, 1: mover-wins.
+    pub rules: u8,
+    pub attacker: Color,
+    /// The side to move's win was disproved; the opponent's is being proved.
+    pub second: bool,
+    pub nodes: u64,
+}
+
+/// Writes `stage` and the table to `path`, through a file beside it renamed at the end so
+/// that a checkpoint cut short never replaces a good one.
+pub fn write(path: &Path, stage: &Stage, table: &Table) -> std::io::Result<()> {
+    let partial = path.with_extension("partial");
+    {
+        let mut out = BufWriter::new(std::fs::File::create(&partial)?);
+        out.write_all(MAGIC)?;
+        out.write_all(&VERSION.to_le_bytes())?;
+        out.write_all(&stage.root.to_le_bytes())?;
+        out.write_all(&[
+            stage.rules,
+            stage.attacker.index() as u8,
+            u8::from(stage.second),
+        ])?;
+        out.write_all(&stage.nodes.to_le_bytes())?;
+        let entries = table.entries();
+        out.write_all(&(entries.len() as u64).to_le_bytes())?;
+        for e in entries {
+            out.write_all(&e.key.to_le_bytes())?;
+            out.write_all(&e.pn.to_le_bytes())?;
+            out.write_all(&e.dn.to_le_bytes())?;
+            out.write_all(&e.work.to_le_bytes())?;
+        }
+        out.flush()?;
+    }
+    std::fs::rename(partial, path)
+}
+
+/// Reads a checkpoint into `table` (whose size it must have); where the solve stood.
+pub fn read(path: &Path, table: &mut Table) -> std::io::Result<Stage> {
+    let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+    let mut input = BufReader::new(std::fs::File::open(path)?);
+    let mut magic = [0u8; 8];
+    input.read_exact(&mut magic)?;
+    if &magic != MAGIC {
+        return Err(bad("not a checkpoint of loa solve"));
+    }
+    let version = read_u32(&mut input)?;
+    if version != VERSION {
+        return Err(bad("a checkpoint of another version"));
+    }
+    let root = read_u64(&mut input)?;
+    let mut flags = [0u8; 3];
+    input.read_exact(&mut flags)?;
+    let nodes = read_u64(&mut input)?;
+    let count = read_u64(&mut input)?;
+    if count != table.entries().len() as u64 {
+        return Err(bad(
+            "the checkpoint's table has another size: give the same --hash",
+        ));
+    }
+    for slot in table.entries_mut() {
+        *slot = Entry {
+            key: read_u64(&mut input)?,
+            pn: read_u32(&mut input)?,
+            dn: read_u32(&mut input)?,
+            work: read_u32(&mut input)?,
+        };
+    }
+    Ok(Stage {
+        root,
+        rules: flags[0],
+        attacker: if flags[1] == 0 {
+            Color::Black
+        } else {
+            Color::White
+        },
+        second: flags[2] != 0,
+        nodes,
+    })
+}
+
+fn read_u32(input: &mut impl Read) -> std::io::Result<u32> {
+    let mut b = [0u8; 4];
+    input.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn read_u64(input: &mut impl Read) -> std::io::Result<u64> {
+    let mut b = [0u8; 8];
+    input.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
