@@ -1,6 +1,8 @@
 use super::*;
 use crate::{Engine, Score, SearchLimits};
 use loa_core::{BoardSize, Position, Variant};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 fn solve(pos: &VariantPosition, rules: RuleSet) -> Solution {
     let stop = AtomicBool::new(false);
@@ -203,4 +205,53 @@ fn make_the_test_set() {
             }
         }
     }
+}
+
+/// The solver against the alpha-beta search on the test set: the time each takes to
+/// show the win (the search's first connection score, the solver's proof). Prints the
+/// figures of docs/solver.md (`--release --ignored --nocapture`).
+#[test]
+#[ignore = "measures the solver against the search"]
+fn compare_with_the_search_on_the_test_set() {
+    let mut search_times = Vec::new();
+    let mut solver_times = Vec::new();
+    let mut solver_nodes = 0;
+    for (pos, _) in test_set() {
+        let stop = AtomicBool::new(false);
+        let mut engine = Engine::new(16, RuleSet::Draw);
+        let limits = SearchLimits {
+            time: Some(crate::TimeLimit::Fixed(std::time::Duration::from_secs(10))),
+            ..SearchLimits::default()
+        };
+        let started = Instant::now();
+        let mut found = None;
+        engine.search(&pos, &[], &limits, &stop, |info| {
+            if found.is_none() && matches!(info.score, Score::Mate(n) if n > 0) {
+                found = Some(started.elapsed());
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        search_times.push(found.unwrap_or(Duration::from_secs(10)));
+        let started = Instant::now();
+        let solution = solve(&pos.into(), RuleSet::Draw);
+        solver_times.push(started.elapsed());
+        solver_nodes += solution.nodes;
+        assert_eq!(solution.verdict, Verdict::Win);
+    }
+    search_times.sort();
+    solver_times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let total = |v: &[Duration]| v.iter().map(|d| ms(*d)).sum::<f64>();
+    let n = search_times.len();
+    println!(
+        "{n} positions; search to its first connection score: median {:.2} ms, slowest {:.1} ms, total {:.0} ms; \
+         solver to a checked proof: median {:.2} ms, slowest {:.1} ms, total {:.0} ms, {} nodes",
+        ms(search_times[n / 2]),
+        ms(search_times[n - 1]),
+        total(&search_times),
+        ms(solver_times[n / 2]),
+        ms(solver_times[n - 1]),
+        total(&solver_times),
+        solver_nodes
+    );
 }
