@@ -120,10 +120,15 @@ fn a_stopped_solver_says_unknown() {
 /// The shipped test set: positions of self-play games won for the side to move, each
 /// with the search's distance to the connection and the proof found when it was made.
 const TEST_SET: &str = include_str!("../../tests/data/solver-wins.txt");
+/// Positions won in 5 or 6 moves.
+const DEEP_TEST_SET: &str = include_str!("../../tests/data/solver-wins-deep.txt");
 
 fn test_set() -> Vec<(Position, String)> {
-    TEST_SET
-        .lines()
+    read_set(TEST_SET)
+}
+
+fn read_set(text: &str) -> Vec<(Position, String)> {
+    text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let (text, rest) = l.split_once(';').unwrap();
@@ -136,6 +141,22 @@ fn test_set() -> Vec<(Position, String)> {
 fn the_test_set_is_proved_with_proofs_of_the_recorded_size() {
     let set = test_set();
     assert!(set.len() >= 200, "{} positions", set.len());
+    for (pos, recorded) in &set {
+        let solution = solve(&(*pos).into(), RuleSet::Draw);
+        assert_eq!(solution.verdict, Verdict::Win, "{pos}");
+        let summary = solution.proof.unwrap().verify().unwrap();
+        let size = format!("proof {} nodes", summary.nodes);
+        assert!(
+            recorded.contains(&size),
+            "{pos}: {size}, recorded {recorded}"
+        );
+    }
+}
+
+#[test]
+fn wins_in_5_and_6_moves_are_proved() {
+    let set = read_set(DEEP_TEST_SET);
+    assert!(set.len() >= 20, "{} positions", set.len());
     for (pos, recorded) in &set {
         let solution = solve(&(*pos).into(), RuleSet::Draw);
         assert_eq!(solution.verdict, Verdict::Win, "{pos}");
@@ -254,4 +275,92 @@ fn compare_with_the_search_on_the_test_set() {
         total(&solver_times),
         solver_nodes
     );
+}
+
+/// Positions won in 5 or 6 moves: in the self-play games of [`make_the_test_set`],
+/// the positions two and four plies before one won in 4, checked by a depth-11 search
+/// (`--release --ignored --nocapture`, then into `solver-wins-deep.txt`).
+#[test]
+#[ignore = "writes the deep part of the test set"]
+fn make_the_deep_test_set() {
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut seed = 2026_u64;
+    let mut found = 0;
+    for game in 1..=60 {
+        let mut pos = Position::startpos();
+        let mut line = Vec::new();
+        for ply in 0..300 {
+            let mv = if ply < 4 {
+                let moves = GameState::moves(&pos);
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                moves[(seed >> 33) as usize % moves.len()]
+            } else {
+                let limits = SearchLimits {
+                    depth: Some(3),
+                    ..SearchLimits::default()
+                };
+                engine
+                    .search(&pos, &[], &limits, &stop, |_| {})
+                    .best
+                    .unwrap()
+            };
+            GameState::play(&mut pos, mv);
+            if pos.outcome_after(mv, RuleSet::Draw).is_some() {
+                break;
+            }
+            line.push(pos);
+        }
+        for (i, pos) in line.iter().enumerate() {
+            if search_mate_at(pos, 6) != Some(4) {
+                continue;
+            }
+            for back in [2, 4] {
+                let Some(earlier) = i.checked_sub(back).map(|j| line[j]) else {
+                    continue;
+                };
+                let Some(mate) = search_mate_at(&earlier, 11) else {
+                    continue;
+                };
+                if !(5..=6).contains(&mate) {
+                    continue;
+                }
+                let started = Instant::now();
+                let solution = solve(&earlier.into(), RuleSet::Draw);
+                let took = started.elapsed();
+                if solution.verdict == Verdict::Win {
+                    let s = solution.proof.unwrap().verify().unwrap();
+                    println!(
+                        "DEEP {earlier}; game {game} ply {}; mate {mate}; proof {} nodes, {} moves, longest line {}; {:.0} ms",
+                        i + 1 - back,
+                        s.nodes,
+                        s.moves,
+                        s.depth,
+                        took.as_secs_f64() * 1e3
+                    );
+                    found += 1;
+                }
+            }
+        }
+        if found >= 30 {
+            break;
+        }
+    }
+}
+
+fn search_mate_at(pos: &Position, depth: u32) -> Option<i32> {
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    let mut score = None;
+    Engine::new(16, RuleSet::Draw)
+        .search(pos, &[], &limits, &stop, |info| score = Some(info.score));
+    match score? {
+        Score::Mate(n) => Some(n),
+        Score::Cp(_) => None,
+    }
 }
