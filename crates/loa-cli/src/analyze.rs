@@ -6,11 +6,14 @@ use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use loa_core::{Game, GameState, RuleSet, VariantPosition};
+use loa_engine::solver::{SolveLimits, Solver, Verdict};
 use loa_engine::{
     check_hash_size, Engine, Info, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit,
     MAX_DEPTH, MAX_HASH_MB,
 };
 use std::io::IsTerminal;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The most lines a multi-line search reports.
@@ -40,6 +43,10 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 256, allow_negative_numbers = true,
           value_parser = whole(1, MAX_HASH_MB))]
     hash: usize,
+    /// Run the proof-number solver beside the search, for as long: a proved result is
+    /// reported, with its winning move.
+    #[arg(long)]
+    solve: bool,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
@@ -95,7 +102,21 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
             }
         });
     }
+    // The solver has the search's time, or stops when a search to a depth ends.
+    let solver_stop = Arc::new(AtomicBool::new(false));
+    let solver = args.solve.then(|| {
+        let budget = time.map(TimeLimit::hard);
+        let history = game.previous_hashes();
+        let stop = Arc::clone(&solver_stop);
+        std::thread::spawn(move || solve_beside(&pos, &history, rules, budget, &stop))
+    });
     let (_, result) = handle.wait().context("the search thread stopped")?;
+    if time.is_none() {
+        solver_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    if let Some(proved) = solver.and_then(|thread| thread.join().ok()) {
+        say!("{proved}");
+    }
     if let Some(best) = result.best {
         say!(
             "best move {best} {} depth {}",
@@ -104,6 +125,42 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The solver's verdict on `pos` within `budget` (or until `stop`), in words.
+fn solve_beside(
+    pos: &VariantPosition,
+    history: &[u64],
+    rules: RuleSet,
+    budget: Option<Duration>,
+    stop: &AtomicBool,
+) -> String {
+    let limits = SolveLimits {
+        time: budget,
+        nodes: None,
+    };
+    let mut solver = Solver::new(64, rules, limits, stop);
+    let solution = solver.solve(pos, history);
+    let checked = solution.proof.as_ref().and_then(|p| p.verify().ok());
+    match (solution.verdict, solution.best, checked) {
+        (Verdict::Win, Some(best), Some(proof)) => format!(
+            "proved: {best} wins, in at most {} moves (proof of {} nodes, checked; {} solver nodes)",
+            proof.depth.div_ceil(2),
+            proof.nodes,
+            solution.nodes
+        ),
+        (Verdict::Loss, _, Some(proof)) => format!(
+            "proved: lost, the opponent connects in at most {} moves (proof of {} nodes, checked)",
+            proof.depth.div_ceil(2),
+            proof.nodes
+        ),
+        (Verdict::Draw, _, _) => "proved: neither side can force a win without repeating".into(),
+        _ => format!(
+            "not proved in {:.1} s ({} solver nodes)",
+            solution.elapsed.as_secs_f64(),
+            solution.nodes
+        ),
+    }
 }
 
 fn describe(root: &VariantPosition, info: &Info) -> String {

@@ -153,3 +153,23 @@ fn a_long_solve_is_checkpointed_and_resumed() {
         assert!(!out.status.success(), "{args:?}");
     }
 }
+
+#[test]
+fn analyze_reports_what_the_solver_proves_beside_the_search() {
+    // White wins in 5 (a position of the test set).
+    let out = loa(
+        &[
+            "analyze",
+            "--position",
+            "3wbw2/2bb4/4b3/2b2w2/8/3b3b/8/3bb1b1 w",
+            "--time",
+            "2",
+            "--solve",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.contains("proved: d8-e7 wins, in at most"), "{text}");
+    assert!(text.contains("checked"), "{text}");
+}
