@@ -10,6 +10,14 @@ fn solve(pos: &VariantPosition, rules: RuleSet) -> Solution {
     solver.solve(pos, &[])
 }
 
+/// A pseudo-random index below `len`, from a linear congruential generator.
+fn next_index(seed: &mut u64, len: usize) -> usize {
+    *seed = seed
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    (*seed >> 33) as usize % len
+}
+
 /// Positions of games played by a fixed sequence of pseudo-random moves on `size`.
 fn playout_positions(size: BoardSize, games: u64) -> Vec<Position> {
     let mut positions = Vec::new();
@@ -18,27 +26,22 @@ fn playout_positions(size: BoardSize, games: u64) -> Vec<Position> {
         let mut pos = Variant::Standard.standard_start(size).unwrap();
         for _ in 0..150 {
             let moves = GameState::moves(&pos);
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let mv = moves[(seed >> 33) as usize % moves.len()];
-            let before = pos;
+            let mv = moves[next_index(&mut seed, moves.len())];
             GameState::play(&mut pos, mv);
             if pos.outcome_after(mv, RuleSet::Draw).is_some() {
                 break;
             }
-            let _ = before;
             positions.push(pos);
         }
     }
     positions
 }
 
-/// The search's verdict at depth 5: a connection found within it, or nothing.
-fn search_mate(pos: &Position, rules: RuleSet) -> Option<i32> {
+/// The search's verdict at `depth`: a connection found within it, or nothing.
+fn search_mate(pos: &Position, rules: RuleSet, depth: u32) -> Option<i32> {
     let stop = AtomicBool::new(false);
     let limits = SearchLimits {
-        depth: Some(5),
+        depth: Some(depth),
         ..SearchLimits::default()
     };
     let mut engine = Engine::new(4, rules);
@@ -54,7 +57,7 @@ fn search_mate(pos: &Position, rules: RuleSet) -> Option<i32> {
 fn wins_and_losses_the_search_finds_are_proved_and_the_proofs_check() {
     let mut checked = [0, 0];
     for pos in playout_positions(BoardSize::Eight, 12) {
-        let Some(mate) = search_mate(&pos, RuleSet::Draw) else {
+        let Some(mate) = search_mate(&pos, RuleSet::Draw, 5) else {
             continue;
         };
         let solution = solve(&pos.into(), RuleSet::Draw);
@@ -88,7 +91,7 @@ fn both_rule_sets_on_a_small_board() {
     for rules in [RuleSet::Draw, RuleSet::MoverWins] {
         let mut proved = 0;
         for pos in playout_positions(BoardSize::Six, 6) {
-            let Some(mate) = search_mate(&pos, rules) else {
+            let Some(mate) = search_mate(&pos, rules, 5) else {
                 continue;
             };
             let solution = solve(&pos.into(), rules);
@@ -137,11 +140,10 @@ fn read_set(text: &str) -> Vec<(Position, String)> {
         .collect()
 }
 
-#[test]
-fn the_test_set_is_proved_with_proofs_of_the_recorded_size() {
-    let set = test_set();
-    assert!(set.len() >= 200, "{} positions", set.len());
-    for (pos, recorded) in &set {
+/// Proves every position of a set, checks each proof and that its size is the one
+/// recorded.
+fn prove_set(set: &[(Position, String)]) {
+    for (pos, recorded) in set {
         let solution = solve(&(*pos).into(), RuleSet::Draw);
         assert_eq!(solution.verdict, Verdict::Win, "{pos}");
         let summary = solution.proof.unwrap().verify().unwrap();
@@ -154,19 +156,46 @@ fn the_test_set_is_proved_with_proofs_of_the_recorded_size() {
 }
 
 #[test]
+fn the_test_set_is_proved_with_proofs_of_the_recorded_size() {
+    let set = test_set();
+    assert!(set.len() >= 200, "{} positions", set.len());
+    prove_set(&set);
+}
+
+#[test]
 fn wins_in_5_and_6_moves_are_proved() {
     let set = read_set(DEEP_TEST_SET);
     assert!(set.len() >= 20, "{} positions", set.len());
-    for (pos, recorded) in &set {
-        let solution = solve(&(*pos).into(), RuleSet::Draw);
-        assert_eq!(solution.verdict, Verdict::Win, "{pos}");
-        let summary = solution.proof.unwrap().verify().unwrap();
-        let size = format!("proof {} nodes", summary.nodes);
-        assert!(
-            recorded.contains(&size),
-            "{pos}: {size}, recorded {recorded}"
-        );
+    prove_set(&set);
+}
+
+/// A self-play game: the engine at depth 3 against itself after four random moves; the
+/// positions after each move, the end excepted.
+fn self_play_game(engine: &mut Engine, seed: &mut u64) -> Vec<Position> {
+    let stop = AtomicBool::new(false);
+    let mut pos = Position::startpos();
+    let mut line = Vec::new();
+    for ply in 0..300 {
+        let mv = if ply < 4 {
+            let moves = GameState::moves(&pos);
+            moves[next_index(seed, moves.len())]
+        } else {
+            let limits = SearchLimits {
+                depth: Some(3),
+                ..SearchLimits::default()
+            };
+            engine
+                .search(&pos, &[], &limits, &stop, |_| {})
+                .best
+                .unwrap()
+        };
+        GameState::play(&mut pos, mv);
+        if pos.outcome_after(mv, RuleSet::Draw).is_some() {
+            break;
+        }
+        line.push(pos);
     }
+    line
 }
 
 /// Writes the test set from self-play: the engine at depth 3 against itself after four
@@ -175,54 +204,30 @@ fn wins_in_5_and_6_moves_are_proved() {
 #[test]
 #[ignore = "writes the test set"]
 fn make_the_test_set() {
-    let stop = AtomicBool::new(false);
     let mut engine = Engine::new(16, RuleSet::Draw);
     let mut seed = 2026_u64;
     let mut found = 0;
     let mut game = 0;
     while found < 240 {
         game += 1;
-        let mut pos = Position::startpos();
-        for ply in 0..300 {
-            let mv = if ply < 4 {
-                let moves = GameState::moves(&pos);
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                moves[(seed >> 33) as usize % moves.len()]
-            } else {
-                let limits = SearchLimits {
-                    depth: Some(3),
-                    ..SearchLimits::default()
-                };
-                engine
-                    .search(&pos, &[], &limits, &stop, |_| {})
-                    .best
-                    .unwrap()
+        for (ply, pos) in self_play_game(&mut engine, &mut seed)
+            .into_iter()
+            .enumerate()
+        {
+            let Some(n) = search_mate(&pos, RuleSet::Draw, 6).filter(|&n| n >= 2) else {
+                continue;
             };
-            GameState::play(&mut pos, mv);
-            if pos.outcome_after(mv, RuleSet::Draw).is_some() {
-                break;
-            }
-            let limits = SearchLimits {
-                depth: Some(6),
-                ..SearchLimits::default()
-            };
-            let mut score = None;
-            Engine::new(4, RuleSet::Draw)
-                .search(&pos, &[], &limits, &stop, |i| score = Some(i.score));
-            if let Some(Score::Mate(n)) = score {
-                if n >= 2 {
-                    let solution = solve(&pos.into(), RuleSet::Draw);
-                    if solution.verdict == Verdict::Win {
-                        let s = solution.proof.unwrap().verify().unwrap();
-                        println!(
-                            "SET {pos}; game {game} ply {}; mate {n}; proof {} nodes, {} moves, longest line {}",
-                            ply + 1, s.nodes, s.moves, s.depth
-                        );
-                        found += 1;
-                    }
-                }
+            let solution = solve(&pos.into(), RuleSet::Draw);
+            if solution.verdict == Verdict::Win {
+                let s = solution.proof.unwrap().verify().unwrap();
+                println!(
+                    "SET {pos}; game {game} ply {}; mate {n}; proof {} nodes, {} moves, longest line {}",
+                    ply + 1,
+                    s.nodes,
+                    s.moves,
+                    s.depth
+                );
+                found += 1;
             }
         }
     }
@@ -283,45 +288,20 @@ fn compare_with_the_search_on_the_test_set() {
 #[test]
 #[ignore = "writes the deep part of the test set"]
 fn make_the_deep_test_set() {
-    let stop = AtomicBool::new(false);
     let mut engine = Engine::new(16, RuleSet::Draw);
     let mut seed = 2026_u64;
     let mut found = 0;
     for game in 1..=60 {
-        let mut pos = Position::startpos();
-        let mut line = Vec::new();
-        for ply in 0..300 {
-            let mv = if ply < 4 {
-                let moves = GameState::moves(&pos);
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                moves[(seed >> 33) as usize % moves.len()]
-            } else {
-                let limits = SearchLimits {
-                    depth: Some(3),
-                    ..SearchLimits::default()
-                };
-                engine
-                    .search(&pos, &[], &limits, &stop, |_| {})
-                    .best
-                    .unwrap()
-            };
-            GameState::play(&mut pos, mv);
-            if pos.outcome_after(mv, RuleSet::Draw).is_some() {
-                break;
-            }
-            line.push(pos);
-        }
+        let line = self_play_game(&mut engine, &mut seed);
         for (i, pos) in line.iter().enumerate() {
-            if search_mate_at(pos, 6) != Some(4) {
+            if search_mate(pos, RuleSet::Draw, 6) != Some(4) {
                 continue;
             }
             for back in [2, 4] {
                 let Some(earlier) = i.checked_sub(back).map(|j| line[j]) else {
                     continue;
                 };
-                let Some(mate) = search_mate_at(&earlier, 11) else {
+                let Some(mate) = search_mate(&earlier, RuleSet::Draw, 11) else {
                     continue;
                 };
                 if !(5..=6).contains(&mate) {
@@ -347,20 +327,5 @@ fn make_the_deep_test_set() {
         if found >= 30 {
             break;
         }
-    }
-}
-
-fn search_mate_at(pos: &Position, depth: u32) -> Option<i32> {
-    let stop = AtomicBool::new(false);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
-    let mut score = None;
-    Engine::new(16, RuleSet::Draw)
-        .search(pos, &[], &limits, &stop, |info| score = Some(info.score));
-    match score? {
-        Score::Mate(n) => Some(n),
-        Score::Cp(_) => None,
     }
 }
