@@ -393,8 +393,7 @@ class Analysis {
 // What the game page and the analysis board share: the board, the move list, stepping
 // through it, the evaluation bar, the best line and the graph.
 class GameScreen {
-  constructor(options) {
-    this.options = options;
+  constructor() {
     this.board = new Board((text) => this.tryMove(text));
     this.viewPly = 0;
     this.line = null; // { variant, rules, start, moves, positions }
@@ -591,7 +590,7 @@ class GameScreen {
 
 class GamePage extends GameScreen {
   constructor(id, token) {
-    super({});
+    super();
     this.id = id;
     this.token = token;
     this.game = null;
@@ -848,7 +847,7 @@ class GamePage extends GameScreen {
 
 class AnalysisPage extends GameScreen {
   constructor(line, title) {
-    super({});
+    super();
     this.title = title;
     this.line = line;
     this.viewPly = line.moves.length;

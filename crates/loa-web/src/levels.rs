@@ -24,6 +24,7 @@ pub struct Strength {
 }
 
 impl Strength {
+    #[cfg(test)]
     pub fn level(level: u8) -> Strength {
         Strength {
             level: Some(level),

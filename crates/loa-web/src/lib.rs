@@ -18,5 +18,4 @@ mod store;
 mod view;
 mod ws;
 
-pub use levels::{Strength, MAX_LEVEL};
-pub use server::{router, run, Config, Server, MAX_BODY};
+pub use server::{run, Config, Server};

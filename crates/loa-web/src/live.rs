@@ -11,7 +11,7 @@ use crate::levels::Strength;
 use crate::lineup::{Lineup, Player};
 use crate::setup::GameSetup;
 use crate::store::{Change, GameRow, MoveRow, SeatRow, StoredGame};
-use crate::view::{color_name, MoveView, OutcomeView, PositionView};
+use crate::view::{color_name, result_token, MoveView, OutcomeView, PositionView};
 use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use serde::Serialize;
 
@@ -181,18 +181,21 @@ impl LiveGame {
         if !self.online {
             return Ok(requested.unwrap_or_else(|| self.position().side_to_move()));
         }
-        let token = caller
-            .token
-            .as_deref()
-            .ok_or_else(|| ApiError::forbidden("an online game needs your seat's token"))?;
-        let slot = self
-            .slot_of(token)
-            .ok_or_else(|| ApiError::forbidden("that token is not a seat of this game"))?;
-        Ok(if slot.slot.starts_with("black") {
+        Ok(if self.caller_slot(caller)?.slot.starts_with("black") {
             Color::Black
         } else {
             Color::White
         })
+    }
+
+    /// The seat of an online game the caller's token holds.
+    fn caller_slot(&self, caller: &Caller) -> ApiResult<&SeatRow> {
+        let token = caller
+            .token
+            .as_deref()
+            .ok_or_else(|| ApiError::forbidden("an online game needs your seat's token"))?;
+        self.slot_of(token)
+            .ok_or_else(|| ApiError::forbidden("that token is not a seat of this game"))
     }
 
     /// A person at an online game's seat opens it; the game starts once every person
@@ -224,16 +227,10 @@ impl LiveGame {
         now: i64,
     ) -> ApiResult<Changed> {
         if self.online {
-            let token = caller
-                .token
-                .as_deref()
-                .ok_or_else(|| ApiError::forbidden("an online game needs your seat's token"))?;
-            let slot = self
-                .slot_of(token)
-                .ok_or_else(|| ApiError::forbidden("that token is not a seat of this game"))?;
+            let slot = self.caller_slot(caller)?.slot.clone();
             self.check_can_move(expected_ply, now)?;
             let to_move = self.lineup.slot(self.seat_to_move());
-            if slot.slot != to_move {
+            if slot != to_move {
                 return Err(ApiError::forbidden(format!(
                     "it is not your turn: {to_move} is to move"
                 )));
@@ -453,27 +450,19 @@ impl LiveGame {
             self.takeback_offer = Some(side);
             return Ok(Changed::nothing_at(self.game.ply()));
         };
-        // Back to before the asker's last move (at one board: the last move).
-        let keep = if self.online || self.lineup.has_engine() {
-            let moves: Vec<Move> = self.game.moves().collect();
-            let mut replay = Game::new(*self.game.start(), self.rules());
-            let mut last_by_asker = None;
-            for (i, &mv) in moves.iter().enumerate() {
-                if replay.position().side_to_move() == asker && !self.lineup_is_engine_at(&replay) {
-                    last_by_asker = Some(i);
-                }
-                replay.play(mv).expect("replaying the game");
+        // Back to before the asker's last move by a person (at one board: the last move).
+        let one_board = !self.online && !self.lineup.has_engine();
+        let mut back = self.game.clone();
+        loop {
+            back.undo()
+                .ok_or_else(|| ApiError::conflict("there is no move to take back"))?;
+            let seat = back.position().seat_to_move();
+            if one_board || (seat.side == asker && self.lineup.player(seat) == Player::Human) {
+                break;
             }
-            last_by_asker.ok_or_else(|| ApiError::conflict("there is no move to take back"))?
-        } else {
-            self.game
-                .ply()
-                .checked_sub(1)
-                .ok_or_else(|| ApiError::conflict("there is no move to take back"))?
-        };
-        while self.game.ply() > keep {
-            self.game.undo();
         }
+        let keep = back.ply();
+        self.game = back;
         self.log.truncate(keep);
         self.texts.truncate(keep + 1);
         if let Some(clock) = &mut self.clock {
@@ -498,13 +487,6 @@ impl LiveGame {
         })
     }
 
-    fn lineup_is_engine_at(&self, game: &Game<VariantPosition>) -> bool {
-        matches!(
-            self.lineup.player(game.position().seat_to_move()),
-            Player::Engine(_)
-        )
-    }
-
     /// The row to write.
     pub fn row(&self, now: i64) -> GameRow {
         GameRow {
@@ -523,11 +505,10 @@ impl LiveGame {
             started_at: self.started_at,
             clock_ms: self.clock.map(|c| c.remaining_ms.map(to_i64)),
             running_since: self.clock.and_then(|c| c.running_since),
-            result: self.ending.as_ref().map(|e| {
-                OutcomeView::new(e.winner, e.reason.clone())
-                    .result
-                    .to_string()
-            }),
+            result: self
+                .ending
+                .as_ref()
+                .map(|e| result_token(e.winner).to_string()),
             winner: self
                 .ending
                 .as_ref()

@@ -61,11 +61,7 @@ pub struct OutcomeView {
 impl OutcomeView {
     pub fn new(winner: Option<Color>, reason: String) -> OutcomeView {
         OutcomeView {
-            result: match winner {
-                Some(Color::Black) => "1-0",
-                Some(Color::White) => "0-1",
-                None => "1/2-1/2",
-            },
+            result: result_token(winner),
             winner: winner.map(color_name),
             reason,
         }
@@ -73,6 +69,15 @@ impl OutcomeView {
 
     pub fn of(outcome: Outcome) -> OutcomeView {
         OutcomeView::new(outcome.winner, outcome.reason.to_string())
+    }
+}
+
+/// The result as records write it: `1-0`, `0-1`, `1/2-1/2`.
+pub fn result_token(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::Black) => "1-0",
+        Some(Color::White) => "0-1",
+        None => "1/2-1/2",
     }
 }
 
