@@ -64,7 +64,7 @@ pub struct Progress {
 #[derive(Clone, Debug)]
 pub struct Solution {
     pub verdict: Verdict,
-    /// The winning move, for a win; the move that resists longest is not sought.
+    /// The winning move of a win (the first move of its proof).
     pub best: Option<Move>,
     /// The proof of the win (for `Win`, or of the opponent's win for `Loss`).
     pub proof: Option<Proof>,
@@ -219,7 +219,11 @@ impl<'a> Solver<'a> {
             Some(true) => {
                 verdict = Verdict::Win;
                 proof = self.extract(root, history);
-                best = self.winning_move(root);
+                // The proof's first move: the move the proof shows winning.
+                best = proof
+                    .as_ref()
+                    .and_then(|p| p.nodes[0].first())
+                    .and_then(|(text, _)| root.parse_move(text).ok());
             }
             Some(false) => match self.prove_second(root, history, resumed) {
                 Some(true) => {
@@ -406,15 +410,6 @@ impl<'a> Solver<'a> {
         {
             self.write_checkpoint();
         }
-    }
-
-    fn winning_move<P: GameState + Copy>(&mut self, root: &P) -> Option<Move> {
-        let attacker = self.attacker;
-        self.path.clear();
-        self.children(root)
-            .into_iter()
-            .find(|c| c.pn == 0 && root.side_to_move() == attacker)
-            .map(|c| c.mv)
     }
 
     /// The proof of the attacker's win at `root`, from the table, searching again
