@@ -45,6 +45,13 @@ pub fn evaluate_any(pos: &VariantPosition) -> i32 {
     }
 }
 
+/// Whether one move could join `pieces` into one group: a move joins at most the groups
+/// around one square, so a side of more than three groups cannot connect at once.
+#[inline]
+fn could_join_in_one(pieces: Bitboard) -> bool {
+    pieces.groups().take(4).count() <= 3
+}
+
 /// Whether one of `moves` wins at once for the side to move of `pos`.
 fn wins_with<P: GameState>(pos: &P, rules: RuleSet, moves: impl IntoIterator<Item = Move>) -> bool {
     let us = pos.side_to_move();
@@ -102,8 +109,7 @@ impl Searchable for Position {
 
     fn wins_in_one(&self, rules: RuleSet) -> bool {
         let us = self.side_to_move();
-        // One move joins at most the groups around one square: few groups or none.
-        if self.pieces(us).groups().take(4).count() > 3 {
+        if !could_join_in_one(self.pieces(us)) {
             return false;
         }
         let them = self.pieces(!us);
@@ -140,11 +146,7 @@ impl Searchable for NeighborsPosition {
     }
 
     fn wins_in_one(&self, rules: RuleSet) -> bool {
-        let us = self.side_to_move();
-        if self.pieces(us).groups().take(4).count() > 3 {
-            return false;
-        }
-        wins_with(self, rules, self.moves())
+        could_join_in_one(self.pieces(self.side_to_move())) && wins_with(self, rules, self.moves())
     }
 
     fn null_move_allowed(&self) -> bool {
@@ -166,11 +168,7 @@ impl Searchable for AmbiPosition {
     }
 
     fn wins_in_one(&self, rules: RuleSet) -> bool {
-        let us = self.side_to_move();
-        if self.team(us).groups().take(4).count() > 3 {
-            return false;
-        }
-        wins_with(self, rules, self.moves())
+        could_join_in_one(self.team(self.side_to_move())) && wins_with(self, rules, self.moves())
     }
 }
 
@@ -214,7 +212,7 @@ impl Searchable for ParachutePosition {
 
     fn wins_in_one(&self, rules: RuleSet) -> bool {
         let us = self.side_to_move();
-        if self.reserve(us) > 0 || self.pieces(us).groups().take(4).count() > 3 {
+        if self.reserve(us) > 0 || !could_join_in_one(self.pieces(us)) {
             return false;
         }
         let mut moves = MoveList::new();
