@@ -89,7 +89,9 @@ fn load(games: usize, plies: usize, think: Duration) -> Figures {
         let saved = server.get(&format!("/api/games/{id}"));
         assert_eq!(saved["moves"], Value::Array(sent), "game {id}");
     }
-    figures.peak_kb = server.memory_kb().unwrap_or(0);
+    figures.peak_kb = server
+        .memory_kb()
+        .expect("the server's peak memory from /proc");
     figures.latencies.sort();
     figures
 }
