@@ -139,7 +139,10 @@ fn solve_beside(
         time: budget,
         nodes: None,
     };
-    let mut solver = Solver::new(64, rules, limits, stop);
+    let mut solver = match Solver::new(64, rules, limits, stop) {
+        Ok(solver) => solver,
+        Err(e) => return format!("the solver cannot have its table: {e}"),
+    };
     let solution = solver.solve(pos, history);
     let checked = solution.proof.as_ref().and_then(|p| p.verify().ok());
     match (solution.verdict, solution.best, checked) {

@@ -58,7 +58,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let side = root.side_to_move();
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
-    let mut solver = Solver::new(args.hash, rules, limits, stop);
+    let mut solver = Solver::new(args.hash, rules, limits, stop)
+        .with_context(|| format!("cannot have a table of {} MB", args.hash))?;
     let mut nodes_before = 0;
     if let Some(path) = &args.resume {
         nodes_before = solver

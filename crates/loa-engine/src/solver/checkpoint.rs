@@ -2,13 +2,13 @@
 //! it was proving, and whether the side to move's win was already disproved), written
 //! to a file from time to time and read back by `--resume`.
 
-use super::table::{Entry, Table};
+use super::table::{Entry, Table, WAYS};
 use loa_core::Color;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"loa-dfpn";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Where a solve stood.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,13 +38,16 @@ pub fn write(path: &Path, stage: &Stage, table: &Table) -> std::io::Result<()> {
             u8::from(stage.second),
         ])?;
         out.write_all(&stage.nodes.to_le_bytes())?;
-        let entries = table.entries();
-        out.write_all(&(entries.len() as u64).to_le_bytes())?;
-        for e in entries {
-            out.write_all(&e.key.to_le_bytes())?;
-            out.write_all(&e.pn.to_le_bytes())?;
-            out.write_all(&e.dn.to_le_bytes())?;
-            out.write_all(&e.work.to_le_bytes())?;
+        let buckets = table.buckets();
+        out.write_all(&(buckets.len() as u64).to_le_bytes())?;
+        for bucket in buckets {
+            for way in 0..WAYS {
+                let e = bucket.entry(way);
+                out.write_all(&e.key.to_le_bytes())?;
+                out.write_all(&e.pn.to_le_bytes())?;
+                out.write_all(&e.dn.to_le_bytes())?;
+                out.write_all(&e.work.to_le_bytes())?;
+            }
         }
         out.flush()?;
     }
@@ -69,18 +72,23 @@ pub fn read(path: &Path, table: &mut Table) -> std::io::Result<Stage> {
     input.read_exact(&mut flags)?;
     let nodes = read_u64(&mut input)?;
     let count = read_u64(&mut input)?;
-    if count != table.entries().len() as u64 {
+    if count != table.buckets().len() as u64 {
         return Err(bad(
             "the checkpoint's table has another size: give the same --hash",
         ));
     }
-    for slot in table.entries_mut() {
-        *slot = Entry {
-            key: read_u64(&mut input)?,
-            pn: read_u32(&mut input)?,
-            dn: read_u32(&mut input)?,
-            work: read_u32(&mut input)?,
-        };
+    for bucket in table.buckets_mut() {
+        for way in 0..WAYS {
+            bucket.set(
+                way,
+                Entry {
+                    key: read_u64(&mut input)?,
+                    pn: read_u32(&mut input)?,
+                    dn: read_u32(&mut input)?,
+                    work: read_u32(&mut input)?,
+                },
+            );
+        }
     }
     Ok(Stage {
         root,

@@ -104,6 +104,8 @@ pub struct Solver<'a> {
     resumed: Option<checkpoint::Stage>,
     /// The last checkpoint that could not be written.
     pub checkpoint_error: Option<String>,
+    /// What the table holds for each child of the node being expanded.
+    probes: Vec<Option<Entry>>,
 }
 
 struct Child<P> {
@@ -116,14 +118,16 @@ struct Child<P> {
 }
 
 impl<'a> Solver<'a> {
+    /// A solver with a table of `hash_mb` megabytes; an error when the memory cannot be
+    /// had.
     pub fn new(
         hash_mb: usize,
         rules: RuleSet,
         limits: SolveLimits,
         stop: &'a AtomicBool,
-    ) -> Solver<'a> {
-        Solver {
-            table: Table::new(hash_mb),
+    ) -> std::io::Result<Solver<'a>> {
+        Ok(Solver {
+            table: Table::new(hash_mb)?,
             rules,
             attacker: Color::Black,
             path: Vec::new(),
@@ -140,7 +144,8 @@ impl<'a> Solver<'a> {
             second_stage: false,
             resumed: None,
             checkpoint_error: None,
-        }
+            probes: Vec::new(),
+        })
     }
 
     /// Writes a checkpoint to `path` every `every`, and when stopped before an answer.
@@ -318,29 +323,36 @@ impl<'a> Solver<'a> {
     fn children<P: GameState + Copy>(&mut self, pos: &P) -> Vec<Child<P>> {
         let mut moves = MoveList::new();
         pos.for_each_move(|mv| moves.push(mv));
-        let mut children = Vec::with_capacity(moves.as_slice().len());
-        for &mv in moves.as_slice() {
-            let mut after = *pos;
-            after.play(mv);
-            let (pn, dn, path_dependent) = match after.outcome_after(mv, self.rules) {
-                Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
-                Some(_) => (INF, 0, false),
-                None if self.path.contains(&after.key()) => (INF, 0, true),
-                None => match self.table.get(after.key()) {
-                    Some(e) => (e.pn, e.dn, false),
-                    None => {
-                        let (pn, dn) = self.initial(&after);
-                        (pn, dn, false)
-                    }
-                },
-            };
-            children.push(Child {
+        let mut children: Vec<Child<P>> = moves
+            .as_slice()
+            .iter()
+            .map(|&mv| Child {
                 mv,
-                pos: after,
-                pn,
-                dn,
-                path_dependent,
-            });
+                pos: pos.after(mv),
+                pn: 0,
+                dn: 0,
+                path_dependent: false,
+            })
+            .collect();
+        // Every child's bucket is read in one tight loop, before the work on each child,
+        // so that the memory accesses overlap instead of waiting one after another.
+        self.probes.clear();
+        self.probes
+            .extend(children.iter().map(|c| self.table.get(c.pos.key())));
+        for (child, known) in children.iter_mut().zip(&self.probes) {
+            (child.pn, child.dn, child.path_dependent) =
+                match child.pos.outcome_after(child.mv, self.rules) {
+                    Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
+                    Some(_) => (INF, 0, false),
+                    None if self.path.contains(&child.pos.key()) => (INF, 0, true),
+                    None => match known {
+                        Some(e) => (e.pn, e.dn, false),
+                        None => {
+                            let (pn, dn) = self.initial(&child.pos);
+                            (pn, dn, false)
+                        }
+                    },
+                };
         }
         children
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 fn solve(pos: &VariantPosition, rules: RuleSet) -> Solution {
     let stop = AtomicBool::new(false);
-    let mut solver = Solver::new(8, rules, SolveLimits::default(), &stop);
+    let mut solver = Solver::new(8, rules, SolveLimits::default(), &stop).unwrap();
     solver.solve(pos, &[])
 }
 
@@ -114,7 +114,7 @@ fn both_rule_sets_on_a_small_board() {
 fn a_stopped_solver_says_unknown() {
     let stop = AtomicBool::new(true);
     let start = Variant::Standard.start(BoardSize::Six).unwrap();
-    let mut solver = Solver::new(4, RuleSet::Draw, SolveLimits::default(), &stop);
+    let mut solver = Solver::new(4, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
     let solution = solver.solve(&start, &[]);
     assert_eq!(solution.verdict, Verdict::Unknown);
     assert!(solution.proof.is_none());
