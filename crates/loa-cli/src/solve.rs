@@ -57,7 +57,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
     };
     let side = root.side_to_move();
     let bar = ProgressBar::new_spinner();
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+            .expect("a valid template"),
+    );
     let mut solver = Solver::new(args.hash, rules, limits, stop)
         .with_context(|| format!("cannot have a table of {} MB", args.hash))?;
     let mut nodes_before = 0;
@@ -80,7 +83,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
         } else {
             "the opponent's"
         };
-        let nps = p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-3);
+        // The nodes of this run only: a resumed run's count starts from the checkpoint's.
+        let nps = p.nodes.saturating_sub(nodes_before) as f64 / p.elapsed.as_secs_f64().max(1e-3);
         ticker.set_message(format!(
             "proving {whose} win ({}): root pn {} dn {}, {} nodes, {:.0} nodes/s",
             p.attacker, p.pn, p.dn, p.nodes, nps
@@ -95,8 +99,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(best) = solution.best {
         say!("best move {best}");
     }
-    if let (Verdict::Unknown, Some((attacker, pn, dn))) = (solution.verdict, solution.root_numbers)
-    {
+    if solution.verdict == Verdict::Unknown {
+        let (attacker, pn, dn) = solution.root_numbers;
         say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
     }
     if let Some(error) = checkpoint_error {

@@ -71,8 +71,8 @@ pub struct Solution {
     pub nodes: u64,
     pub elapsed: Duration,
     /// Whose win was being proved and the root's proof and disproof numbers, as last
-    /// stored (for an unknown result: how far it got).
-    pub root_numbers: Option<(Color, u32, u32)>,
+    /// combined (for an unknown result: how far it got).
+    pub root_numbers: (Color, u32, u32),
 }
 
 /// Where the root's numbers are reported.
@@ -95,6 +95,8 @@ pub struct Solver<'a> {
     progress: Option<ProgressReport<'a>>,
     next_report: u64,
     root_key: u64,
+    /// The root's proof and disproof numbers as the search last combined them.
+    root_numbers: (u32, u32),
     /// Where and how often to write checkpoints.
     checkpoint: Option<(PathBuf, Duration)>,
     last_checkpoint: Instant,
@@ -139,6 +141,7 @@ impl<'a> Solver<'a> {
             progress: None,
             next_report: 0,
             root_key: 0,
+            root_numbers: (INF, INF),
             checkpoint: None,
             last_checkpoint: Instant::now(),
             second_stage: false,
@@ -243,12 +246,9 @@ impl<'a> Solver<'a> {
         if verdict == Verdict::Unknown {
             self.write_checkpoint();
         }
-        let root_numbers = self
-            .table
-            .get(self.root_key)
-            .map(|e| (self.attacker, e.pn, e.dn));
+        let (pn, dn) = self.root_numbers;
         Solution {
-            root_numbers,
+            root_numbers: (self.attacker, pn, dn),
             verdict,
             best,
             proof,
@@ -284,6 +284,10 @@ impl<'a> Solver<'a> {
         self.attacker = attacker;
         self.path = history.to_vec();
         self.root_key = root.key();
+        self.root_numbers = self
+            .table
+            .get(self.root_key)
+            .map_or((INF, INF), |e| (e.pn, e.dn));
         let (pn, dn, _) = self.mid(root, INF, INF);
         if pn == 0 {
             Some(true)
@@ -370,6 +374,10 @@ impl<'a> Solver<'a> {
         let (mut pn, mut dn, mut dependent);
         loop {
             (pn, dn, dependent) = combine(&children, or_node);
+            // Only the root has the root's key: a repetition of it is never searched.
+            if key == self.root_key {
+                self.root_numbers = (pn, dn);
+            }
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
                 break;
             }
@@ -403,12 +411,12 @@ impl<'a> Solver<'a> {
             return;
         }
         self.next_report = self.nodes + 100_000;
-        // The root's numbers as last stored: they change when the search returns to it.
-        let root = self.table.get(self.root_key).unwrap_or_default();
+        // The root's numbers as last combined: they change when the search returns to it.
+        let (pn, dn) = self.root_numbers;
         let progress = Progress {
             attacker: self.attacker,
-            pn: root.pn,
-            dn: root.dn,
+            pn,
+            dn,
             nodes: self.nodes,
             elapsed: self.started.elapsed(),
         };
