@@ -102,6 +102,7 @@ fn handshake_ugi_and_uci() {
         "option name UCI_Variant type combo default standard var standard var scrambled-eggs \
          var parachute var ambiloa var neighbors var fields-of-action",
         "option name RandomMoves type check default false",
+        "option name Solver type check default false",
     ];
     for (command, ok) in [("ugi", "ugiok"), ("uci", "uciok")] {
         loa.send(command);

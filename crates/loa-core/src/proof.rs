@@ -185,6 +185,41 @@ impl Proof {
         })
     }
 
+    /// The longest line of play through the proof's graph, in moves, read from its
+    /// structure alone (no rules: [`Proof::verify`] checks those); `None` when a line
+    /// comes back to a node or leads to a node that does not exist.
+    pub fn longest_line(&self) -> Option<usize> {
+        // Depth-first with an explicit stack; `None`: not reached, `Some(None)`: on the
+        // current line, `Some(Some(d))`: the longest line from the node.
+        let mut longest: Vec<Option<Option<usize>>> = vec![None; self.nodes.len()];
+        let mut stack = vec![(0usize, 0usize, 0usize)];
+        longest[0] = Some(None);
+        while let Some(&mut (node, ref mut next, ref mut deepest)) = stack.last_mut() {
+            let Some((_, to)) = self.nodes.get(node)?.get(*next) else {
+                let depth = *deepest;
+                longest[node] = Some(Some(depth));
+                stack.pop();
+                if let Some(parent) = stack.last_mut() {
+                    parent.2 = parent.2.max(depth + 1);
+                }
+                continue;
+            };
+            *next += 1;
+            match *to {
+                Next::Win => *deepest = (*deepest).max(1),
+                Next::Node(child) => match *longest.get(child)? {
+                    None => {
+                        longest[child] = Some(None);
+                        stack.push((child, 0, 0));
+                    }
+                    Some(None) => return None,
+                    Some(Some(depth)) => *deepest = (*deepest).max(depth + 1),
+                },
+            }
+        }
+        longest[0].flatten()
+    }
+
     /// Checks the proof with the rules alone.
     pub fn verify(&self) -> Result<ProofSummary, ProofError> {
         let invalid = |node: usize, message: String| ProofError::Invalid { node, message };
@@ -356,6 +391,30 @@ mod tests {
             }
         );
         assert_eq!(Proof::parse(&p.write()).unwrap(), p);
+    }
+
+    #[test]
+    fn the_longest_line_is_read_from_the_graph() {
+        let start = Proof::parse(&proof("0: a1-b2=win\n")).unwrap();
+        let with = |nodes: Vec<Vec<(&str, Next)>>| Proof {
+            nodes: nodes
+                .into_iter()
+                .map(|n| n.into_iter().map(|(m, to)| (m.to_string(), to)).collect())
+                .collect(),
+            ..start.clone()
+        };
+        assert_eq!(start.longest_line(), Some(1));
+        let graph = with(vec![
+            vec![("a", Next::Node(1))],
+            vec![("b", Next::Node(2)), ("c", Next::Win), ("d", Next::Node(3))],
+            vec![("e", Next::Node(3))],
+            vec![("f", Next::Win)],
+        ]);
+        assert_eq!(graph.longest_line(), Some(4));
+        let cycle = with(vec![vec![("a", Next::Node(1))], vec![("b", Next::Node(0))]]);
+        assert_eq!(cycle.longest_line(), None);
+        let dangling = with(vec![vec![("a", Next::Node(7))]]);
+        assert_eq!(dangling.longest_line(), None);
     }
 
     #[test]

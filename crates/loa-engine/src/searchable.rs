@@ -9,7 +9,7 @@ use loa_core::variants::{AmbiPosition, FieldsPosition, NeighborsPosition, Parach
 use loa_core::{Bitboard, GameState, Move, MoveList, Position, RuleSet, Square, VariantPosition};
 
 /// A position the search can search.
-pub trait Searchable: GameState + Copy {
+pub trait Searchable: GameState + Copy + Into<VariantPosition> {
     /// The moves the search tries: every legal move (or a lone pass), or a selection of
     /// them where a variant has too many (Parachute's placements).
     fn search_moves(&self, moves: &mut MoveList);

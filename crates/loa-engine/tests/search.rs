@@ -1,7 +1,8 @@
 //! Search finds game ends exactly and scores them by distance.
 
 use loa_core::{Position, RuleSet};
-use loa_engine::{Engine, Score, SearchLimits};
+use loa_engine::solver::{SolveLimits, Solver, Verdict};
+use loa_engine::{Engine, Score, SearchLimits, SearchResult};
 use std::sync::atomic::AtomicBool;
 
 fn search(text: &str, rules: RuleSet, depth: u32) -> (String, Score) {
@@ -194,4 +195,60 @@ fn a_simultaneous_connection_is_avoided_under_draw_and_taken_under_mover_wins() 
         assert_eq!(best, simultaneous.to_string(), "{text}");
         assert_eq!(score, Score::Mate(1));
     }
+}
+
+/// A search with the solver beside it, to the end (a proved result or a connection the
+/// search finds ends it) or to `depth`.
+fn search_with_solver(pos: &Position, depth: Option<u32>) -> (SearchResult, Vec<Score>) {
+    let mut engine = Engine::new(16, RuleSet::Draw);
+    engine.set_solver(true);
+    let limits = SearchLimits {
+        depth,
+        ..SearchLimits::default()
+    };
+    let mut scores = Vec::new();
+    let result = engine.search(pos, &[], &limits, &AtomicBool::new(false), |info| {
+        scores.push(info.score);
+    });
+    (result, scores)
+}
+
+/// The solver's verdict, on its own.
+fn solved(pos: &Position) -> Verdict {
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(16, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
+    solver.solve(&(*pos).into(), &[]).verdict
+}
+
+#[test]
+fn with_the_solver_a_won_position_is_played_and_reported_as_a_win() {
+    // Won in 6 moves (from the solver's test set); then the loser's side of it.
+    let pos: Position = "1b2bbb1/2w5/2b2w2/2bb3w/1w1bw3/3b4/2w2w2/5w2 b"
+        .parse()
+        .unwrap();
+    let (result, scores) = search_with_solver(&pos, None);
+    assert!(
+        matches!(scores.last(), Some(Score::Mate(n)) if *n > 0),
+        "{scores:?}"
+    );
+    let after = pos.after(result.best.unwrap());
+    assert_eq!(solved(&after), Verdict::Loss, "the move played wins");
+    let (lost, scores) = search_with_solver(&after, None);
+    assert!(lost.best.is_some());
+    assert!(
+        matches!(scores.last(), Some(Score::Mate(n)) if *n < 0),
+        "{scores:?}"
+    );
+}
+
+#[test]
+fn the_solver_stops_with_the_search() {
+    // The search ends at depth 1 at once; the solver is stopped with it, before a proof.
+    let pos: Position = "1b2bbb1/2w5/2b2w2/2bb3w/1w1bw3/3b4/2w2w2/5w2 b"
+        .parse()
+        .unwrap();
+    let (result, scores) = search_with_solver(&pos, Some(1));
+    assert_eq!(result.depth, 1);
+    assert_eq!(result.proven, None);
+    assert_eq!(scores.len(), 1);
 }

@@ -104,6 +104,8 @@ pub enum EngineOption {
     Variant,
     /// Play a random legal move at once: a baseline to measure against.
     RandomMoves,
+    /// Run the proof-number solver beside the search, on a thread of its own.
+    Solver,
 }
 
 /// A checked value of one of this engine's options.
@@ -116,13 +118,14 @@ pub enum OptionValue {
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 6] = [
+    pub const ALL: [EngineOption; 7] = [
         EngineOption::Hash,
         EngineOption::Threads,
         EngineOption::MoveOverhead,
         EngineOption::SimultaneousConnection,
         EngineOption::Variant,
         EngineOption::RandomMoves,
+        EngineOption::Solver,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -133,6 +136,7 @@ impl EngineOption {
             EngineOption::SimultaneousConnection => "SimultaneousConnection",
             EngineOption::Variant => "UCI_Variant",
             EngineOption::RandomMoves => "RandomMoves",
+            EngineOption::Solver => "Solver",
         }
     }
 
@@ -154,7 +158,9 @@ impl EngineOption {
                 default: Variant::Standard.name().to_string(),
                 vars: Variant::ALL.map(|v| v.name().to_string()).to_vec(),
             },
-            EngineOption::RandomMoves => OptionKind::Check { default: false },
+            EngineOption::RandomMoves | EngineOption::Solver => {
+                OptionKind::Check { default: false }
+            }
         };
         OptionDecl {
             name: self.name().to_string(),
@@ -182,7 +188,7 @@ impl EngineOption {
         match self {
             EngineOption::SimultaneousConnection => OptionValue::Rules(RuleSet::default()),
             EngineOption::Variant => OptionValue::Variant(Variant::default()),
-            EngineOption::RandomMoves => OptionValue::Flag(false),
+            EngineOption::RandomMoves | EngineOption::Solver => OptionValue::Flag(false),
             _ => match self.decl().kind {
                 OptionKind::Spin { default, .. } => OptionValue::Number(default as u64),
                 kind => unreachable!("{kind:?} of a spin option"),
@@ -219,14 +225,16 @@ impl EngineOption {
                     .parse::<Variant>()
                     .map(OptionValue::Variant)
                     .map_err(|e| ProtocolError::new(format!("setoption: {name}: {e}"))),
-                EngineOption::RandomMoves => match value.to_ascii_lowercase().as_str() {
-                    "true" => Ok(OptionValue::Flag(true)),
-                    "false" => Ok(OptionValue::Flag(false)),
-                    _ => Err(ProtocolError::new(format!(
-                        "setoption: {name} value '{}' must be true or false",
-                        excerpt(value)
-                    ))),
-                },
+                EngineOption::RandomMoves | EngineOption::Solver => {
+                    match value.to_ascii_lowercase().as_str() {
+                        "true" => Ok(OptionValue::Flag(true)),
+                        "false" => Ok(OptionValue::Flag(false)),
+                        _ => Err(ProtocolError::new(format!(
+                            "setoption: {name} value '{}' must be true or false",
+                            excerpt(value)
+                        ))),
+                    }
+                }
                 _ => value
                     .parse::<RuleSet>()
                     .map(OptionValue::Rules)

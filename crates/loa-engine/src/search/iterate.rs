@@ -26,6 +26,7 @@ impl Searcher<'_> {
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
+            proven: None,
         };
         if result.best.is_none() {
             return result;

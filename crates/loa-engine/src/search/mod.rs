@@ -19,11 +19,12 @@ mod threads;
 
 pub use score::{Score, MATE, MATE_BOUND};
 
+use crate::solver::beside::{self, Proven};
 use crate::time::TimeLimit;
 use crate::tt::TranspositionTable;
 use crate::Searchable;
 use loa_core::{Move, RuleSet, VariantPosition};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use threads::ThreadTables;
 
@@ -71,6 +72,32 @@ pub struct SearchResult {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<Move>,
+    /// What the solver beside the search proved at the root, if it ran and proved it.
+    pub proven: Option<Proven>,
+}
+
+/// Makes a proved result the search's answer. A connection the search found itself is
+/// kept when it is at least as near (the search finds the nearest it sees; the proof's
+/// distance is an upper bound); a proved win is played with the proof's move, a proved
+/// loss with the move the search found.
+fn take_proven(result: &mut SearchResult, proven: Proven) {
+    result.proven = Some(proven);
+    let score = proven.score();
+    let search_knew = if proven.win {
+        result.score >= score
+    } else {
+        result.score <= -MATE_BOUND && result.score <= score
+    };
+    if search_knew {
+        return;
+    }
+    result.score = score;
+    if proven.win {
+        if let Some(best) = proven.best {
+            result.best = Some(best);
+            result.pv = vec![best];
+        }
+    }
 }
 
 /// The engine: its table and ordering heuristics outlive a single search.
@@ -79,6 +106,8 @@ pub struct Engine {
     rules: RuleSet,
     /// What each thread keeps from one search to the next; the main thread's first.
     threads: Vec<Box<ThreadTables>>,
+    /// Whether a proof-number solver runs beside the search, on a thread of its own.
+    solver: bool,
 }
 
 impl Engine {
@@ -87,6 +116,7 @@ impl Engine {
             tt: TranspositionTable::new(hash_mb),
             rules,
             threads: vec![ThreadTables::new()],
+            solver: false,
         }
     }
 
@@ -117,6 +147,13 @@ impl Engine {
         self.threads.len()
     }
 
+    /// Runs the proof-number solver beside the search (one more thread): a win it
+    /// proves is played at once, and a proved win or loss is reported as a connection
+    /// score.
+    pub fn set_solver(&mut self, on: bool) {
+        self.solver = on;
+    }
+
     /// Searches `root`. `history` holds the hashes of the game's positions before `root`,
     /// oldest first, so repetitions are seen; `stop` ends the search from outside;
     /// `on_info` hears of every finished iteration.
@@ -126,22 +163,58 @@ impl Engine {
         history: &[u64],
         limits: &SearchLimits,
         stop: &AtomicBool,
-        on_info: impl FnMut(&Info),
+        mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
         self.tt.new_search();
         for tables in &mut self.threads {
             tables.history.age();
         }
-        threads::search(
-            &self.tt,
-            &mut self.threads,
-            self.rules,
-            root,
-            history,
-            limits,
-            stop,
-            on_info,
-        )
+        let (tt, tables, rules) = (&self.tt, &mut self.threads, self.rules);
+        let halt = AtomicBool::new(false);
+        // The solver's answer concerns the best line only.
+        if !self.solver || limits.multipv > 1 {
+            return threads::search(
+                tt, tables, rules, root, history, limits, stop, &halt, on_info,
+            );
+        }
+        let start = limits.start.unwrap_or_else(Instant::now);
+        let solver_stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let solver = std::thread::Builder::new()
+                .name("solver".to_string())
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, || {
+                    beside::prove(root, history, rules, &solver_stop, &halt)
+                });
+            let mut result = threads::search(
+                tt,
+                tables,
+                rules,
+                root,
+                history,
+                limits,
+                stop,
+                &halt,
+                &mut on_info,
+            );
+            solver_stop.store(true, Ordering::Relaxed);
+            // A solver thread that could not start proves nothing.
+            let proven = solver.ok().and_then(|s| s.join().ok()).flatten();
+            if let Some(proven) = proven {
+                take_proven(&mut result, proven);
+                on_info(&Info {
+                    depth: result.depth,
+                    multipv: 1,
+                    seldepth: result.depth,
+                    score: Score::from_internal(result.score),
+                    nodes: result.nodes,
+                    time: start.elapsed(),
+                    hashfull: tt.hashfull(),
+                    pv: result.pv.clone(),
+                });
+            }
+            result
+        })
     }
 
     /// Searches a position of any variant: [`Engine::search`] on the position it holds.
@@ -162,5 +235,66 @@ impl Engine {
                 self.search(pos, history, limits, stop, on_info)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loa_core::Square;
+
+    fn mv(from: u8, to: u8) -> Move {
+        Move::new(Square::new(from), Square::new(to), false)
+    }
+
+    fn searched(score: i32) -> SearchResult {
+        SearchResult {
+            best: Some(mv(0, 1)),
+            score,
+            depth: 5,
+            nodes: 100,
+            pv: vec![mv(0, 1)],
+            proven: None,
+        }
+    }
+
+    fn proven(win: bool, plies: u32) -> Proven {
+        Proven {
+            win,
+            best: win.then(|| mv(18, 34)),
+            plies,
+            proof_nodes: 40,
+            nodes: 500,
+        }
+    }
+
+    #[test]
+    fn a_proved_win_the_search_did_not_see_is_played_with_its_distance() {
+        let mut result = searched(35);
+        take_proven(&mut result, proven(true, 9));
+        assert_eq!(result.best, Some(mv(18, 34)));
+        assert_eq!(result.pv, vec![mv(18, 34)]);
+        assert_eq!(Score::from_internal(result.score), Score::Mate(5));
+        assert!(result.proven.is_some());
+    }
+
+    #[test]
+    fn a_nearer_connection_of_the_search_is_kept() {
+        let mut result = searched(MATE - 3);
+        take_proven(&mut result, proven(true, 9));
+        assert_eq!(result.best, Some(mv(0, 1)));
+        assert_eq!(Score::from_internal(result.score), Score::Mate(2));
+    }
+
+    #[test]
+    fn a_proved_loss_keeps_the_search_move_and_reports_the_loss() {
+        let mut result = searched(-20);
+        take_proven(&mut result, proven(false, 8));
+        assert_eq!(result.best, Some(mv(0, 1)));
+        assert_eq!(Score::from_internal(result.score), Score::Mate(-4));
+        // A nearer loss the search saw is kept.
+        let mut result = searched(-(MATE - 4));
+        take_proven(&mut result, proven(false, 8));
+        assert_eq!(Score::from_internal(result.score), Score::Mate(-2));
     }
 }

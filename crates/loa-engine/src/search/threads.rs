@@ -29,8 +29,12 @@ impl ThreadTables {
 
 /// A thread's part in the search.
 pub(super) enum Role<'a> {
-    /// Reports, and reads the helpers' node counts for them.
-    Main { helper_nodes: &'a AtomicU64 },
+    /// Reports, and reads the helpers' node counts for them; ends early when `halt` is
+    /// set (the solver beside it proved the root).
+    Main {
+        helper_nodes: &'a AtomicU64,
+        halt: &'a AtomicBool,
+    },
     /// Adds its nodes to the shared count, and ends when the main thread is done.
     Helper {
         nodes: &'a AtomicU64,
@@ -41,7 +45,7 @@ pub(super) enum Role<'a> {
 impl Role<'_> {
     pub fn helper_nodes(&self) -> u64 {
         match self {
-            Role::Main { helper_nodes } => helper_nodes.load(Ordering::Relaxed),
+            Role::Main { helper_nodes, .. } => helper_nodes.load(Ordering::Relaxed),
             Role::Helper { .. } => 0,
         }
     }
@@ -56,13 +60,14 @@ impl Role<'_> {
     #[inline]
     pub fn told_to_stop(&self) -> bool {
         match self {
-            Role::Main { .. } => false,
+            Role::Main { halt, .. } => halt.load(Ordering::Relaxed),
             Role::Helper { main_done, .. } => main_done.load(Ordering::Relaxed),
         }
     }
 }
 
-/// Searches `root` on every thread of `tables` (the main thread's first).
+/// Searches `root` on every thread of `tables` (the main thread's first), until a limit,
+/// `stop`, or `halt`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn search<P: Searchable>(
     tt: &TranspositionTable,
@@ -72,6 +77,7 @@ pub(super) fn search<P: Searchable>(
     history: &[u64],
     limits: &SearchLimits,
     stop: &AtomicBool,
+    halt: &AtomicBool,
     on_info: impl FnMut(&Info),
 ) -> SearchResult {
     let start = limits.start.unwrap_or_else(Instant::now);
@@ -99,6 +105,7 @@ pub(super) fn search<P: Searchable>(
         }
         let role = Role::Main {
             helper_nodes: &helper_nodes,
+            halt,
         };
         let mut main = Searcher::new(tt, main_tables, rules, stop, role, deadline, history, root);
         main.node_limit = limits.nodes.unwrap_or(u64::MAX);

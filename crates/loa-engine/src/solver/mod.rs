@@ -9,6 +9,7 @@
 //! rules alone. It works on any [`GameState`], so on every board and every variant
 //! where connection decides, under either rule set.
 
+pub mod beside;
 mod checkpoint;
 mod table;
 
@@ -204,7 +205,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn solve_as<P: GameState + Copy + Into<VariantPosition>>(
+    pub(crate) fn solve_as<P: GameState + Copy + Into<VariantPosition>>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -278,6 +279,9 @@ impl<'a> Solver<'a> {
         attacker: Color,
         keep_table: bool,
     ) -> Option<bool> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
         if !keep_table {
             self.table.clear();
         }
@@ -463,6 +467,11 @@ impl<'a> Solver<'a> {
     ) -> Option<usize> {
         if let Some(&id) = ids.get(pos) {
             return Some(id);
+        }
+        // A proof is written only for a solve that was not stopped.
+        if self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return None;
         }
         let id = nodes.len();
         ids.insert(*pos, id);

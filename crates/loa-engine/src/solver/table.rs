@@ -10,6 +10,9 @@ use memmap2::MmapMut;
 /// A number meaning "infinite": proved, or disproved.
 pub const INF: u32 = u32::MAX / 4;
 
+/// Tables of this size or more ask for huge pages.
+const HUGE_PAGES_FROM_MB: usize = 1024;
+
 /// Entries in a bucket.
 pub const WAYS: usize = 3;
 
@@ -72,10 +75,7 @@ impl Table {
         } else {
             wanted.next_power_of_two() / 2
         };
-        let memory = MmapMut::map_anon(count * size_of::<Bucket>())?;
-        // Only a request: without huge pages the table works the same, more slowly.
-        #[cfg(target_os = "linux")]
-        let _ = memory.advise(memmap2::Advice::HugePage);
+        let memory = map(count * size_of::<Bucket>())?;
         Ok(Table {
             memory,
             mask: count - 1,
@@ -123,14 +123,31 @@ impl Table {
         }
     }
 
-    /// Empties the table; a table never written is left alone, so that its pages are
-    /// not touched before they are used.
+    /// Empties the table: a fresh mapping (the kernel gives zeroed pages as they are
+    /// touched, so this takes no time), or zeroes written over the old one if the
+    /// memory cannot be had again. A table never written is left alone.
     pub fn clear(&mut self) {
         if self.written {
-            self.memory.fill(0);
+            match map(self.memory.len()) {
+                Ok(fresh) => self.memory = fresh,
+                Err(_) => self.memory.fill(0),
+            }
             self.written = false;
         }
     }
+}
+
+/// Zeroed memory of `bytes`.
+fn map(bytes: usize) -> std::io::Result<MmapMut> {
+    let memory = MmapMut::map_anon(bytes)?;
+    // Only a request: without huge pages the table works the same, more slowly. Small
+    // tables do without: the kernel may stop a thread to gather a huge page, and the
+    // solver beside a search must answer its stop at once.
+    #[cfg(target_os = "linux")]
+    if bytes >= HUGE_PAGES_FROM_MB << 20 {
+        let _ = memory.advise(memmap2::Advice::HugePage);
+    }
+    Ok(memory)
 }
 
 #[cfg(test)]

@@ -146,7 +146,9 @@ fn prove_set(set: &[(Position, String)]) {
     for (pos, recorded) in set {
         let solution = solve(&(*pos).into(), RuleSet::Draw);
         assert_eq!(solution.verdict, Verdict::Win, "{pos}");
-        let summary = solution.proof.unwrap().verify().unwrap();
+        let proof = solution.proof.unwrap();
+        let summary = proof.verify().unwrap();
+        assert_eq!(proof.longest_line(), Some(summary.depth), "{pos}");
         let size = format!("proof {} nodes", summary.nodes);
         assert!(
             recorded.contains(&size),

@@ -316,6 +316,9 @@ impl Session {
             (EngineOption::RandomMoves, OptionValue::Flag(on)) => {
                 self.settings.random_moves = on;
             }
+            (EngineOption::Solver, OptionValue::Flag(on)) => {
+                self.engine().set_solver(on);
+            }
             (option, value) => unreachable!("{option:?} checked {value:?}"),
         }
         Ok(())
