@@ -28,6 +28,9 @@ pub struct SolveArgs {
     /// The table's size in megabytes.
     #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = whole(1usize, 65_536))]
     hash: usize,
+    /// Threads searching over the shared table.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(1usize, 256))]
+    threads: usize,
     /// Write the proof of a win or a loss to this file.
     #[arg(long)]
     proof: Option<PathBuf>,
@@ -63,6 +66,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     );
     let mut solver = Solver::new(args.hash, rules, limits, stop)
         .with_context(|| format!("cannot have a table of {} MB", args.hash))?;
+    solver.set_threads(args.threads);
     let mut nodes_before = 0;
     if let Some(path) = &args.resume {
         nodes_before = solver

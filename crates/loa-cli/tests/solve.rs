@@ -97,6 +97,8 @@ fn bad_input_is_refused_with_a_message() {
         vec!["solve", "--position", "not a position"],
         vec!["solve", "--hash", "0"],
         vec!["solve", "--hash", "-5"],
+        vec!["solve", "--threads", "0"],
+        vec!["solve", "--threads", "99999999999999999999"],
         vec!["solve", "--time", "-1"],
         vec!["solve", "--position", "8/8/8/8/8/8/8/bb5w b"],
         vec!["verify-proof", "/nonexistent/proof.txt"],
@@ -172,4 +174,35 @@ fn analyze_reports_what_the_solver_proves_beside_the_search() {
     let text = stdout(&out);
     assert!(text.contains("proved: d8-e7 wins, in at most"), "{text}");
     assert!(text.contains("checked"), "{text}");
+}
+
+#[test]
+fn two_threads_prove_a_deep_win_with_a_checked_proof() {
+    // Won for White in 5 or 6 moves (from the solver's test set).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("proof.txt");
+    let path_text = path.to_str().unwrap();
+    let out = loa(
+        &[
+            "solve",
+            "--position",
+            "3w4/2w5/wb1w4/1wbb4/2b1w3/8/3w4/4b3 w",
+            "--threads",
+            "2",
+            "--hash",
+            "16",
+            "--proof",
+            path_text,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("win\n"), "{text}");
+    assert!(text.contains("(checked)"), "{text}");
+    let checked = loa(&["verify-proof", path_text], "");
+    assert!(
+        stdout(&checked).starts_with("valid: White wins"),
+        "{checked:?}"
+    );
 }

@@ -42,7 +42,7 @@ pub fn write(path: &Path, stage: &Stage, table: &Table) -> std::io::Result<()> {
         out.write_all(&(buckets.len() as u64).to_le_bytes())?;
         for bucket in buckets {
             for way in 0..WAYS {
-                let e = bucket.entry(way);
+                let e = bucket.entry(way).unwrap_or_default();
                 out.write_all(&e.key.to_le_bytes())?;
                 out.write_all(&e.pn.to_le_bytes())?;
                 out.write_all(&e.dn.to_le_bytes())?;
@@ -55,7 +55,7 @@ pub fn write(path: &Path, stage: &Stage, table: &Table) -> std::io::Result<()> {
 }
 
 /// Reads a checkpoint into `table` (whose size it must have); where the solve stood.
-pub fn read(path: &Path, table: &mut Table) -> std::io::Result<Stage> {
+pub fn read(path: &Path, table: &Table) -> std::io::Result<Stage> {
     let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
     let mut input = BufReader::new(std::fs::File::open(path)?);
     let mut magic = [0u8; 8];
@@ -77,7 +77,7 @@ pub fn read(path: &Path, table: &mut Table) -> std::io::Result<Stage> {
             "the checkpoint's table has another size: give the same --hash",
         ));
     }
-    for bucket in table.buckets_mut() {
+    for bucket in table.buckets() {
         for way in 0..WAYS {
             bucket.set(
                 way,

@@ -17,7 +17,8 @@ use loa_core::proof::{Next, Proof};
 use loa_core::{Color, GameState, Move, MoveList, RuleSet, VariantPosition};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table::{Entry, Table, INF};
 
@@ -77,13 +78,28 @@ pub struct Solution {
 }
 
 /// Where the root's numbers are reported.
-type ProgressReport<'a> = Box<dyn FnMut(&Progress) + 'a>;
+type ProgressReport<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 
 /// How much an OR node's threshold may exceed its second-best child (1 + epsilon).
 const EPSILON: f64 = 0.25;
 
+/// Slots of the threads' marks on the positions they are in.
+const BUSY_SLOTS: usize = 1 << 16;
+
 pub struct Solver<'a> {
-    table: Table,
+    /// Shared with the helper threads.
+    table: Arc<Table>,
+    /// Threads in all, this one included.
+    threads: usize,
+    /// A helper's number from 1 (0: the main thread): it breaks ties between children
+    /// in an order of its own and takes a wider epsilon, so the threads spread out.
+    helper: u64,
+    epsilon: f64,
+    /// The helpers' nodes so far, for the progress report.
+    helper_nodes: Arc<AtomicU64>,
+    /// With helpers: how many threads are inside each position (by key, folded), so
+    /// that a thread choosing a child leaves the ones others search for later.
+    busy: Option<Arc<[AtomicU32]>>,
     rules: RuleSet,
     attacker: Color,
     /// Keys of the positions on the current line, the game's history first.
@@ -130,7 +146,12 @@ impl<'a> Solver<'a> {
         stop: &'a AtomicBool,
     ) -> std::io::Result<Solver<'a>> {
         Ok(Solver {
-            table: Table::new(hash_mb)?,
+            table: Arc::new(Table::new(hash_mb)?),
+            threads: 1,
+            helper: 0,
+            epsilon: EPSILON,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            busy: None,
             rules,
             attacker: Color::Black,
             path: Vec::new(),
@@ -152,6 +173,42 @@ impl<'a> Solver<'a> {
         })
     }
 
+    /// Searches on `threads` threads (at least one) over the shared table.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// A helper thread's solver: the same table, rules and root, its own line; it stops
+    /// when `done` is set.
+    fn helper<'s>(&self, index: usize, done: &'s AtomicBool) -> Solver<'s> {
+        Solver {
+            table: Arc::clone(&self.table),
+            threads: 1,
+            helper: index as u64 + 1,
+            epsilon: EPSILON * (index + 2) as f64,
+            helper_nodes: Arc::clone(&self.helper_nodes),
+            busy: self.busy.clone(),
+            rules: self.rules,
+            attacker: self.attacker,
+            path: self.path.clone(),
+            nodes: 0,
+            started: self.started,
+            limits: SolveLimits::default(),
+            stop: done,
+            stopped: false,
+            progress: None,
+            next_report: u64::MAX,
+            root_key: self.root_key,
+            root_numbers: self.root_numbers,
+            checkpoint: None,
+            last_checkpoint: self.last_checkpoint,
+            second_stage: self.second_stage,
+            resumed: None,
+            checkpoint_error: None,
+            probes: Vec::new(),
+        }
+    }
+
     /// Writes a checkpoint to `path` every `every`, and when stopped before an answer.
     pub fn checkpoint_to(&mut self, path: PathBuf, every: Duration) {
         self.checkpoint = Some((path, every));
@@ -159,7 +216,7 @@ impl<'a> Solver<'a> {
 
     /// Goes on from a checkpoint of the same position, rule set and table size.
     pub fn resume_from(&mut self, path: &Path, root: &VariantPosition) -> Result<u64, String> {
-        let stage = checkpoint::read(path, &mut self.table)
+        let stage = checkpoint::read(path, &self.table)
             .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
         if stage.root != root.key() || stage.rules != rules_code(self.rules) {
             return Err(format!(
@@ -189,7 +246,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Hears the root's numbers every 100,000 nodes.
-    pub fn on_progress(&mut self, report: impl FnMut(&Progress) + 'a) {
+    pub fn on_progress(&mut self, report: impl FnMut(&Progress) + Send + 'a) {
         self.progress = Some(Box::new(report));
     }
 
@@ -205,7 +262,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    pub(crate) fn solve_as<P: GameState + Copy + Into<VariantPosition>>(
+    pub(crate) fn solve_as<P: GameState + Copy + Send + Into<VariantPosition>>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -260,7 +317,7 @@ impl<'a> Solver<'a> {
 
     /// Whether the opponent of the side to move can force a win, once the side to move's
     /// win is disproved.
-    fn prove_second<P: GameState + Copy>(
+    fn prove_second<P: GameState + Copy + Send>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -272,7 +329,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether `attacker` can force a win from `root`; `None` when stopped first.
-    fn prove<P: GameState + Copy>(
+    fn prove<P: GameState + Copy + Send>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -283,7 +340,11 @@ impl<'a> Solver<'a> {
             return None;
         }
         if !keep_table {
-            self.table.clear();
+            // No helper holds the table between two stages.
+            match Arc::get_mut(&mut self.table) {
+                Some(table) => table.clear(),
+                None => unreachable!("a helper outlived its stage"),
+            }
         }
         self.attacker = attacker;
         self.path = history.to_vec();
@@ -292,7 +353,7 @@ impl<'a> Solver<'a> {
             .table
             .get(self.root_key)
             .map_or((INF, INF), |e| (e.pn, e.dn));
-        let (pn, dn, _) = self.mid(root, INF, INF);
+        let (pn, dn) = self.search_root(root);
         if pn == 0 {
             Some(true)
         } else if dn == 0 {
@@ -302,11 +363,49 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The root searched by this thread and its helpers, until it is proved or disproved
+    /// or the search is stopped; the root's numbers.
+    fn search_root<P: GameState + Copy + Send>(&mut self, root: &P) -> (u32, u32) {
+        if self.threads == 1 {
+            let (pn, dn, _) = self.mid(root, INF, INF);
+            return (pn, dn);
+        }
+        let done = AtomicBool::new(false);
+        let root = *root;
+        self.busy = Some((0..BUSY_SLOTS).map(|_| AtomicU32::new(0)).collect());
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (0..self.threads - 1)
+                .map(|index| {
+                    let mut helper = self.helper(index, &done);
+                    std::thread::Builder::new()
+                        .name(format!("solver helper {}", index + 1))
+                        .stack_size(64 << 20)
+                        .spawn_scoped(scope, move || {
+                            helper.mid(&root, INF, INF);
+                            helper.nodes
+                        })
+                })
+                .collect();
+            let (pn, dn, _) = self.mid(&root, INF, INF);
+            done.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                // A helper that could not start searched nothing.
+                self.nodes += helper.ok().and_then(|h| h.join().ok()).unwrap_or(0);
+            }
+            self.helper_nodes.store(0, Ordering::Relaxed);
+            self.busy = None;
+            (pn, dn)
+        })
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if self.stopped {
             return true;
         }
         if self.nodes & 1023 == 0 {
+            if self.helper != 0 {
+                self.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+            }
             let time_up = self
                 .limits
                 .time
@@ -353,13 +452,14 @@ impl<'a> Solver<'a> {
                     Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
                     Some(_) => (INF, 0, false),
                     None if self.path.contains(&child.pos.key()) => (INF, 0, true),
-                    None => match known {
-                        Some(e) => (e.pn, e.dn, false),
-                        None => {
-                            let (pn, dn) = self.initial(&child.pos);
-                            (pn, dn, false)
-                        }
-                    },
+                    None => {
+                        let (pn, dn) = match known {
+                            Some(e) => (e.pn, e.dn),
+                            None => self.initial(&child.pos),
+                        };
+                        let (pn, dn) = self.behind_others(child.pos.key(), pn, dn);
+                        (pn, dn, false)
+                    }
                 };
         }
         children
@@ -375,6 +475,10 @@ impl<'a> Solver<'a> {
         let key = pos.key();
         let start_nodes = self.nodes;
         self.path.push(key);
+        let busy = self.busy.clone();
+        if let Some(busy) = &busy {
+            busy[key as usize % BUSY_SLOTS].fetch_add(1, Ordering::Relaxed);
+        }
         let (mut pn, mut dn, mut dependent);
         loop {
             (pn, dn, dependent) = combine(&children, or_node);
@@ -385,13 +489,13 @@ impl<'a> Solver<'a> {
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
                 break;
             }
-            let (best, second) = select(&children, or_node);
+            let first = self.first_child(key, children.len());
+            let (best, second) = select(&children, or_node, first);
             let child = &children[best];
+            let limit = ((f64::from(second) * (1.0 + self.epsilon)).ceil() as u32).max(second + 1);
             let (child_th_pn, child_th_dn) = if or_node {
-                let limit = ((f64::from(second) * (1.0 + EPSILON)).ceil() as u32).max(second + 1);
                 (th_pn.min(limit), add(th_dn - dn.min(th_dn), child.dn))
             } else {
-                let limit = ((f64::from(second) * (1.0 + EPSILON)).ceil() as u32).max(second + 1);
                 (add(th_pn - pn.min(th_pn), child.pn), th_dn.min(limit))
             };
             let child_pos = child.pos;
@@ -402,12 +506,40 @@ impl<'a> Solver<'a> {
             child.path_dependent = cdep;
         }
         self.path.pop();
+        if let Some(busy) = &busy {
+            busy[key as usize % BUSY_SLOTS].fetch_sub(1, Ordering::Relaxed);
+        }
         // A "not won" that rests on a repetition holds on this line only.
         if !(dn == 0 && dependent) {
             let work = u32::try_from(self.nodes - start_nodes).unwrap_or(u32::MAX);
             self.table.put(Entry { key, pn, dn, work });
         }
         (pn, dn, dependent)
+    }
+
+    /// A child another thread is in looks harder both to prove and to disprove, so
+    /// that this thread goes elsewhere; a proved or disproved child stays as it is.
+    fn behind_others(&self, key: u64, pn: u32, dn: u32) -> (u32, u32) {
+        let Some(busy) = &self.busy else {
+            return (pn, dn);
+        };
+        let others = busy[key as usize % BUSY_SLOTS].load(Ordering::Relaxed);
+        if others == 0 || pn == 0 || dn == 0 || pn >= INF || dn >= INF {
+            return (pn, dn);
+        }
+        let inflate = |n: u32| n.saturating_mul(others + 1).min(INF - 1);
+        (inflate(pn), inflate(dn))
+    }
+
+    /// Where this thread starts looking for the best child: the first for the main
+    /// thread, elsewhere for each helper, so that ties are broken differently.
+    fn first_child(&self, key: u64, children: usize) -> usize {
+        if self.helper == 0 || children == 0 {
+            return 0;
+        }
+        let mixed = (key ^ self.helper.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd);
+        (mixed >> 32) as usize % children
     }
 
     fn report(&mut self) {
@@ -421,7 +553,7 @@ impl<'a> Solver<'a> {
             attacker: self.attacker,
             pn,
             dn,
-            nodes: self.nodes,
+            nodes: self.nodes + self.helper_nodes.load(Ordering::Relaxed),
             elapsed: self.started.elapsed(),
         };
         if let Some(report) = self.progress.as_mut() {
@@ -588,12 +720,15 @@ fn combine<P>(children: &[Child<P>], or_node: bool) -> (u32, u32, bool) {
 }
 
 /// The child to search and the second-best number: the least proof number at an OR
-/// node, the least disproof number at an AND node.
-fn select<P>(children: &[Child<P>], or_node: bool) -> (usize, u32) {
+/// node, the least disproof number at an AND node; ties go to the first in the order
+/// that starts at `first`.
+fn select<P>(children: &[Child<P>], or_node: bool, first: usize) -> (usize, u32) {
     let number = |c: &Child<P>| if or_node { c.pn } else { c.dn };
-    let mut best = 0;
+    let len = children.len();
+    let mut best = first;
     let mut second = INF;
-    for (i, c) in children.iter().enumerate().skip(1) {
+    for i in (1..len).map(|step| (first + step) % len) {
+        let c = &children[i];
         if number(c) < number(&children[best]) {
             second = number(&children[best]);
             best = i;

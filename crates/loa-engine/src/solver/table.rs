@@ -1,17 +1,16 @@
 //! The solver's transposition table: proof and disproof numbers by position key, in
 //! buckets of three that fill one cache line each (a probe costs one memory access); a
-//! new entry replaces the one of its bucket that took the least work. The table lives in
-//! an anonymous mapping that asks for huge pages, so that a probe of a table of
-//! gigabytes does not also miss the address translation cache.
+//! new entry replaces the one of its bucket that took the least work.
+//!
+//! The table is shared by the solver's threads without locks. An entry is two words,
+//! the numbers and the key mixed with them; a read whose words do not agree (another
+//! thread was writing) is a miss, so a torn entry is never taken for a proof.
 
-use bytemuck::{Pod, Zeroable};
-use memmap2::MmapMut;
+use bytemuck::Zeroable;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// A number meaning "infinite": proved, or disproved.
 pub const INF: u32 = u32::MAX / 4;
-
-/// Tables of this size or more ask for huge pages.
-const HUGE_PAGES_FROM_MB: usize = 1024;
 
 /// Entries in a bucket.
 pub const WAYS: usize = 3;
@@ -25,45 +24,52 @@ pub struct Entry {
     pub work: u32,
 }
 
-/// One cache line: the fields of three entries side by side.
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+/// One cache line: three entries.
+#[derive(Debug, Default, Zeroable)]
 #[repr(C, align(64))]
 pub struct Bucket {
-    keys: [u64; WAYS],
-    pn: [u32; WAYS],
-    dn: [u32; WAYS],
-    work: [u32; WAYS],
-    unused: u32,
+    /// The key mixed with the numbers (key ^ numbers).
+    checks: [AtomicU64; WAYS],
+    /// The proof number in the high half, the disproof number in the low; 0 is empty.
+    numbers: [AtomicU64; WAYS],
+    work: [AtomicU32; WAYS],
 }
 
 impl Bucket {
-    pub fn entry(&self, way: usize) -> Entry {
-        Entry {
-            key: self.keys[way],
-            pn: self.pn[way],
-            dn: self.dn[way],
-            work: self.work[way],
-        }
+    /// The entry of `way`, if its words agree and it is not empty.
+    pub fn entry(&self, way: usize) -> Option<Entry> {
+        let numbers = self.numbers[way].load(Relaxed);
+        let key = self.checks[way].load(Relaxed) ^ numbers;
+        (numbers != 0).then(|| Entry {
+            key,
+            pn: (numbers >> 32) as u32,
+            dn: numbers as u32,
+            work: self.work[way].load(Relaxed),
+        })
     }
 
-    pub fn set(&mut self, way: usize, entry: Entry) {
-        self.keys[way] = entry.key;
-        self.pn[way] = entry.pn;
-        self.dn[way] = entry.dn;
-        self.work[way] = entry.work;
+    pub fn set(&self, way: usize, entry: Entry) {
+        let numbers = (u64::from(entry.pn) << 32) | u64::from(entry.dn);
+        self.numbers[way].store(numbers, Relaxed);
+        self.checks[way].store(entry.key ^ numbers, Relaxed);
+        self.work[way].store(entry.work, Relaxed);
+    }
+
+    fn empty(&self, way: usize) {
+        self.numbers[way].store(0, Relaxed);
+        self.checks[way].store(0, Relaxed);
+        self.work[way].store(0, Relaxed);
     }
 }
 
 pub struct Table {
-    /// Zeroed buckets: an all-zero entry is empty.
-    memory: MmapMut,
+    buckets: Box<[Bucket]>,
     mask: usize,
-    /// Whether anything was written since the table was made or cleared.
-    written: bool,
 }
 
 impl Table {
-    /// A table of about `megabytes` (a power of two of buckets, at most that size).
+    /// A table of about `megabytes` (a power of two of buckets, at most that size);
+    /// an error when the memory cannot be had.
     pub fn new(megabytes: usize) -> std::io::Result<Table> {
         let bytes = megabytes
             .max(1)
@@ -75,79 +81,64 @@ impl Table {
         } else {
             wanted.next_power_of_two() / 2
         };
-        let memory = map(count * size_of::<Bucket>())?;
         Ok(Table {
-            memory,
+            buckets: zeroed(count)?,
             mask: count - 1,
-            written: false,
         })
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        key as usize & self.mask
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[key as usize & self.mask]
     }
 
     pub fn get(&self, key: u64) -> Option<Entry> {
-        let bucket = &self.buckets()[self.bucket(key)];
+        let bucket = self.bucket(key);
         (0..WAYS)
-            .find(|&way| bucket.keys[way] == key && (bucket.pn[way] != 0 || bucket.dn[way] != 0))
-            .map(|way| bucket.entry(way))
+            .filter_map(|way| bucket.entry(way))
+            .find(|e| e.key == key)
     }
 
-    pub fn put(&mut self, entry: Entry) {
-        let index = self.bucket(entry.key);
-        let bucket = &mut self.buckets_mut()[index];
+    pub fn put(&self, entry: Entry) {
+        let bucket = self.bucket(entry.key);
+        let held = |way: usize| bucket.entry(way);
         let way = (0..WAYS)
-            .find(|&way| bucket.keys[way] == entry.key)
-            .unwrap_or_else(|| (0..WAYS).min_by_key(|&way| bucket.work[way]).unwrap_or(0));
+            .find(|&way| held(way).is_some_and(|e| e.key == entry.key))
+            .or_else(|| (0..WAYS).min_by_key(|&way| held(way).map_or(0, |e| e.work)))
+            .unwrap_or(0);
         bucket.set(way, entry);
     }
 
     pub fn buckets(&self) -> &[Bucket] {
-        bytemuck::cast_slice(&self.memory)
-    }
-
-    pub fn buckets_mut(&mut self) -> &mut [Bucket] {
-        self.written = true;
-        bytemuck::cast_slice_mut(&mut self.memory)
+        &self.buckets
     }
 
     /// Drops what is known of `key`.
-    pub fn forget(&mut self, key: u64) {
-        let index = self.bucket(key);
-        let bucket = &mut self.buckets_mut()[index];
+    pub fn forget(&self, key: u64) {
+        let bucket = self.bucket(key);
         for way in 0..WAYS {
-            if bucket.keys[way] == key {
-                bucket.set(way, Entry::default());
+            if bucket.entry(way).is_some_and(|e| e.key == key) {
+                bucket.empty(way);
             }
         }
     }
 
-    /// Empties the table: a fresh mapping (the kernel gives zeroed pages as they are
-    /// touched, so this takes no time), or zeroes written over the old one if the
-    /// memory cannot be had again. A table never written is left alone.
+    /// Empties the table: fresh zeroed memory (the system gives it zeroed as it is
+    /// touched, so this takes no time), or every entry emptied if none can be had.
     pub fn clear(&mut self) {
-        if self.written {
-            match map(self.memory.len()) {
-                Ok(fresh) => self.memory = fresh,
-                Err(_) => self.memory.fill(0),
+        match zeroed(self.buckets.len()) {
+            Ok(fresh) => self.buckets = fresh,
+            Err(_) => {
+                for bucket in self.buckets.iter() {
+                    (0..WAYS).for_each(|way| bucket.empty(way));
+                }
             }
-            self.written = false;
         }
     }
 }
 
-/// Zeroed memory of `bytes`.
-fn map(bytes: usize) -> std::io::Result<MmapMut> {
-    let memory = MmapMut::map_anon(bytes)?;
-    // Only a request: without huge pages the table works the same, more slowly. Small
-    // tables do without: the kernel may stop a thread to gather a huge page, and the
-    // solver beside a search must answer its stop at once.
-    #[cfg(target_os = "linux")]
-    if bytes >= HUGE_PAGES_FROM_MB << 20 {
-        let _ = memory.advise(memmap2::Advice::HugePage);
-    }
-    Ok(memory)
+fn zeroed(count: usize) -> std::io::Result<Box<[Bucket]>> {
+    bytemuck::allocation::try_zeroed_slice_box(count)
+        .map_err(|()| std::io::Error::other("not enough memory for the table"))
 }
 
 #[cfg(test)]
@@ -168,7 +159,7 @@ mod tests {
 
     #[test]
     fn an_entry_is_found_replaced_and_forgotten() {
-        let mut table = Table::new(1).unwrap();
+        let table = Table::new(1).unwrap();
         let entry = |key, work| Entry {
             key,
             pn: 3,
@@ -190,5 +181,21 @@ mod tests {
         table.forget(7);
         assert_eq!(table.get(7), None);
         assert_eq!(table.get(7 + 2 * stride), Some(entry(7 + 2 * stride, 9)));
+    }
+
+    #[test]
+    fn an_entry_whose_words_disagree_is_a_miss() {
+        let table = Table::new(1).unwrap();
+        let proved = Entry {
+            key: 42,
+            pn: 0,
+            dn: INF,
+            work: 1,
+        };
+        table.put(proved);
+        assert_eq!(table.get(42), Some(proved));
+        // Another thread's numbers written over, its key not yet: the read misses.
+        table.buckets()[42].numbers[0].store(5 << 32 | 6, Relaxed);
+        assert_eq!(table.get(42), None);
     }
 }

@@ -165,6 +165,19 @@ fn the_test_set_is_proved_with_proofs_of_the_recorded_size() {
 }
 
 #[test]
+fn two_threads_prove_what_one_proves() {
+    // The helpers share the table: whatever they store must keep proofs sound.
+    let stop = AtomicBool::new(false);
+    for (pos, _) in read_set(DEEP_TEST_SET).iter().take(8) {
+        let mut solver = Solver::new(8, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
+        solver.set_threads(2);
+        let solution = solver.solve(&(*pos).into(), &[]);
+        assert_eq!(solution.verdict, Verdict::Win, "{pos}");
+        solution.proof.unwrap().verify().unwrap();
+    }
+}
+
+#[test]
 fn wins_in_5_and_6_moves_are_proved() {
     let set = read_set(DEEP_TEST_SET);
     assert!(set.len() >= 20, "{} positions", set.len());
