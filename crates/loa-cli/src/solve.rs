@@ -81,6 +81,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
         solver.checkpoint_to(path.clone(), Duration::from_secs(600));
     }
     let ticker = bar.clone();
+    // Off a terminal the spinner is hidden: a line every ten minutes tells a log how a
+    // long run stands.
+    let mut last_line = std::time::Instant::now();
     solver.on_progress(move |p: &Progress| {
         let whose = if p.attacker == side {
             "the side to move's"
@@ -89,11 +92,19 @@ pub fn run(args: SolveArgs) -> Result<()> {
         };
         // The nodes of this run only: a resumed run's count starts from the checkpoint's.
         let nps = p.nodes.saturating_sub(nodes_before) as f64 / p.elapsed.as_secs_f64().max(1e-3);
-        ticker.set_message(format!(
+        let message = format!(
             "proving {whose} win ({}): root pn {} dn {}, {} nodes, {:.0} nodes/s",
             p.attacker, p.pn, p.dn, p.nodes, nps
-        ));
-        ticker.tick();
+        );
+        if ticker.is_hidden() {
+            if last_line.elapsed() >= Duration::from_secs(600) {
+                last_line = std::time::Instant::now();
+                eprintln!("{} s: {message}", p.elapsed.as_secs());
+            }
+        } else {
+            ticker.set_message(message);
+            ticker.tick();
+        }
     });
     let solution = solver.solve(&root, &[]);
     let checkpoint_error = solver.checkpoint_error.take();

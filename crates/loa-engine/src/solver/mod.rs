@@ -11,11 +11,12 @@
 
 pub mod beside;
 mod checkpoint;
+mod extract;
+mod parallel;
 mod table;
 
 use loa_core::proof::{Next, Proof};
 use loa_core::{Color, GameState, Move, MoveList, RuleSet, VariantPosition};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -82,9 +83,6 @@ type ProgressReport<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 
 /// How much an OR node's threshold may exceed its second-best child (1 + epsilon).
 const EPSILON: f64 = 0.25;
-
-/// Slots of the threads' marks on the positions they are in.
-const BUSY_SLOTS: usize = 1 << 16;
 
 pub struct Solver<'a> {
     /// Shared with the helper threads.
@@ -176,37 +174,6 @@ impl<'a> Solver<'a> {
     /// Searches on `threads` threads (at least one) over the shared table.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
-    }
-
-    /// A helper thread's solver: the same table, rules and root, its own line; it stops
-    /// when `done` is set.
-    fn helper<'s>(&self, index: usize, done: &'s AtomicBool) -> Solver<'s> {
-        Solver {
-            table: Arc::clone(&self.table),
-            threads: 1,
-            helper: index as u64 + 1,
-            epsilon: EPSILON * (index + 2) as f64,
-            helper_nodes: Arc::clone(&self.helper_nodes),
-            busy: self.busy.clone(),
-            rules: self.rules,
-            attacker: self.attacker,
-            path: self.path.clone(),
-            nodes: 0,
-            started: self.started,
-            limits: SolveLimits::default(),
-            stop: done,
-            stopped: false,
-            progress: None,
-            next_report: u64::MAX,
-            root_key: self.root_key,
-            root_numbers: self.root_numbers,
-            checkpoint: None,
-            last_checkpoint: self.last_checkpoint,
-            second_stage: self.second_stage,
-            resumed: None,
-            checkpoint_error: None,
-            probes: Vec::new(),
-        }
     }
 
     /// Writes a checkpoint to `path` every `every`, and when stopped before an answer.
@@ -363,41 +330,6 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The root searched by this thread and its helpers, until it is proved or disproved
-    /// or the search is stopped; the root's numbers.
-    fn search_root<P: GameState + Copy + Send>(&mut self, root: &P) -> (u32, u32) {
-        if self.threads == 1 {
-            let (pn, dn, _) = self.mid(root, INF, INF);
-            return (pn, dn);
-        }
-        let done = AtomicBool::new(false);
-        let root = *root;
-        self.busy = Some((0..BUSY_SLOTS).map(|_| AtomicU32::new(0)).collect());
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (0..self.threads - 1)
-                .map(|index| {
-                    let mut helper = self.helper(index, &done);
-                    std::thread::Builder::new()
-                        .name(format!("solver helper {}", index + 1))
-                        .stack_size(64 << 20)
-                        .spawn_scoped(scope, move || {
-                            helper.mid(&root, INF, INF);
-                            helper.nodes
-                        })
-                })
-                .collect();
-            let (pn, dn, _) = self.mid(&root, INF, INF);
-            done.store(true, Ordering::Relaxed);
-            for helper in helpers {
-                // A helper that could not start searched nothing.
-                self.nodes += helper.ok().and_then(|h| h.join().ok()).unwrap_or(0);
-            }
-            self.helper_nodes.store(0, Ordering::Relaxed);
-            self.busy = None;
-            (pn, dn)
-        })
-    }
-
     fn out_of_budget(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -475,10 +407,7 @@ impl<'a> Solver<'a> {
         let key = pos.key();
         let start_nodes = self.nodes;
         self.path.push(key);
-        let busy = self.busy.clone();
-        if let Some(busy) = &busy {
-            busy[key as usize % BUSY_SLOTS].fetch_add(1, Ordering::Relaxed);
-        }
+        self.enter(key);
         let (mut pn, mut dn, mut dependent);
         loop {
             (pn, dn, dependent) = combine(&children, or_node);
@@ -506,40 +435,13 @@ impl<'a> Solver<'a> {
             child.path_dependent = cdep;
         }
         self.path.pop();
-        if let Some(busy) = &busy {
-            busy[key as usize % BUSY_SLOTS].fetch_sub(1, Ordering::Relaxed);
-        }
+        self.leave(key);
         // A "not won" that rests on a repetition holds on this line only.
         if !(dn == 0 && dependent) {
             let work = u32::try_from(self.nodes - start_nodes).unwrap_or(u32::MAX);
             self.table.put(Entry { key, pn, dn, work });
         }
         (pn, dn, dependent)
-    }
-
-    /// A child another thread is in looks harder both to prove and to disprove, so
-    /// that this thread goes elsewhere; a proved or disproved child stays as it is.
-    fn behind_others(&self, key: u64, pn: u32, dn: u32) -> (u32, u32) {
-        let Some(busy) = &self.busy else {
-            return (pn, dn);
-        };
-        let others = busy[key as usize % BUSY_SLOTS].load(Ordering::Relaxed);
-        if others == 0 || pn == 0 || dn == 0 || pn >= INF || dn >= INF {
-            return (pn, dn);
-        }
-        let inflate = |n: u32| n.saturating_mul(others + 1).min(INF - 1);
-        (inflate(pn), inflate(dn))
-    }
-
-    /// Where this thread starts looking for the best child: the first for the main
-    /// thread, elsewhere for each helper, so that ties are broken differently.
-    fn first_child(&self, key: u64, children: usize) -> usize {
-        if self.helper == 0 || children == 0 {
-            return 0;
-        }
-        let mixed = (key ^ self.helper.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .wrapping_mul(0xff51_afd7_ed55_8ccd);
-        (mixed >> 32) as usize % children
     }
 
     fn report(&mut self) {
@@ -566,120 +468,6 @@ impl<'a> Solver<'a> {
         {
             self.write_checkpoint();
         }
-    }
-
-    /// The proof of the attacker's win at `root`, from the table, searching again
-    /// where an entry was lost.
-    fn extract<P: GameState + Copy + Into<VariantPosition>>(
-        &mut self,
-        root: &P,
-        history: &[u64],
-    ) -> Option<Proof> {
-        let mut nodes: Vec<Vec<(String, Next)>> = Vec::new();
-        let mut ids: HashMap<P, usize> = HashMap::new();
-        let mut on_path: Vec<u64> = history.to_vec();
-        self.path = history.to_vec();
-        let id = self.extract_node(root, &mut nodes, &mut ids, &mut on_path)?;
-        debug_assert_eq!(id, 0);
-        Some(Proof {
-            variant: root.variant(),
-            rules: self.rules,
-            start: (*root).into(),
-            winner: self.attacker,
-            nodes,
-        })
-    }
-
-    fn extract_node<P: GameState + Copy>(
-        &mut self,
-        pos: &P,
-        nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<P, usize>,
-        on_path: &mut Vec<u64>,
-    ) -> Option<usize> {
-        if let Some(&id) = ids.get(pos) {
-            return Some(id);
-        }
-        // A proof is written only for a solve that was not stopped.
-        if self.stop.load(Ordering::Relaxed) {
-            self.stopped = true;
-            return None;
-        }
-        let id = nodes.len();
-        ids.insert(*pos, id);
-        nodes.push(Vec::new());
-        on_path.push(pos.key());
-        let entries = if pos.side_to_move() == self.attacker {
-            self.extract_or(pos, nodes, ids, on_path)
-        } else {
-            self.extract_and(pos, nodes, ids, on_path)
-        };
-        on_path.pop();
-        nodes[id] = entries?;
-        Some(id)
-    }
-
-    /// The winner's move at `pos`. A proof from the table may not hold on this line (a
-    /// line the loser can bring back to a position already on it); such a move is
-    /// forgotten and the position proved again from here, until a move holds.
-    fn extract_or<P: GameState + Copy>(
-        &mut self,
-        pos: &P,
-        nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<P, usize>,
-        on_path: &mut Vec<u64>,
-    ) -> Option<Vec<(String, Next)>> {
-        for _ in 0..64 {
-            self.path = on_path.clone();
-            let mut children = self.children(pos);
-            if !children.iter().any(|c| c.pn == 0) {
-                self.path.pop();
-                let (pn, _, _) = self.mid(pos, INF, INF);
-                if pn != 0 || self.stopped {
-                    return None;
-                }
-                self.path = on_path.clone();
-                children = self.children(pos);
-            }
-            let child = children.iter().find(|c| c.pn == 0)?;
-            let (mv, after) = (child.mv, child.pos);
-            if after.outcome_after(mv, self.rules).is_some() {
-                return Some(vec![(mv.to_string(), Next::Win)]);
-            }
-            let mark = nodes.len();
-            if let Some(child_id) = self.extract_node(&after, nodes, ids, on_path) {
-                return Some(vec![(mv.to_string(), Next::Node(child_id))]);
-            }
-            // Undo the attempt and forget the move's proof.
-            nodes.truncate(mark);
-            ids.retain(|_, id| *id < mark);
-            self.table.forget(after.key());
-        }
-        None
-    }
-
-    /// Every move of the loser at `pos`, each proved lost.
-    fn extract_and<P: GameState + Copy>(
-        &mut self,
-        pos: &P,
-        nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<P, usize>,
-        on_path: &mut Vec<u64>,
-    ) -> Option<Vec<(String, Next)>> {
-        self.path = on_path.clone();
-        let children = self.children(pos);
-        let mut entries = Vec::new();
-        for child in children {
-            let next = match child.pos.outcome_after(child.mv, self.rules) {
-                Some(o) if o.winner == Some(self.attacker) => Next::Win,
-                Some(_) => return None,
-                // The loser can go back to a position of this line: not proved here.
-                None if on_path.contains(&child.pos.key()) => return None,
-                None => Next::Node(self.extract_node(&child.pos, nodes, ids, on_path)?),
-            };
-            entries.push((child.mv.to_string(), next));
-        }
-        Some(entries)
     }
 }
 

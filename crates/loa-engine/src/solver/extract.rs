@@ -1,0 +1,125 @@
+//! Writing a proof out of the table: the proof is replayed from the root along its own
+//! lines, and where a table entry does not hold on the line at hand (the loser could go
+//! back to a position already on it), the entry is forgotten and the position proved
+//! again from there.
+
+use super::{Next, Proof, Solver, INF};
+use loa_core::{GameState, VariantPosition};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+
+impl Solver<'_> {
+    /// The proof of the attacker's win at `root`, from the table, searching again
+    /// where an entry was lost.
+    pub(super) fn extract<P: GameState + Copy + Into<VariantPosition>>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+    ) -> Option<Proof> {
+        let mut nodes: Vec<Vec<(String, Next)>> = Vec::new();
+        let mut ids: HashMap<P, usize> = HashMap::new();
+        let mut on_path: Vec<u64> = history.to_vec();
+        self.path = history.to_vec();
+        let id = self.extract_node(root, &mut nodes, &mut ids, &mut on_path)?;
+        debug_assert_eq!(id, 0);
+        Some(Proof {
+            variant: root.variant(),
+            rules: self.rules,
+            start: (*root).into(),
+            winner: self.attacker,
+            nodes,
+        })
+    }
+
+    fn extract_node<P: GameState + Copy>(
+        &mut self,
+        pos: &P,
+        nodes: &mut Vec<Vec<(String, Next)>>,
+        ids: &mut HashMap<P, usize>,
+        on_path: &mut Vec<u64>,
+    ) -> Option<usize> {
+        if let Some(&id) = ids.get(pos) {
+            return Some(id);
+        }
+        // A proof is written only for a solve that was not stopped.
+        if self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return None;
+        }
+        let id = nodes.len();
+        ids.insert(*pos, id);
+        nodes.push(Vec::new());
+        on_path.push(pos.key());
+        let entries = if pos.side_to_move() == self.attacker {
+            self.extract_or(pos, nodes, ids, on_path)
+        } else {
+            self.extract_and(pos, nodes, ids, on_path)
+        };
+        on_path.pop();
+        nodes[id] = entries?;
+        Some(id)
+    }
+
+    /// The winner's move at `pos`. A proof from the table may not hold on this line (a
+    /// line the loser can bring back to a position already on it); such a move is
+    /// forgotten and the position proved again from here, until a move holds.
+    fn extract_or<P: GameState + Copy>(
+        &mut self,
+        pos: &P,
+        nodes: &mut Vec<Vec<(String, Next)>>,
+        ids: &mut HashMap<P, usize>,
+        on_path: &mut Vec<u64>,
+    ) -> Option<Vec<(String, Next)>> {
+        for _ in 0..64 {
+            self.path = on_path.clone();
+            let mut children = self.children(pos);
+            if !children.iter().any(|c| c.pn == 0) {
+                self.path.pop();
+                let (pn, _, _) = self.mid(pos, INF, INF);
+                if pn != 0 || self.stopped {
+                    return None;
+                }
+                self.path = on_path.clone();
+                children = self.children(pos);
+            }
+            let child = children.iter().find(|c| c.pn == 0)?;
+            let (mv, after) = (child.mv, child.pos);
+            if after.outcome_after(mv, self.rules).is_some() {
+                return Some(vec![(mv.to_string(), Next::Win)]);
+            }
+            let mark = nodes.len();
+            if let Some(child_id) = self.extract_node(&after, nodes, ids, on_path) {
+                return Some(vec![(mv.to_string(), Next::Node(child_id))]);
+            }
+            // Undo the attempt and forget the move's proof.
+            nodes.truncate(mark);
+            ids.retain(|_, id| *id < mark);
+            self.table.forget(after.key());
+        }
+        None
+    }
+
+    /// Every move of the loser at `pos`, each proved lost.
+    fn extract_and<P: GameState + Copy>(
+        &mut self,
+        pos: &P,
+        nodes: &mut Vec<Vec<(String, Next)>>,
+        ids: &mut HashMap<P, usize>,
+        on_path: &mut Vec<u64>,
+    ) -> Option<Vec<(String, Next)>> {
+        self.path = on_path.clone();
+        let children = self.children(pos);
+        let mut entries = Vec::new();
+        for child in children {
+            let next = match child.pos.outcome_after(child.mv, self.rules) {
+                Some(o) if o.winner == Some(self.attacker) => Next::Win,
+                Some(_) => return None,
+                // The loser can go back to a position of this line: not proved here.
+                None if on_path.contains(&child.pos.key()) => return None,
+                None => Next::Node(self.extract_node(&child.pos, nodes, ids, on_path)?),
+            };
+            entries.push((child.mv.to_string(), next));
+        }
+        Some(entries)
+    }
+}

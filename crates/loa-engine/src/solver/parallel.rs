@@ -1,0 +1,118 @@
+//! Helper threads: they search the same root over the shared table, each breaking ties
+//! between children in an order of its own and with a wider epsilon, and a child another
+//! thread is in looks harder to them, so that the threads spread over the tree.
+
+use super::{SolveLimits, Solver, EPSILON, INF};
+use loa_core::GameState;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+
+/// Slots of the threads' marks on the positions they are in.
+const BUSY_SLOTS: usize = 1 << 16;
+
+impl Solver<'_> {
+    /// A helper thread's solver: the same table, rules and root, its own line; it stops
+    /// when `done` is set.
+    fn helper<'s>(&self, index: usize, done: &'s AtomicBool) -> Solver<'s> {
+        Solver {
+            table: Arc::clone(&self.table),
+            threads: 1,
+            helper: index as u64 + 1,
+            epsilon: EPSILON * (index + 2) as f64,
+            helper_nodes: Arc::clone(&self.helper_nodes),
+            busy: self.busy.clone(),
+            rules: self.rules,
+            attacker: self.attacker,
+            path: self.path.clone(),
+            nodes: 0,
+            started: self.started,
+            limits: SolveLimits::default(),
+            stop: done,
+            stopped: false,
+            progress: None,
+            next_report: u64::MAX,
+            root_key: self.root_key,
+            root_numbers: self.root_numbers,
+            checkpoint: None,
+            last_checkpoint: self.last_checkpoint,
+            second_stage: self.second_stage,
+            resumed: None,
+            checkpoint_error: None,
+            probes: Vec::new(),
+        }
+    }
+
+    /// The root searched by this thread and its helpers, until it is proved or disproved
+    /// or the search is stopped; the root's numbers.
+    pub(super) fn search_root<P: GameState + Copy + Send>(&mut self, root: &P) -> (u32, u32) {
+        if self.threads == 1 {
+            let (pn, dn, _) = self.mid(root, INF, INF);
+            return (pn, dn);
+        }
+        let done = AtomicBool::new(false);
+        let root = *root;
+        self.busy = Some((0..BUSY_SLOTS).map(|_| AtomicU32::new(0)).collect());
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (0..self.threads - 1)
+                .map(|index| {
+                    let mut helper = self.helper(index, &done);
+                    std::thread::Builder::new()
+                        .name(format!("solver helper {}", index + 1))
+                        .stack_size(64 << 20)
+                        .spawn_scoped(scope, move || {
+                            helper.mid(&root, INF, INF);
+                            helper.nodes
+                        })
+                })
+                .collect();
+            let (pn, dn, _) = self.mid(&root, INF, INF);
+            done.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                // A helper that could not start searched nothing.
+                self.nodes += helper.ok().and_then(|h| h.join().ok()).unwrap_or(0);
+            }
+            self.helper_nodes.store(0, Ordering::Relaxed);
+            self.busy = None;
+            (pn, dn)
+        })
+    }
+
+    /// A child another thread is in looks harder both to prove and to disprove, so
+    /// that this thread goes elsewhere; a proved or disproved child stays as it is.
+    pub(super) fn behind_others(&self, key: u64, pn: u32, dn: u32) -> (u32, u32) {
+        let Some(busy) = &self.busy else {
+            return (pn, dn);
+        };
+        let others = busy[key as usize % BUSY_SLOTS].load(Ordering::Relaxed);
+        if others == 0 || pn == 0 || dn == 0 || pn >= INF || dn >= INF {
+            return (pn, dn);
+        }
+        let inflate = |n: u32| n.saturating_mul(others + 1).min(INF - 1);
+        (inflate(pn), inflate(dn))
+    }
+
+    /// Where this thread starts looking for the best child: the first for the main
+    /// thread, elsewhere for each helper, so that ties are broken differently.
+    pub(super) fn first_child(&self, key: u64, children: usize) -> usize {
+        if self.helper == 0 || children == 0 {
+            return 0;
+        }
+        let mixed = (key ^ self.helper.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd);
+        (mixed >> 32) as usize % children
+    }
+
+    /// Marks this thread in `key`'s position (with helpers only).
+    pub(super) fn enter(&self, key: u64) {
+        if let Some(busy) = &self.busy {
+            busy[key as usize % BUSY_SLOTS].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Marks this thread out of `key`'s position.
+    pub(super) fn leave(&self, key: u64) {
+        if let Some(busy) = &self.busy {
+            busy[key as usize % BUSY_SLOTS].fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
