@@ -158,12 +158,19 @@ pub fn run(args: SolveArgs) -> Result<()> {
 pub struct VerifyArgs {
     /// A proof written by `loa solve --proof`.
     file: PathBuf,
+    /// Check the proof under this rule set instead of the one it names (a win proved
+    /// under one rule set can hold under the other).
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {
     let text = text_file::read(&args.file)?;
-    let proof =
+    let mut proof =
         Proof::parse(&text).with_context(|| format!("{} is not a proof", args.file.display()))?;
+    if let Some(rules) = args.rules {
+        proof.rules = RuleSet::from(rules);
+    }
     let summary = proof
         .verify()
         .with_context(|| format!("{} does not prove a win", args.file.display()))?;

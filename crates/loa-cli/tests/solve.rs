@@ -37,6 +37,11 @@ fn a_win_is_proved_written_and_checked() {
         "{}",
         stdout(&checked)
     );
+    // The same proof checked under the other rule set (no simultaneous connection in it).
+    let other = loa(&["verify-proof", path_text, "--rules", "mover-wins"], "");
+    assert!(stdout(&other).contains("mover-wins rules"), "{other:?}");
+    let bad_rules = loa(&["verify-proof", path_text, "--rules", "chess"], "");
+    assert!(!bad_rules.status.success());
     // A proof changed by hand is refused.
     let proof = std::fs::read_to_string(&path).unwrap();
     let forged = proof.replace("=win", "=1");
