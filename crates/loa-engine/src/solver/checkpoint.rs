@@ -2,13 +2,13 @@
 //! it was proving, and whether the side to move's win was already disproved), written
 //! to a file from time to time and read back by `--resume`.
 
-use super::table::{Entry, Table, WAYS};
+use super::table::{Entry, Table, INF, WAYS};
 use loa_core::Color;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"loa-dfpn";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// Where a solve stood.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,16 +38,12 @@ pub fn write(path: &Path, stage: &Stage, table: &Table) -> std::io::Result<()> {
             u8::from(stage.second),
         ])?;
         out.write_all(&stage.nodes.to_le_bytes())?;
-        let buckets = table.buckets();
-        out.write_all(&(buckets.len() as u64).to_le_bytes())?;
-        for bucket in buckets {
-            for way in 0..WAYS {
-                let e = bucket.entry(way).unwrap_or_default();
-                out.write_all(&e.key.to_le_bytes())?;
-                out.write_all(&e.pn.to_le_bytes())?;
-                out.write_all(&e.dn.to_le_bytes())?;
-                out.write_all(&e.work.to_le_bytes())?;
-            }
+        let entries = (0..table.len())
+            .flat_map(|index| (0..WAYS).filter_map(move |way| table.entry(index, way)));
+        let count = entries.clone().count();
+        out.write_all(&(count as u64).to_le_bytes())?;
+        for e in entries {
+            write_entry(&mut out, &e)?;
         }
         out.flush()?;
     }
@@ -64,7 +60,7 @@ pub fn read(path: &Path, table: &Table) -> std::io::Result<Stage> {
         return Err(bad("not a checkpoint of loa solve"));
     }
     let version = read_u32(&mut input)?;
-    if version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(bad("a checkpoint of another version"));
     }
     let root = read_u64(&mut input)?;
@@ -72,22 +68,28 @@ pub fn read(path: &Path, table: &Table) -> std::io::Result<Stage> {
     input.read_exact(&mut flags)?;
     let nodes = read_u64(&mut input)?;
     let count = read_u64(&mut input)?;
-    if count != table.buckets().len() as u64 {
-        return Err(bad(
-            "the checkpoint's table has another size: give the same --hash",
-        ));
+    // Version 1 and 2 held every slot of buckets of two and three, empty ones
+    // included; version 3 holds the entries only. Entries go back in by their keys, so
+    // the table may have another size.
+    let entries = match version {
+        1 => count.checked_mul(2),
+        2 => count.checked_mul(3),
+        _ => Some(count),
     }
-    for bucket in table.buckets() {
-        for way in 0..WAYS {
-            bucket.set(
-                way,
-                Entry {
-                    key: read_u64(&mut input)?,
-                    pn: read_u32(&mut input)?,
-                    dn: read_u32(&mut input)?,
-                    work: read_u32(&mut input)?,
-                },
-            );
+    .ok_or_else(|| bad("a damaged checkpoint"))?;
+    for _ in 0..entries {
+        let entry = Entry {
+            key: read_u64(&mut input)?,
+            pn: read_u32(&mut input)?,
+            dn: read_u32(&mut input)?,
+            work: read_u32(&mut input)?,
+        };
+        if entry.pn != 0 || entry.dn != 0 {
+            table.put(Entry {
+                pn: entry.pn.min(INF),
+                dn: entry.dn.min(INF),
+                ..entry
+            });
         }
     }
     Ok(Stage {
@@ -101,6 +103,13 @@ pub fn read(path: &Path, table: &Table) -> std::io::Result<Stage> {
         second: flags[2] != 0,
         nodes,
     })
+}
+
+fn write_entry(out: &mut impl Write, e: &Entry) -> std::io::Result<()> {
+    out.write_all(&e.key.to_le_bytes())?;
+    out.write_all(&e.pn.to_le_bytes())?;
+    out.write_all(&e.dn.to_le_bytes())?;
+    out.write_all(&e.work.to_le_bytes())
 }
 
 fn read_u32(input: &mut impl Read) -> std::io::Result<u32> {

@@ -181,7 +181,7 @@ impl<'a> Solver<'a> {
         self.checkpoint = Some((path, every));
     }
 
-    /// Goes on from a checkpoint of the same position, rule set and table size.
+    /// Goes on from a checkpoint of the same position and rule set (of any table size).
     pub fn resume_from(&mut self, path: &Path, root: &VariantPosition) -> Result<u64, String> {
         let stage = checkpoint::read(path, &self.table)
             .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;

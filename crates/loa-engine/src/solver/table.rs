@@ -1,19 +1,23 @@
 //! The solver's transposition table: proof and disproof numbers by position key, in
-//! buckets of three that fill one cache line each (a probe costs one memory access); a
-//! new entry replaces the one of its bucket that took the least work.
+//! buckets of four entries that fill one cache line each (a probe costs one memory
+//! access); a new entry replaces the one of its bucket that took the least work.
 //!
-//! The table is shared by the solver's threads without locks. An entry is two words,
-//! the numbers and the key mixed with them; a read whose words do not agree (another
-//! thread was writing) is a miss, so a torn entry is never taken for a proof.
+//! The table is shared by the solver's threads without locks. An entry is two words:
+//! the proof and disproof numbers, and the key's high 48 bits with the work below the
+//! position, mixed with the numbers. A read whose words do not agree (another thread was
+//! writing) is a miss, so a torn entry is never taken for a proof. (The key's low bits
+//! choose the bucket: a table of 2^16 buckets or more checks all 64.)
 
-use bytemuck::Zeroable;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// A number meaning "infinite": proved, or disproved.
+/// A number meaning "infinite": proved, or disproved. Numbers fit in 30 bits.
 pub const INF: u32 = u32::MAX / 4;
 
 /// Entries in a bucket.
-pub const WAYS: usize = 3;
+pub const WAYS: usize = 4;
+
+/// Words in a bucket: a cache line.
+const WORDS: usize = 2 * WAYS;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
@@ -24,46 +28,42 @@ pub struct Entry {
     pub work: u32,
 }
 
-/// One cache line: three entries.
-#[derive(Debug, Default, Zeroable)]
-#[repr(C, align(64))]
-pub struct Bucket {
-    /// The key mixed with the numbers (key ^ numbers).
-    checks: [AtomicU64; WAYS],
-    /// The proof number in the high half, the disproof number in the low; 0 is empty.
-    numbers: [AtomicU64; WAYS],
-    work: [AtomicU32; WAYS],
+/// The numbers word: the proof number in the high half, the disproof number in the
+/// low; 0 is an empty entry (no position has both numbers 0).
+fn numbers(entry: &Entry) -> u64 {
+    (u64::from(entry.pn) << 32) | u64::from(entry.dn)
 }
 
-impl Bucket {
-    /// The entry of `way`, if its words agree and it is not empty.
-    pub fn entry(&self, way: usize) -> Option<Entry> {
-        let numbers = self.numbers[way].load(Relaxed);
-        let key = self.checks[way].load(Relaxed) ^ numbers;
-        (numbers != 0).then(|| Entry {
-            key,
-            pn: (numbers >> 32) as u32,
-            dn: numbers as u32,
-            work: self.work[way].load(Relaxed),
-        })
-    }
-
-    pub fn set(&self, way: usize, entry: Entry) {
-        let numbers = (u64::from(entry.pn) << 32) | u64::from(entry.dn);
-        self.numbers[way].store(numbers, Relaxed);
-        self.checks[way].store(entry.key ^ numbers, Relaxed);
-        self.work[way].store(entry.work, Relaxed);
-    }
-
-    fn empty(&self, way: usize) {
-        self.numbers[way].store(0, Relaxed);
-        self.checks[way].store(0, Relaxed);
-        self.work[way].store(0, Relaxed);
+/// The work in 16 bits, in order: exact below 2^11, then 5 bits of exponent and the
+/// next 11 bits.
+fn work_code(work: u32) -> u64 {
+    if work < 1 << 11 {
+        u64::from(work)
+    } else {
+        let shift = 32 - work.leading_zeros() - 11;
+        u64::from((shift << 11) | ((work >> shift) & 0x7ff))
     }
 }
+
+/// The least work of a code.
+fn work_of(code: u64) -> u32 {
+    let (shift, mantissa) = ((code >> 11) as u32, (code & 0x7ff) as u32);
+    if shift == 0 {
+        mantissa
+    } else {
+        (mantissa | 1 << 10) << shift
+    }
+}
+
+/// The key's bits kept in an entry; the others are the bucket's index.
+const KEY_BITS: u64 = !0xffff;
+/// Buckets at least: the index gives all the key's bits an entry does not keep (4 MB).
+const MIN_BUCKETS: usize = 1 << 16;
 
 pub struct Table {
-    buckets: Box<[Bucket]>,
+    /// Zeroed words; the buckets start at `first`, on a cache line.
+    words: Box<[AtomicU64]>,
+    first: usize,
     mask: usize,
 }
 
@@ -75,68 +75,117 @@ impl Table {
             .max(1)
             .checked_mul(1 << 20)
             .ok_or_else(|| std::io::Error::other("the table size is too large"))?;
-        let wanted = bytes / size_of::<Bucket>();
+        let wanted = bytes / (WORDS * 8);
         let count = if wanted.is_power_of_two() {
             wanted
         } else {
             wanted.next_power_of_two() / 2
-        };
+        }
+        .max(MIN_BUCKETS);
+        let words = zeroed(count * WORDS + WORDS)?;
+        // Word-aligned memory, zeroed lazily by the system as it is touched; the buckets
+        // begin at the first cache line in it.
+        let first = (words.as_ptr() as usize).wrapping_neg() % 64 / 8;
         Ok(Table {
-            buckets: zeroed(count)?,
+            words,
+            first,
             mask: count - 1,
         })
     }
 
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[key as usize & self.mask]
+    /// The buckets in the table.
+    pub fn len(&self) -> usize {
+        self.mask + 1
+    }
+
+    /// The words of `key`'s bucket: the checks, then the numbers.
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        let start = self.first + (key as usize & self.mask) * WORDS;
+        &self.words[start..start + WORDS]
+    }
+
+    /// The entry in `way` of bucket `index`, if its words agree and it is not empty.
+    pub fn entry(&self, index: usize, way: usize) -> Option<Entry> {
+        let start = self.first + index * WORDS;
+        read(
+            &self.words[start..start + WORDS],
+            way,
+            index as u64 & !KEY_BITS,
+        )
     }
 
     pub fn get(&self, key: u64) -> Option<Entry> {
         let bucket = self.bucket(key);
         (0..WAYS)
-            .filter_map(|way| bucket.entry(way))
+            .filter_map(|way| read(bucket, way, key & !KEY_BITS))
             .find(|e| e.key == key)
     }
 
     pub fn put(&self, entry: Entry) {
         let bucket = self.bucket(entry.key);
-        let held = |way: usize| bucket.entry(way);
+        let low = entry.key & !KEY_BITS;
         let way = (0..WAYS)
-            .find(|&way| held(way).is_some_and(|e| e.key == entry.key))
-            .or_else(|| (0..WAYS).min_by_key(|&way| held(way).map_or(0, |e| e.work)))
+            .find(|&way| read(bucket, way, low).is_some_and(|e| e.key == entry.key))
+            .or_else(|| (0..WAYS).min_by_key(|&way| read(bucket, way, low).map_or(0, |e| e.work)))
             .unwrap_or(0);
-        bucket.set(way, entry);
-    }
-
-    pub fn buckets(&self) -> &[Bucket] {
-        &self.buckets
+        write(bucket, way, &entry);
     }
 
     /// Drops what is known of `key`.
     pub fn forget(&self, key: u64) {
         let bucket = self.bucket(key);
         for way in 0..WAYS {
-            if bucket.entry(way).is_some_and(|e| e.key == key) {
-                bucket.empty(way);
+            if read(bucket, way, key & !KEY_BITS).is_some_and(|e| e.key == key) {
+                bucket[WAYS + way].store(0, Relaxed);
+                bucket[way].store(0, Relaxed);
             }
         }
     }
 
     /// Empties the table: fresh zeroed memory (the system gives it zeroed as it is
-    /// touched, so this takes no time), or every entry emptied if none can be had.
+    /// touched, so this takes no time), or every word zeroed if none can be had.
     pub fn clear(&mut self) {
-        match zeroed(self.buckets.len()) {
-            Ok(fresh) => self.buckets = fresh,
-            Err(_) => {
-                for bucket in self.buckets.iter() {
-                    (0..WAYS).for_each(|way| bucket.empty(way));
-                }
-            }
+        match Table::new_like(self) {
+            Ok(fresh) => *self = fresh,
+            Err(_) => self.words.iter().for_each(|w| w.store(0, Relaxed)),
         }
+    }
+
+    fn new_like(table: &Table) -> std::io::Result<Table> {
+        let words = zeroed(table.words.len())?;
+        let first = (words.as_ptr() as usize).wrapping_neg() % 64 / 8;
+        Ok(Table {
+            words,
+            first,
+            mask: table.mask,
+        })
     }
 }
 
-fn zeroed(count: usize) -> std::io::Result<Box<[Bucket]>> {
+/// The entry in `way` of a bucket whose index gives the key's low bits.
+fn read(bucket: &[AtomicU64], way: usize, low_bits: u64) -> Option<Entry> {
+    let numbers = bucket[WAYS + way].load(Relaxed);
+    let check = bucket[way].load(Relaxed) ^ numbers;
+    (numbers != 0).then(|| Entry {
+        key: (check & KEY_BITS) | low_bits,
+        pn: (numbers >> 32) as u32,
+        dn: numbers as u32,
+        work: work_of(check & !KEY_BITS),
+    })
+}
+
+fn write(bucket: &[AtomicU64], way: usize, entry: &Entry) {
+    let numbers = numbers(entry);
+    bucket[WAYS + way].store(numbers, Relaxed);
+    bucket[way].store(
+        ((entry.key & KEY_BITS) | work_code(entry.work)) ^ numbers,
+        Relaxed,
+    );
+}
+
+/// Zeroed words, through the allocator's zeroed path (for a large table: pages the
+/// system zeroes when they are first touched, not a pass over all of it).
+fn zeroed(count: usize) -> std::io::Result<Box<[AtomicU64]>> {
     bytemuck::allocation::try_zeroed_slice_box(count)
         .map_err(|()| std::io::Error::other("not enough memory for the table"))
 }
@@ -146,56 +195,90 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_bucket_is_one_cache_line() {
-        assert_eq!(size_of::<Bucket>(), 64);
-        assert_eq!(align_of::<Bucket>(), 64);
+    fn buckets_start_on_a_cache_line() {
+        let table = Table::new(8).unwrap();
+        let address = table.bucket(5).as_ptr() as usize;
+        assert_eq!(address % 64, 0);
+        assert_eq!(table.len(), 131_072);
+        // The least table, whose index holds the key's bits an entry does not.
+        assert_eq!(Table::new(1).unwrap().len(), MIN_BUCKETS);
     }
 
     #[test]
-    fn the_table_is_a_power_of_two_of_buckets_within_the_size() {
-        assert_eq!(Table::new(1).unwrap().buckets().len(), 16_384);
-        assert_eq!(Table::new(3).unwrap().buckets().len(), 32_768);
+    fn the_work_code_keeps_the_order() {
+        let works = [
+            0,
+            1,
+            2047,
+            2048,
+            2049,
+            4095,
+            4096,
+            1 << 20,
+            (1 << 20) + 999,
+            u32::MAX,
+        ];
+        for pair in works.windows(2) {
+            assert!(work_code(pair[0]) <= work_code(pair[1]), "{pair:?}");
+        }
+        for work in works {
+            assert!(work_code(work) < 1 << 16);
+            let least = work_of(work_code(work));
+            assert!(
+                least <= work && least >= work - work / 1024,
+                "{work} {least}"
+            );
+        }
     }
 
     #[test]
     fn an_entry_is_found_replaced_and_forgotten() {
-        let table = Table::new(1).unwrap();
+        let table = Table::new(4).unwrap();
         let entry = |key, work| Entry {
             key,
             pn: 3,
-            dn: 4,
+            dn: INF,
             work,
         };
-        // Four keys of one bucket: the fourth replaces the one that took the least work.
-        let stride = table.buckets().len() as u64;
-        for (i, work) in [5, 1, 9].into_iter().enumerate() {
-            table.put(entry(7 + i as u64 * stride, work));
+        // Five keys of one bucket: the fifth replaces the one that took the least work.
+        let stride = table.len() as u64;
+        let key = |i: u64| 0xabcd_0000_0000_0007 + i * stride;
+        for (i, work) in [50, 1, 900, 3000].into_iter().enumerate() {
+            table.put(entry(key(i as u64), work));
         }
-        table.put(entry(7 + 3 * stride, 2));
-        assert_eq!(table.get(7), Some(entry(7, 5)));
-        assert_eq!(table.get(7 + stride), None);
-        assert_eq!(table.get(7 + 3 * stride), Some(entry(7 + 3 * stride, 2)));
+        table.put(entry(key(4), 20));
+        assert_eq!(table.get(key(0)), Some(entry(key(0), 50)));
+        assert_eq!(table.get(key(1)), None);
+        assert_eq!(table.get(key(4)), Some(entry(key(4), 20)));
         // The same key is updated in place.
-        table.put(entry(7, 6));
-        assert_eq!(table.get(7), Some(entry(7, 6)));
-        table.forget(7);
-        assert_eq!(table.get(7), None);
-        assert_eq!(table.get(7 + 2 * stride), Some(entry(7 + 2 * stride, 9)));
+        table.put(entry(key(0), 60));
+        assert_eq!(table.get(key(0)), Some(entry(key(0), 60)));
+        table.forget(key(0));
+        assert_eq!(table.get(key(0)), None);
+        assert_eq!(table.get(key(2)), Some(entry(key(2), 900)));
+        // What the checkpoint reads: the whole key back from the entry and its bucket.
+        let index = key(2) as usize & (table.len() - 1);
+        let found = (0..WAYS).filter_map(|way| table.entry(index, way));
+        assert!(
+            found.clone().any(|e| e == entry(key(2), 900)),
+            "{:?}",
+            found.collect::<Vec<_>>()
+        );
     }
 
     #[test]
     fn an_entry_whose_words_disagree_is_a_miss() {
-        let table = Table::new(1).unwrap();
+        let table = Table::new(4).unwrap();
         let proved = Entry {
             key: 42,
             pn: 0,
             dn: INF,
-            work: 1,
+            work: 0,
         };
         table.put(proved);
         assert_eq!(table.get(42), Some(proved));
         // Another thread's numbers written over, its key not yet: the read misses.
-        table.buckets()[42].numbers[0].store(5 << 32 | 6, Relaxed);
+        table.bucket(42)[WAYS].store(5 << 32 | 6, Relaxed);
         assert_eq!(table.get(42), None);
     }
 }
