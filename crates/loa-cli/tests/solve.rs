@@ -9,22 +9,26 @@ fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// `loa solve --position POS` with `extra` arguments and `--proof` into a fresh
+/// directory: the output, the directory (the proof lives as long as it) and the proof's
+/// path.
+fn solve_with_proof(
+    position: &str,
+    extra: &[&str],
+) -> (std::process::Output, tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("proof.txt").to_str().unwrap().to_string();
+    let mut args = vec!["solve", "--position", position, "--proof", &path];
+    args.extend_from_slice(extra);
+    let out = loa(&args, "");
+    (out, dir, path)
+}
+
 #[test]
 fn a_win_is_proved_written_and_checked() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("proof.txt");
-    let path_text = path.to_str().unwrap();
     // Black to move: a1-b2 or a1-d1 joins a1 and c1.
-    let out = loa(
-        &[
-            "solve",
-            "--position",
-            "8/8/8/8/8/7w/8/b1b4w b",
-            "--proof",
-            path_text,
-        ],
-        "",
-    );
+    let (out, _dir, path) = solve_with_proof("8/8/8/8/8/7w/8/b1b4w b", &[]);
+    let path_text = path.as_str();
     assert!(out.status.success(), "{out:?}");
     let text = stdout(&out);
     assert!(text.starts_with("win\n"), "{text}");
@@ -53,20 +57,9 @@ fn a_win_is_proved_written_and_checked() {
 
 #[test]
 fn a_lost_position_is_a_loss_and_its_proof_is_the_winners() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("proof.txt");
-    let path_text = path.to_str().unwrap();
     // White (h1, h5) cannot join in one move; Black (a1, c1) joins next whatever White does.
-    let out = loa(
-        &[
-            "solve",
-            "--position",
-            "8/8/8/7w/8/8/8/b1b4w w",
-            "--proof",
-            path_text,
-        ],
-        "",
-    );
+    let (out, _dir, path) = solve_with_proof("8/8/8/7w/8/8/8/b1b4w w", &[]);
+    let path_text = path.as_str();
     assert!(out.status.success(), "{out:?}");
     assert!(stdout(&out).starts_with("loss\n"), "{}", stdout(&out));
     let checked = loa(&["verify-proof", path_text], "");
@@ -189,23 +182,11 @@ fn analyze_reports_what_the_solver_proves_beside_the_search() {
 #[test]
 fn two_threads_prove_a_deep_win_with_a_checked_proof() {
     // Won for White in 5 or 6 moves (from the solver's test set).
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("proof.txt");
-    let path_text = path.to_str().unwrap();
-    let out = loa(
-        &[
-            "solve",
-            "--position",
-            "3w4/2w5/wb1w4/1wbb4/2b1w3/8/3w4/4b3 w",
-            "--threads",
-            "2",
-            "--hash",
-            "16",
-            "--proof",
-            path_text,
-        ],
-        "",
+    let (out, _dir, path) = solve_with_proof(
+        "3w4/2w5/wb1w4/1wbb4/2b1w3/8/3w4/4b3 w",
+        &["--threads", "2", "--hash", "16"],
     );
+    let path_text = path.as_str();
     assert!(out.status.success(), "{out:?}");
     let text = stdout(&out);
     assert!(text.starts_with("win\n"), "{text}");
