@@ -8,6 +8,13 @@ use loa_core::{GameState, VariantPosition};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
+/// A proof being written: its nodes, each position's node, and the line from the root.
+struct Draft<P> {
+    nodes: Vec<Vec<(String, Next)>>,
+    ids: HashMap<P, usize>,
+    on_path: Vec<u64>,
+}
+
 impl Solver<'_> {
     /// The proof of the attacker's win at `root`, from the table, searching again
     /// where an entry was lost.
@@ -16,29 +23,29 @@ impl Solver<'_> {
         root: &P,
         history: &[u64],
     ) -> Option<Proof> {
-        let mut nodes: Vec<Vec<(String, Next)>> = Vec::new();
-        let mut ids: HashMap<P, usize> = HashMap::new();
-        let mut on_path: Vec<u64> = history.to_vec();
+        let mut draft = Draft {
+            nodes: Vec::new(),
+            ids: HashMap::new(),
+            on_path: history.to_vec(),
+        };
         self.path = history.to_vec();
-        let id = self.extract_node(root, &mut nodes, &mut ids, &mut on_path)?;
+        let id = self.extract_node(root, &mut draft)?;
         debug_assert_eq!(id, 0);
         Some(Proof {
             variant: root.variant(),
             rules: self.rules,
             start: (*root).into(),
             winner: self.attacker,
-            nodes,
+            nodes: draft.nodes,
         })
     }
 
     fn extract_node<P: GameState + Copy>(
         &mut self,
         pos: &P,
-        nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<P, usize>,
-        on_path: &mut Vec<u64>,
+        draft: &mut Draft<P>,
     ) -> Option<usize> {
-        if let Some(&id) = ids.get(pos) {
+        if let Some(&id) = draft.ids.get(pos) {
             return Some(id);
         }
         // A proof is written only for a solve that was not stopped.
@@ -46,17 +53,17 @@ impl Solver<'_> {
             self.stopped = true;
             return None;
         }
-        let id = nodes.len();
-        ids.insert(*pos, id);
-        nodes.push(Vec::new());
-        on_path.push(pos.key());
+        let id = draft.nodes.len();
+        draft.ids.insert(*pos, id);
+        draft.nodes.push(Vec::new());
+        draft.on_path.push(pos.key());
         let entries = if pos.side_to_move() == self.attacker {
-            self.extract_or(pos, nodes, ids, on_path)
+            self.extract_or(pos, draft)
         } else {
-            self.extract_and(pos, nodes, ids, on_path)
+            self.extract_and(pos, draft)
         };
-        on_path.pop();
-        nodes[id] = entries?;
+        draft.on_path.pop();
+        draft.nodes[id] = entries?;
         Some(id)
     }
 
@@ -66,12 +73,10 @@ impl Solver<'_> {
     fn extract_or<P: GameState + Copy>(
         &mut self,
         pos: &P,
-        nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<P, usize>,
-        on_path: &mut Vec<u64>,
+        draft: &mut Draft<P>,
     ) -> Option<Vec<(String, Next)>> {
         for _ in 0..64 {
-            self.path = on_path.clone();
+            self.path = draft.on_path.clone();
             let mut children = self.children(pos);
             if !children.iter().any(|c| c.pn == 0) {
                 self.path.pop();
@@ -79,7 +84,7 @@ impl Solver<'_> {
                 if pn != 0 || self.stopped {
                     return None;
                 }
-                self.path = on_path.clone();
+                self.path = draft.on_path.clone();
                 children = self.children(pos);
             }
             let child = children.iter().find(|c| c.pn == 0)?;
@@ -87,13 +92,13 @@ impl Solver<'_> {
             if after.outcome_after(mv, self.rules).is_some() {
                 return Some(vec![(mv.to_string(), Next::Win)]);
             }
-            let mark = nodes.len();
-            if let Some(child_id) = self.extract_node(&after, nodes, ids, on_path) {
+            let mark = draft.nodes.len();
+            if let Some(child_id) = self.extract_node(&after, draft) {
                 return Some(vec![(mv.to_string(), Next::Node(child_id))]);
             }
             // Undo the attempt and forget the move's proof.
-            nodes.truncate(mark);
-            ids.retain(|_, id| *id < mark);
+            draft.nodes.truncate(mark);
+            draft.ids.retain(|_, id| *id < mark);
             self.table.forget(after.key());
         }
         None
@@ -103,11 +108,9 @@ impl Solver<'_> {
     fn extract_and<P: GameState + Copy>(
         &mut self,
         pos: &P,
-        nodes: &mut Vec<Vec<(String, Next)>>,
-        ids: &mut HashMap<P, usize>,
-        on_path: &mut Vec<u64>,
+        draft: &mut Draft<P>,
     ) -> Option<Vec<(String, Next)>> {
-        self.path = on_path.clone();
+        self.path = draft.on_path.clone();
         let children = self.children(pos);
         let mut entries = Vec::new();
         for child in children {
@@ -115,8 +118,8 @@ impl Solver<'_> {
                 Some(o) if o.winner == Some(self.attacker) => Next::Win,
                 Some(_) => return None,
                 // The loser can go back to a position of this line: not proved here.
-                None if on_path.contains(&child.pos.key()) => return None,
-                None => Next::Node(self.extract_node(&child.pos, nodes, ids, on_path)?),
+                None if draft.on_path.contains(&child.pos.key()) => return None,
+                None => Next::Node(self.extract_node(&child.pos, draft)?),
             };
             entries.push((child.mv.to_string(), next));
         }
