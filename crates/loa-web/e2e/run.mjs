@@ -76,10 +76,15 @@ const scenarios = {
       }, game.ply, { timeout: 30000 });
       game = await gameOf(page);
       if (turn === 2) {
-        // Reload in the middle: the game is there as it was.
+        // Reload in the middle: the page shows the stored game, every move of it (read
+        // again after the reload: the engine's reply may land while the page reloads).
         await page.reload();
-        await waitForPly(page, game.ply);
-        assert.equal(await page.locator('[data-testid=moves] button[data-ply]').count(), game.ply);
+        await page.waitForFunction(async () => {
+          const id = location.pathname.split('/').pop();
+          const g = await (await fetch(`/api/games/${id}`)).json();
+          return g.ply > 0 && document.querySelectorAll('[data-testid=moves] button[data-ply]').length === g.ply;
+        }, null, { timeout: 30000 });
+        game = await gameOf(page);
       }
     }
     assert.ok(game.result, 'the game ended');
