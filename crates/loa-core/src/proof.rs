@@ -235,14 +235,14 @@ impl Proof {
         enum State {
             New,
             OnPath,
-            Done(usize),
+            Done,
         }
         let mut state = vec![State::New; count];
-        let mut stack: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
+        let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
         state[0] = State::OnPath;
         seen.insert(self.start, 0);
         let mut moves_total = 0;
-        while let Some(&mut (node, ref mut next_move, ref mut depth)) = stack.last_mut() {
+        while let Some(&mut (node, ref mut next_move)) = stack.last_mut() {
             let pos = position[node].expect("a node on the stack has its position");
             let moves = &self.nodes[node];
             if *next_move == 0 {
@@ -276,12 +276,8 @@ impl Proof {
                 }
             }
             if *next_move == moves.len() {
-                let here = *depth;
-                state[node] = State::Done(here);
+                state[node] = State::Done;
                 stack.pop();
-                if let Some(parent) = stack.last_mut() {
-                    parent.2 = parent.2.max(here + 1);
-                }
                 continue;
             }
             let (text, next) = &moves[*next_move];
@@ -292,10 +288,7 @@ impl Proof {
             let after = pos.after(mv);
             let outcome = after.outcome_after(mv, self.rules);
             match (next, outcome) {
-                (Next::Win, Some(o)) if o.winner == Some(self.winner) => {
-                    let top = stack.last_mut().expect("on the stack");
-                    top.2 = top.2.max(1);
-                }
+                (Next::Win, Some(o)) if o.winner == Some(self.winner) => {}
                 (Next::Win, _) => {
                     return Err(invalid(node, format!("{text} does not win")));
                 }
@@ -334,7 +327,7 @@ impl Proof {
                     match state[child] {
                         State::New => {
                             state[child] = State::OnPath;
-                            stack.push((child, 0, 0));
+                            stack.push((child, 0));
                         }
                         State::OnPath => {
                             return Err(invalid(
@@ -342,10 +335,7 @@ impl Proof {
                                 "the position repeats along a line of play".into(),
                             ));
                         }
-                        State::Done(d) => {
-                            let top = stack.last_mut().expect("on the stack");
-                            top.2 = top.2.max(d + 1);
-                        }
+                        State::Done => {}
                     }
                 }
             }
@@ -354,14 +344,11 @@ impl Proof {
         if let Some(node) = unreached {
             return Err(invalid(node, "no line of play reaches this node".into()));
         }
-        let depth = match state[0] {
-            State::Done(d) => d,
-            _ => 0,
-        };
         Ok(ProofSummary {
             nodes: count,
             moves: moves_total,
-            depth,
+            // Every node reached and no line coming back to one: the graph has its depth.
+            depth: self.longest_line().unwrap_or(0),
         })
     }
 }
