@@ -263,8 +263,6 @@ mod tests {
             win,
             best: win.then(|| mv(18, 34)),
             plies,
-            proof_nodes: 40,
-            nodes: 500,
         }
     }
 

@@ -22,10 +22,6 @@ pub struct Proven {
     /// The proof's longest line in plies: the win comes within it whatever the loser
     /// does (an upper bound: df-pn proves a win, not the shortest one).
     pub plies: u32,
-    /// The proof's positions.
-    pub proof_nodes: usize,
-    /// The solver's nodes.
-    pub nodes: u64,
 }
 
 impl Proven {
@@ -69,7 +65,5 @@ pub fn prove<P: GameState + Copy + Into<VariantPosition>>(
         plies: u32::try_from(plies)
             .unwrap_or(u32::MAX)
             .min(MATE as u32 - 1),
-        proof_nodes: proof.nodes.len(),
-        nodes: solution.nodes,
     })
 }

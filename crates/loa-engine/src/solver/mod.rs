@@ -81,7 +81,8 @@ pub struct Solution {
 /// Where the root's numbers are reported.
 type ProgressReport<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 
-/// How much an OR node's threshold may exceed its second-best child (1 + epsilon).
+/// How much a node's threshold may exceed its second-best child (1 + epsilon); helper
+/// `n` takes `n + 1` times as much.
 const EPSILON: f64 = 0.25;
 
 pub struct Solver<'a> {
@@ -92,7 +93,6 @@ pub struct Solver<'a> {
     /// A helper's number from 1 (0: the main thread): it breaks ties between children
     /// in an order of its own and takes a wider epsilon, so the threads spread out.
     helper: u64,
-    epsilon: f64,
     /// The helpers' nodes so far, for the progress report.
     helper_nodes: Arc<AtomicU64>,
     /// With helpers: how many threads are inside each position (by key, folded), so
@@ -147,7 +147,6 @@ impl<'a> Solver<'a> {
             table: Arc::new(Table::new(hash_mb)?),
             threads: 1,
             helper: 0,
-            epsilon: EPSILON,
             helper_nodes: Arc::new(AtomicU64::new(0)),
             busy: None,
             rules,
@@ -229,7 +228,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    pub(crate) fn solve_as<P: GameState + Copy + Send + Into<VariantPosition>>(
+    pub(crate) fn solve_as<P: GameState + Copy + Into<VariantPosition>>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -284,7 +283,7 @@ impl<'a> Solver<'a> {
 
     /// Whether the opponent of the side to move can force a win, once the side to move's
     /// win is disproved.
-    fn prove_second<P: GameState + Copy + Send>(
+    fn prove_second<P: GameState + Copy>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -296,7 +295,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether `attacker` can force a win from `root`; `None` when stopped first.
-    fn prove<P: GameState + Copy + Send>(
+    fn prove<P: GameState + Copy>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -421,7 +420,8 @@ impl<'a> Solver<'a> {
             let first = self.first_child(key, children.len());
             let (best, second) = select(&children, or_node, first);
             let child = &children[best];
-            let limit = ((f64::from(second) * (1.0 + self.epsilon)).ceil() as u32).max(second + 1);
+            let epsilon = EPSILON * (self.helper + 1) as f64;
+            let limit = ((f64::from(second) * (1.0 + epsilon)).ceil() as u32).max(second + 1);
             let (child_th_pn, child_th_dn) = if or_node {
                 (th_pn.min(limit), add(th_dn - dn.min(th_dn), child.dn))
             } else {

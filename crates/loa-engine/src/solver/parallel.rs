@@ -2,7 +2,7 @@
 //! between children in an order of its own and with a wider epsilon, and a child another
 //! thread is in looks harder to them, so that the threads spread over the tree.
 
-use super::{SolveLimits, Solver, EPSILON, INF};
+use super::{SolveLimits, Solver, INF};
 use loa_core::GameState;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
@@ -18,7 +18,6 @@ impl Solver<'_> {
             table: Arc::clone(&self.table),
             threads: 1,
             helper: index as u64 + 1,
-            epsilon: EPSILON * (index + 2) as f64,
             helper_nodes: Arc::clone(&self.helper_nodes),
             busy: self.busy.clone(),
             rules: self.rules,
@@ -44,7 +43,7 @@ impl Solver<'_> {
 
     /// The root searched by this thread and its helpers, until it is proved or disproved
     /// or the search is stopped; the root's numbers.
-    pub(super) fn search_root<P: GameState + Copy + Send>(&mut self, root: &P) -> (u32, u32) {
+    pub(super) fn search_root<P: GameState + Copy>(&mut self, root: &P) -> (u32, u32) {
         if self.threads == 1 {
             let (pn, dn, _) = self.mid(root, INF, INF);
             return (pn, dn);
