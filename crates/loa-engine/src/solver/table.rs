@@ -82,6 +82,10 @@ impl Table {
             wanted.next_power_of_two() / 2
         }
         .max(MIN_BUCKETS);
+        Table::with_buckets(count)
+    }
+
+    fn with_buckets(count: usize) -> std::io::Result<Table> {
         let words = zeroed(count * WORDS + WORDS)?;
         // Word-aligned memory, zeroed lazily by the system as it is touched; the buckets
         // begin at the first cache line in it.
@@ -98,20 +102,19 @@ impl Table {
         self.mask + 1
     }
 
-    /// The words of `key`'s bucket: the checks, then the numbers.
-    fn bucket(&self, key: u64) -> &[AtomicU64] {
-        let start = self.first + (key as usize & self.mask) * WORDS;
+    /// The words of bucket `index`: the checks, then the numbers.
+    fn bucket_at(&self, index: usize) -> &[AtomicU64] {
+        let start = self.first + index * WORDS;
         &self.words[start..start + WORDS]
+    }
+
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        self.bucket_at(key as usize & self.mask)
     }
 
     /// The entry in `way` of bucket `index`, if its words agree and it is not empty.
     pub fn entry(&self, index: usize, way: usize) -> Option<Entry> {
-        let start = self.first + index * WORDS;
-        read(
-            &self.words[start..start + WORDS],
-            way,
-            index as u64 & !KEY_BITS,
-        )
+        read(self.bucket_at(index), way, index as u64 & !KEY_BITS)
     }
 
     pub fn get(&self, key: u64) -> Option<Entry> {
@@ -124,11 +127,21 @@ impl Table {
     pub fn put(&self, entry: Entry) {
         let bucket = self.bucket(entry.key);
         let low = entry.key & !KEY_BITS;
-        let way = (0..WAYS)
-            .find(|&way| read(bucket, way, low).is_some_and(|e| e.key == entry.key))
-            .or_else(|| (0..WAYS).min_by_key(|&way| read(bucket, way, low).map_or(0, |e| e.work)))
-            .unwrap_or(0);
-        write(bucket, way, &entry);
+        // The entry's own slot, or else the one that took the least work (an empty one
+        // counting as none), in one look at the bucket.
+        let mut victim = (0, u32::MAX);
+        for way in 0..WAYS {
+            let held = read(bucket, way, low);
+            if held.is_some_and(|e| e.key == entry.key) {
+                victim.0 = way;
+                break;
+            }
+            let work = held.map_or(0, |e| e.work);
+            if work < victim.1 {
+                victim = (way, work);
+            }
+        }
+        write(bucket, victim.0, &entry);
     }
 
     /// Drops what is known of `key`.
@@ -145,20 +158,10 @@ impl Table {
     /// Empties the table: fresh zeroed memory (the system gives it zeroed as it is
     /// touched, so this takes no time), or every word zeroed if none can be had.
     pub fn clear(&mut self) {
-        match Table::new_like(self) {
+        match Table::with_buckets(self.len()) {
             Ok(fresh) => *self = fresh,
             Err(_) => self.words.iter().for_each(|w| w.store(0, Relaxed)),
         }
-    }
-
-    fn new_like(table: &Table) -> std::io::Result<Table> {
-        let words = zeroed(table.words.len())?;
-        let first = (words.as_ptr() as usize).wrapping_neg() % 64 / 8;
-        Ok(Table {
-            words,
-            first,
-            mask: table.mask,
-        })
     }
 }
 
