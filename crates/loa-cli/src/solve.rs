@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use loa_core::proof::Proof;
 use loa_core::{GameState, RuleSet};
 use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
+use loa_engine::MAX_HASH_MB;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -26,7 +27,7 @@ pub struct SolveArgs {
     #[arg(long, value_parser = crate::numbers::seconds)]
     time: Option<Duration>,
     /// The table's size in megabytes.
-    #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = whole(1usize, 65_536))]
+    #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = whole(1usize, MAX_HASH_MB))]
     hash: usize,
     /// Threads searching over the shared table.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(1usize, 256))]
@@ -38,7 +39,7 @@ pub struct SolveArgs {
     /// (out of time, or Ctrl-C) before an answer.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
-    /// Go on from a checkpoint of the same position, rules and --hash.
+    /// Go on from a checkpoint of the same position and rules (any --hash).
     #[arg(long)]
     resume: Option<PathBuf>,
 }

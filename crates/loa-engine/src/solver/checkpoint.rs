@@ -4,7 +4,7 @@
 
 use super::table::{Entry, Table, INF, WAYS};
 use loa_core::Color;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"loa-dfpn";
@@ -38,19 +38,26 @@ pub fn write(path: &Path, stage: &Stage, table: &Table) -> std::io::Result<()> {
             u8::from(stage.second),
         ])?;
         out.write_all(&stage.nodes.to_le_bytes())?;
-        let entries = (0..table.len())
-            .flat_map(|index| (0..WAYS).filter_map(move |way| table.entry(index, way)));
-        let count = entries.clone().count();
-        out.write_all(&(count as u64).to_le_bytes())?;
-        for e in entries {
-            write_entry(&mut out, &e)?;
+        // The count goes before the entries: a place for it now, filled in after one pass
+        // over the table.
+        let count_at = out.stream_position()?;
+        out.write_all(&0u64.to_le_bytes())?;
+        let mut count = 0u64;
+        for index in 0..table.len() {
+            for e in (0..WAYS).filter_map(|way| table.entry(index, way)) {
+                write_entry(&mut out, &e)?;
+                count += 1;
+            }
         }
+        out.seek(SeekFrom::Start(count_at))?;
+        out.write_all(&count.to_le_bytes())?;
         out.flush()?;
     }
     std::fs::rename(partial, path)
 }
 
-/// Reads a checkpoint into `table` (whose size it must have); where the solve stood.
+/// Reads a checkpoint's entries into `table` (of any size: each goes in by its key);
+/// where the solve stood.
 pub fn read(path: &Path, table: &Table) -> std::io::Result<Stage> {
     let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
     let mut input = BufReader::new(std::fs::File::open(path)?);
@@ -122,4 +129,39 @@ fn read_u64(input: &mut impl Read) -> std::io::Result<u64> {
     let mut b = [0u8; 8];
     input.read_exact(&mut b)?;
     Ok(u64::from_le_bytes(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_is_read_back_into_a_table_of_another_size() {
+        let table = Table::new(4).unwrap();
+        let entries: Vec<Entry> = (1..=500u64)
+            .map(|i| Entry {
+                key: i.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                pn: (i % 7) as u32,
+                dn: if i % 7 == 0 { INF } else { i as u32 },
+                work: 0,
+            })
+            .collect();
+        entries.iter().for_each(|&e| table.put(e));
+        let stage = Stage {
+            root: 77,
+            rules: 1,
+            attacker: Color::White,
+            second: true,
+            nodes: 123_456,
+        };
+        let path = std::env::temp_dir().join(format!("loa-checkpoint-{}", std::process::id()));
+        write(&path, &stage, &table).unwrap();
+        let bigger = Table::new(8).unwrap();
+        let read_back = read(&path, &bigger);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(read_back.unwrap(), stage);
+        for e in entries {
+            assert_eq!(bigger.get(e.key), Some(e));
+        }
+    }
 }
