@@ -222,7 +222,10 @@ fn solved(pos: &Position) -> Verdict {
 
 #[test]
 fn with_the_solver_a_won_position_is_played_and_reported_as_a_win() {
-    // Won in 6 moves (from the solver's test set); then the loser's side of it.
+    // Won in 6 moves (from the solver's test set); then the loser's side of it. The
+    // search may see the connection before the solver proves it: this checks that with
+    // the solver on, the answer is a win whose move the solver alone confirms (the
+    // merge of a proof the search did not see is tested in the search's unit tests).
     let pos: Position = "1b2bbb1/2w5/2b2w2/2bb3w/1w1bw3/3b4/2w2w2/5w2 b"
         .parse()
         .unwrap();

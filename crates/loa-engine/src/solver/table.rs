@@ -155,8 +155,8 @@ impl Table {
         }
     }
 
-    /// Empties the table: fresh zeroed memory (the system gives it zeroed as it is
-    /// touched, so this takes no time), or every word zeroed if none can be had.
+    /// Empties the table: fresh zeroed memory (the system zeroes it as it is touched,
+    /// instead of a pass over all of it now), or every word zeroed if none can be had.
     pub fn clear(&mut self) {
         match Table::with_buckets(self.len()) {
             Ok(fresh) => *self = fresh,
