@@ -9,12 +9,32 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use loa_core::proof::Proof;
-use loa_core::{GameState, RuleSet};
+use loa_core::{Color, GameState, Move, RuleSet};
 use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
 use loa_engine::MAX_HASH_MB;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+/// How far an unknown result got move by move: the moves shown not to win, and the
+/// others with their numbers, the nearest to a proof first.
+fn root_moves_line(attacker: Color, moves: &[(Move, u32, u32)]) -> String {
+    let mut open: Vec<_> = moves.iter().filter(|(_, _, dn)| *dn != 0).collect();
+    open.sort_by_key(|(_, pn, _)| *pn);
+    let open: Vec<String> = open
+        .iter()
+        .map(|(mv, pn, dn)| match pn {
+            0 => format!("{mv} wins"),
+            _ => format!("{mv} {pn}/{dn}"),
+        })
+        .collect();
+    format!(
+        "root moves: {} of {} shown not to win for {attacker}; open (proof/disproof numbers): {}",
+        moves.len() - open.len(),
+        moves.len(),
+        open.join(", ")
+    )
+}
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -118,6 +138,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if solution.verdict == Verdict::Unknown {
         let (attacker, pn, dn) = solution.root_numbers;
         say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
+        say!("{}", root_moves_line(attacker, &solution.root_moves));
     }
     if let Some(error) = checkpoint_error {
         eprintln!("warning: {error}");
@@ -149,8 +170,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 .with_context(|| format!("cannot write the proof to {}", path.display()))?;
             say!("proof written to {}", path.display());
         }
-    } else if args.proof.is_some() && solution.verdict != Verdict::Unknown {
+    } else if solution.verdict == Verdict::Draw && args.proof.is_some() {
         say!("no proof to write: a draw is not proved by a tree");
+    } else if solution.verdict != Verdict::Unknown {
+        // The value was proved, but the time ran out while the proof was being written.
+        say!("no proof written: the time ran out while writing it (give more --time)");
     }
     Ok(())
 }

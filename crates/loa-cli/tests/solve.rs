@@ -79,7 +79,25 @@ fn an_unsolved_position_is_unknown_when_time_runs_out() {
         "",
     );
     assert!(out.status.success(), "{out:?}");
-    assert!(stdout(&out).starts_with("unknown\n"), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("unknown\n"), "{text}");
+    // How far each of Black's 24 first moves got.
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("root moves: "))
+        .unwrap();
+    assert!(
+        line.contains(" of 24 shown not to win for Black; open "),
+        "{line}"
+    );
+    let open = line.split_once("numbers): ").unwrap().1.split(", ");
+    let shown: usize = line["root moves: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(open.count() + shown, 24, "{line}");
 }
 
 #[test]

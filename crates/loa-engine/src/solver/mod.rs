@@ -76,6 +76,9 @@ pub struct Solution {
     /// Whose win was being proved and the root's proof and disproof numbers, as last
     /// combined (for an unknown result: how far it got).
     pub root_numbers: (Color, u32, u32),
+    /// For an unknown result: each move at the root with its proof and disproof numbers
+    /// for the same win (a disproof number of 0: the move is shown not to win).
+    pub root_moves: Vec<(Move, u32, u32)>,
 }
 
 /// Where the root's numbers are reported.
@@ -267,8 +270,13 @@ impl<'a> Solver<'a> {
             },
             None => {}
         }
+        let mut root_moves = Vec::new();
         if verdict == Verdict::Unknown {
             self.write_checkpoint();
+            self.path = history.to_vec();
+            root_moves = (self.children(root).iter())
+                .map(|c| (c.mv, c.pn, c.dn))
+                .collect();
         }
         let (pn, dn) = self.root_numbers;
         Solution {
@@ -278,6 +286,7 @@ impl<'a> Solver<'a> {
             proof,
             nodes: self.nodes,
             elapsed: self.started.elapsed(),
+            root_moves,
         }
     }
 
