@@ -3,7 +3,7 @@
 //! back to a position already on it), the entry is forgotten and the position proved
 //! again from there.
 
-use super::{Next, Proof, Solver, INF};
+use super::{Child, Next, Proof, Solver, INF};
 use loa_core::{GameState, VariantPosition};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -87,7 +87,11 @@ impl Solver<'_> {
                 self.path = draft.on_path.clone();
                 children = self.children(pos);
             }
-            let child = children.iter().find(|c| c.pn == 0)?;
+            // A connection at once before any longer proof: the shorter line.
+            let won = |c: &&Child<P>| c.pn == 0;
+            let child = (children.iter().filter(won))
+                .find(|c| c.pos.outcome_after(c.mv, self.rules).is_some())
+                .or_else(|| children.iter().find(won))?;
             let (mv, after) = (child.mv, child.pos);
             if after.outcome_after(mv, self.rules).is_some() {
                 return Some(vec![(mv.to_string(), Next::Win)]);
