@@ -17,8 +17,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// How far an unknown result got move by move: the moves shown not to win, and the
-/// others with their numbers, the nearest to a proof first.
-fn root_moves_line(attacker: Color, moves: &[(Move, u32, u32)]) -> String {
+/// others with their numbers, the nearest to a proof first; of `all` legal moves, those
+/// that are images of others under the board's symmetries are not searched.
+fn root_moves_line(attacker: Color, moves: &[(Move, u32, u32)], all: u64) -> String {
     let mut open: Vec<_> = moves.iter().filter(|(_, _, dn)| *dn != 0).collect();
     open.sort_by_key(|(_, pn, _)| *pn);
     let open: Vec<String> = open
@@ -28,8 +29,12 @@ fn root_moves_line(attacker: Color, moves: &[(Move, u32, u32)]) -> String {
             _ => format!("{mv} {pn}/{dn}"),
         })
         .collect();
+    let images = match all.saturating_sub(moves.len() as u64) {
+        0 => String::new(),
+        n => format!(" (the other {n} are their mirror images)"),
+    };
     format!(
-        "root moves: {} of {} shown not to win for {attacker}; open (proof/disproof numbers): {}",
+        "root moves: {} of {}{images} shown not to win for {attacker}; open (proof/disproof numbers): {}",
         moves.len() - open.len(),
         moves.len(),
         open.join(", ")
@@ -138,7 +143,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if solution.verdict == Verdict::Unknown {
         let (attacker, pn, dn) = solution.root_numbers;
         say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
-        say!("{}", root_moves_line(attacker, &solution.root_moves));
+        let all = root.count_moves();
+        say!("{}", root_moves_line(attacker, &solution.root_moves, all));
     }
     if let Some(error) = checkpoint_error {
         eprintln!("warning: {error}");

@@ -81,13 +81,15 @@ fn an_unsolved_position_is_unknown_when_time_runs_out() {
     assert!(out.status.success(), "{out:?}");
     let text = stdout(&out);
     assert!(text.starts_with("unknown\n"), "{text}");
-    // How far each of Black's 24 first moves got.
+    // How far each of Black's first moves got: 6 up to the symmetries of the start.
     let line = text
         .lines()
         .find(|l| l.starts_with("root moves: "))
         .unwrap();
     assert!(
-        line.contains(" of 24 shown not to win for Black; open "),
+        line.contains(
+            " of 6 (the other 18 are their mirror images) shown not to win for Black; open "
+        ),
         "{line}"
     );
     let open = line.split_once("numbers): ").unwrap().1.split(", ");
@@ -97,7 +99,7 @@ fn an_unsolved_position_is_unknown_when_time_runs_out() {
         .unwrap()
         .parse()
         .unwrap();
-    assert_eq!(open.count() + shown, 24, "{line}");
+    assert_eq!(open.count() + shown, 6, "{line}");
 }
 
 #[test]

@@ -48,6 +48,14 @@ pub trait GameState: Clone + Eq + Hash + Debug + Display + Send + Sync + 'static
     /// The Zobrist hash, which tells positions apart for repetitions and tables.
     fn key(&self) -> u64;
 
+    /// The board's symmetries that leave the position as it is, where the rules make a
+    /// position and its images worth the same: bit `i` for the `i`-th image of
+    /// [`symmetry::images`](crate::symmetry::images), the identity never set; none for a
+    /// variant whose rules or state tell the images apart.
+    fn symmetries(&self) -> u8 {
+        0
+    }
+
     /// What stands on `square`.
     fn piece_at(&self, square: Square) -> Option<Piece>;
 
@@ -121,6 +129,14 @@ impl GameState for Position {
     #[inline]
     fn key(&self) -> u64 {
         Position::hash(self)
+    }
+
+    fn symmetries(&self) -> u8 {
+        crate::symmetry::fixing(
+            self.pieces(Color::Black),
+            self.pieces(Color::White),
+            self.size(),
+        )
     }
 
     fn piece_at(&self, square: Square) -> Option<Piece> {

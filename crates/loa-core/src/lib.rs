@@ -25,6 +25,7 @@ pub mod proof;
 pub mod record;
 mod rules;
 mod square;
+pub mod symmetry;
 mod text;
 pub mod topology;
 mod variant;

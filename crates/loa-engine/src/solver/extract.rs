@@ -29,6 +29,8 @@ impl Solver<'_> {
             on_path: history.to_vec(),
         };
         self.path = history.to_vec();
+        // A proof answers every move, the images of others included.
+        self.path_symmetries = 0;
         let id = self.extract_node(root, &mut draft)?;
         debug_assert_eq!(id, 0);
         Some(Proof {
@@ -77,7 +79,7 @@ impl Solver<'_> {
     ) -> Option<Vec<(String, Next)>> {
         for _ in 0..64 {
             self.path = draft.on_path.clone();
-            let mut children = self.children(pos);
+            let mut children = self.children(pos, 0);
             if !children.iter().any(|c| c.pn == 0) {
                 self.path.pop();
                 let (pn, _, _) = self.mid(pos, INF, INF);
@@ -85,7 +87,7 @@ impl Solver<'_> {
                     return None;
                 }
                 self.path = draft.on_path.clone();
-                children = self.children(pos);
+                children = self.children(pos, 0);
             }
             // A connection at once before any longer proof: the shorter line.
             let won = |c: &&Child<P>| c.pn == 0;
@@ -115,7 +117,7 @@ impl Solver<'_> {
         draft: &mut Draft<P>,
     ) -> Option<Vec<(String, Next)>> {
         self.path = draft.on_path.clone();
-        let children = self.children(pos);
+        let children = self.children(pos, 0);
         let mut entries = Vec::new();
         for child in children {
             let next = match child.pos.outcome_after(child.mv, self.rules) {

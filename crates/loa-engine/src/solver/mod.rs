@@ -16,7 +16,7 @@ mod parallel;
 mod table;
 
 use loa_core::proof::{Next, Proof};
-use loa_core::{Color, GameState, Move, MoveList, RuleSet, VariantPosition};
+use loa_core::{symmetry, BoardSize, Color, GameState, Move, MoveList, RuleSet, VariantPosition};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -126,6 +126,9 @@ pub struct Solver<'a> {
     pub checkpoint_error: Option<String>,
     /// What the table holds for each child of the node being expanded.
     probes: Vec<Option<Entry>>,
+    /// The board symmetries that leave every position from the root to the node being
+    /// searched as it is (see [`Solver::children`]).
+    path_symmetries: u8,
 }
 
 struct Child<P> {
@@ -170,6 +173,7 @@ impl<'a> Solver<'a> {
             resumed: None,
             checkpoint_error: None,
             probes: Vec::new(),
+            path_symmetries: 0,
         })
     }
 
@@ -274,9 +278,11 @@ impl<'a> Solver<'a> {
         if verdict == Verdict::Unknown {
             self.write_checkpoint();
             self.path = history.to_vec();
-            root_moves = (self.children(root).iter())
-                .map(|c| (c.mv, c.pn, c.dn))
-                .collect();
+            root_moves = (self
+                .children(root, self.root_symmetries(root, history))
+                .iter())
+            .map(|c| (c.mv, c.pn, c.dn))
+            .collect();
         }
         let (pn, dn) = self.root_numbers;
         Solution {
@@ -323,6 +329,7 @@ impl<'a> Solver<'a> {
         }
         self.attacker = attacker;
         self.path = history.to_vec();
+        self.path_symmetries = self.root_symmetries(root, history);
         self.root_key = root.key();
         self.root_numbers = self
             .table
@@ -367,9 +374,16 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn children<P: GameState + Copy>(&mut self, pos: &P) -> Vec<Child<P>> {
+    /// The children of `pos` with their numbers. Where every position from the root to
+    /// `pos` is its own image under one of `symmetries`, a move's image leads to the image
+    /// of its position with the same history, so is worth the same: only the first move
+    /// of each such set is kept.
+    fn children<P: GameState + Copy>(&mut self, pos: &P, symmetries: u8) -> Vec<Child<P>> {
         let mut moves = MoveList::new();
         pos.for_each_move(|mv| moves.push(mv));
+        if symmetries != 0 {
+            moves = distinct_up_to(symmetries, moves.as_slice(), pos.size());
+        }
         let mut children: Vec<Child<P>> = moves
             .as_slice()
             .iter()
@@ -405,13 +419,27 @@ impl<'a> Solver<'a> {
         children
     }
 
+    /// The symmetries that leave the root as it is; none after a history (a repetition
+    /// of a position before the root may not look the same in an image).
+    fn root_symmetries<P: GameState>(&self, root: &P, history: &[u64]) -> u8 {
+        if history.is_empty() {
+            root.symmetries()
+        } else {
+            0
+        }
+    }
+
     /// The multiple-iterative-deepening step: searches `pos` until its numbers reach
     /// the thresholds; returns them and whether they rest on a repetition.
     fn mid<P: GameState + Copy>(&mut self, pos: &P, th_pn: u32, th_dn: u32) -> (u32, u32, bool) {
         self.nodes += 1;
         self.report();
         let or_node = pos.side_to_move() == self.attacker;
-        let mut children = self.children(pos);
+        let outer_symmetries = self.path_symmetries;
+        if outer_symmetries != 0 {
+            self.path_symmetries &= pos.symmetries();
+        }
+        let mut children = self.children(pos, self.path_symmetries);
         let key = pos.key();
         let start_nodes = self.nodes;
         self.path.push(key);
@@ -445,6 +473,7 @@ impl<'a> Solver<'a> {
         }
         self.path.pop();
         self.leave(key);
+        self.path_symmetries = outer_symmetries;
         // A "not won" that rests on a repetition holds on this line only.
         if !(dn == 0 && dependent) {
             let work = u32::try_from(self.nodes - start_nodes).unwrap_or(u32::MAX);
@@ -538,3 +567,17 @@ fn select<P>(children: &[Child<P>], or_node: bool, first: usize) -> (usize, u32)
 
 #[cfg(test)]
 mod tests;
+
+/// The moves that are not an image of an earlier one under `symmetries`.
+fn distinct_up_to(symmetries: u8, moves: &[Move], size: BoardSize) -> MoveList {
+    let mut distinct = MoveList::new();
+    for (index, &mv) in moves.iter().enumerate() {
+        let seen = (1..8)
+            .filter(|i| symmetries & 1 << i != 0)
+            .any(|i| moves[..index].contains(&symmetry::move_image(mv, i, size)));
+        if !seen {
+            distinct.push(mv);
+        }
+    }
+    distinct
+}

@@ -120,6 +120,52 @@ fn a_stopped_solver_says_unknown() {
     assert!(solution.proof.is_none());
 }
 
+#[test]
+fn a_symmetric_position_searches_one_move_of_each_set_of_images_and_proves_them_all() {
+    // Each keeps its shape upside down and left to right (the first two also with ranks
+    // and files exchanged); the values were found without the symmetries.
+    let cases = [
+        ("b4b/1w2w1/6/6/1w2w1/b4b b", Verdict::Loss),
+        ("b4b/1w2w1/6/6/1w2w1/b4b w", Verdict::Win),
+        ("1b2b1/w4w/6/6/w4w/1b2b1 b", Verdict::Win),
+        ("1b2b1/w4w/6/6/w4w/1b2b1 w", Verdict::Win),
+        ("2bb2/6/w4w/w4w/6/2bb2 b", Verdict::Win),
+    ];
+    let stop = AtomicBool::new(false);
+    for (text, verdict) in cases {
+        let pos: Position = text.parse().unwrap();
+        assert_ne!(pos.symmetries(), 0, "{text}");
+        let mut nodes = Vec::new();
+        // After a history the images are searched too: a repetition of a position before
+        // the root need not look the same in an image.
+        for history in [vec![], vec![Position::startpos().key()]] {
+            let mut solver = Solver::new(8, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
+            let solution = solver.solve(&pos.into(), &history);
+            assert_eq!(solution.verdict, verdict, "{text}");
+            // The proof answers every move, the images included.
+            solution.proof.unwrap().verify().unwrap();
+            nodes.push(solution.nodes);
+        }
+        assert!(nodes[0] < nodes[1], "{text}: {nodes:?}");
+    }
+}
+
+#[test]
+fn the_start_of_6x6_has_six_first_moves_up_to_its_symmetries() {
+    let start: Position = "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b".parse().unwrap();
+    let moves = GameState::moves(&start);
+    assert_eq!(moves.len(), 24);
+    let distinct = distinct_up_to(start.symmetries(), &moves, BoardSize::Six);
+    assert_eq!(distinct.len(), 6);
+    // Every move is one of them seen through a symmetry of the start.
+    for mv in moves {
+        assert!(
+            (0..4).any(|i| distinct.contains(&symmetry::move_image(mv, i, BoardSize::Six))),
+            "{mv}"
+        );
+    }
+}
+
 /// The shipped test set: positions of self-play games won for the side to move, each
 /// with the search's distance to the connection and the proof found when it was made.
 const TEST_SET: &str = include_str!("../../tests/data/solver-wins.txt");
