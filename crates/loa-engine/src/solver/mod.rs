@@ -565,9 +565,6 @@ fn select<P>(children: &[Child<P>], or_node: bool, first: usize) -> (usize, u32)
     (best, second)
 }
 
-#[cfg(test)]
-mod tests;
-
 /// The moves that are not an image of an earlier one under `symmetries`.
 fn distinct_up_to(symmetries: u8, moves: &[Move], size: BoardSize) -> MoveList {
     let mut distinct = MoveList::new();
@@ -581,3 +578,6 @@ fn distinct_up_to(symmetries: u8, moves: &[Move], size: BoardSize) -> MoveList {
     }
     distinct
 }
+
+#[cfg(test)]
+mod tests;
