@@ -1,5 +1,5 @@
 //! A proof-number solver: depth-first proof-number search (df-pn) with a transposition
-//! table, the 1+epsilon trick, and initial numbers from the moves each side has.
+//! table, the 1+epsilon trick, and initial numbers from the moves each side has and how far apart its pieces are.
 //!
 //! It proves whether the side to move can force a win. A position that repeats one
 //! earlier in the line counts as not won, so a proof never rests on a repetition; a
@@ -16,6 +16,7 @@ mod parallel;
 mod table;
 
 use loa_core::proof::{Next, Proof};
+use loa_core::topology::euler4;
 use loa_core::{symmetry, BoardSize, Color, GameState, Move, MoveList, RuleSet, VariantPosition};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -364,14 +365,19 @@ impl<'a> Solver<'a> {
     }
 
     /// The numbers a position starts with, before it is searched: from the moves the
-    /// side to move has (many moves are hard to refute, easy to use).
+    /// side to move has (many moves are hard to refute, easy to use), each times one
+    /// more than the groups beyond the first of the side it would take to connect (a
+    /// side in pieces is far from a win). Groups are counted as the Euler number (groups
+    /// less holes), which the quads give in a few word operations.
     fn initial<P: GameState>(&self, pos: &P) -> (u32, u32) {
         let moves = pos.count_moves().clamp(1, 1_000) as u32;
-        if pos.side_to_move() == self.attacker {
+        let apart = |side| 1 + (euler4(pos.pieces(side)) / 4 - 1).clamp(0, 12) as u32;
+        let (pn, dn) = if pos.side_to_move() == self.attacker {
             (1, moves)
         } else {
             (moves, 1)
-        }
+        };
+        (pn * apart(self.attacker), dn * apart(!self.attacker))
     }
 
     /// The children of `pos` with their numbers. Where every position from the root to

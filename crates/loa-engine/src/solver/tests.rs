@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 fn solve(pos: &VariantPosition, rules: RuleSet) -> Solution {
     let stop = AtomicBool::new(false);
-    let mut solver = Solver::new(8, rules, SolveLimits::default(), &stop).unwrap();
+    let mut solver = Solver::new(64, rules, SolveLimits::default(), &stop).unwrap();
     solver.solve(pos, &[])
 }
 
