@@ -1,7 +1,7 @@
 //! The eight symmetries of the square board. The rules do not change under any of them
 //! (a line's pieces, blocking and 8-neighbour connection look the same mirrored or
-//! turned), so a position and its images have the same value: a solver may keep one
-//! table entry for all of them.
+//! turned), so a position and its images have the same value: where a position is its
+//! own image, a solver need search only one of a move and its images.
 
 use crate::{Bitboard, BoardSize, Move, Square};
 
@@ -30,24 +30,29 @@ fn transpose(mut bits: u64) -> u64 {
     swap(bits, 0x5500_5500_5500_5500, 7)
 }
 
-/// The eight images of a set of squares: as it is, upside down, left to right, turned
-/// half round, and each of these with ranks and files exchanged.
+/// The `i`-th image of a set of squares, `i` from 0 to 7: as it is, upside down, left to
+/// right, turned half round, and each of these with ranks and files exchanged.
+fn image(bits: u64, i: usize, size: BoardSize) -> u64 {
+    let ranks = if i & 1 != 0 {
+        flip_ranks(bits, size)
+    } else {
+        bits
+    };
+    let turned = if i & 2 != 0 {
+        flip_files(ranks, size)
+    } else {
+        ranks
+    };
+    if i & 4 != 0 {
+        transpose(turned)
+    } else {
+        turned
+    }
+}
+
+/// The eight images of a set of squares, in the order of [`image`].
 pub fn images(squares: Bitboard, size: BoardSize) -> [Bitboard; 8] {
-    let plain = squares.0;
-    let ranks = flip_ranks(plain, size);
-    let files = flip_files(plain, size);
-    let both = flip_files(ranks, size);
-    [
-        plain,
-        ranks,
-        files,
-        both,
-        transpose(plain),
-        transpose(ranks),
-        transpose(files),
-        transpose(both),
-    ]
-    .map(Bitboard)
+    std::array::from_fn(|i| Bitboard(image(squares.0, i, size)))
 }
 
 /// The symmetries that map `black` and `white` onto themselves, as bits: bit `i` for the
@@ -61,8 +66,7 @@ pub fn fixing(black: Bitboard, white: Bitboard, size: BoardSize) -> u8 {
 
 /// A square's `i`-th image.
 pub fn square_image(square: Square, i: usize, size: BoardSize) -> Square {
-    let image = images(Bitboard(1 << square.index()), size)[i];
-    Square::new(image.0.trailing_zeros() as u8)
+    Square::new(image(1 << square.index(), i, size).trailing_zeros() as u8)
 }
 
 /// A move's `i`-th image: the same move on the board seen through the symmetry.
