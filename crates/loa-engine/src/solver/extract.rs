@@ -3,7 +3,7 @@
 //! back to a position already on it), the entry is forgotten and the position proved
 //! again from there.
 
-use super::{Child, Next, Proof, Solver, INF};
+use super::{Next, Proof, Solver, INF};
 use loa_core::{GameState, VariantPosition};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -90,12 +90,9 @@ impl Solver<'_> {
                 children = self.children(pos, 0);
             }
             // A connection at once before any longer proof: the shorter line.
-            let won = |c: &&Child<P>| c.pn == 0;
-            let child = (children.iter().filter(won))
-                .find(|c| c.pos.outcome_after(c.mv, self.rules).is_some())
-                .or_else(|| children.iter().find(won))?;
+            let child = (children.iter().filter(|c| c.pn == 0)).min_by_key(|c| !c.ends)?;
             let (mv, after) = (child.mv, child.pos);
-            if after.outcome_after(mv, self.rules).is_some() {
+            if child.ends {
                 return Some(vec![(mv.to_string(), Next::Win)]);
             }
             let mark = draft.nodes.len();
@@ -120,12 +117,14 @@ impl Solver<'_> {
         let children = self.children(pos, 0);
         let mut entries = Vec::new();
         for child in children {
-            let next = match child.pos.outcome_after(child.mv, self.rules) {
-                Some(o) if o.winner == Some(self.attacker) => Next::Win,
-                Some(_) => return None,
-                // The loser can go back to a position of this line: not proved here.
-                None if draft.on_path.contains(&child.pos.key()) => return None,
-                None => Next::Node(self.extract_node(&child.pos, draft)?),
+            let next = if child.ends && child.pn == 0 {
+                Next::Win
+            } else if child.ends || child.path_dependent {
+                // The loser's move ends the game otherwise, or goes back to a position of
+                // this line: not proved here.
+                return None;
+            } else {
+                Next::Node(self.extract_node(&child.pos, draft)?)
             };
             entries.push((child.mv.to_string(), next));
         }

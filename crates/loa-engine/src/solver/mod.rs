@@ -139,6 +139,8 @@ struct Child<P> {
     dn: u32,
     /// The numbers rest on a repetition on this line.
     path_dependent: bool,
+    /// The move ends the game: the numbers are its result.
+    ends: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -399,6 +401,7 @@ impl<'a> Solver<'a> {
                 pn: 0,
                 dn: 0,
                 path_dependent: false,
+                ends: false,
             })
             .collect();
         // Every child's bucket is read in one tight loop, before the work on each child,
@@ -407,20 +410,21 @@ impl<'a> Solver<'a> {
         self.probes
             .extend(children.iter().map(|c| self.table.get(c.pos.key())));
         for (child, known) in children.iter_mut().zip(&self.probes) {
-            (child.pn, child.dn, child.path_dependent) =
-                match child.pos.outcome_after(child.mv, self.rules) {
-                    Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
-                    Some(_) => (INF, 0, false),
-                    None if self.path.contains(&child.pos.key()) => (INF, 0, true),
-                    None => {
-                        let (pn, dn) = match known {
-                            Some(e) => (e.pn, e.dn),
-                            None => self.initial(&child.pos),
-                        };
-                        let (pn, dn) = self.behind_others(child.pos.key(), pn, dn);
-                        (pn, dn, false)
-                    }
-                };
+            let outcome = child.pos.outcome_after(child.mv, self.rules);
+            child.ends = outcome.is_some();
+            (child.pn, child.dn, child.path_dependent) = match outcome {
+                Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
+                Some(_) => (INF, 0, false),
+                None if self.path.contains(&child.pos.key()) => (INF, 0, true),
+                None => {
+                    let (pn, dn) = match known {
+                        Some(e) => (e.pn, e.dn),
+                        None => self.initial(&child.pos),
+                    };
+                    let (pn, dn) = self.behind_others(child.pos.key(), pn, dn);
+                    (pn, dn, false)
+                }
+            };
         }
         children
     }
