@@ -1,5 +1,6 @@
 //! A proof-number solver: depth-first proof-number search (df-pn) with a transposition
-//! table, the 1+epsilon trick, and initial numbers from the moves each side has and how far apart its pieces are.
+//! table, the 1+epsilon trick, and initial numbers from the moves each side has and how
+//! far apart its pieces are.
 //!
 //! It proves whether the side to move can force a win. A position that repeats one
 //! earlier in the line counts as not won, so a proof never rests on a repetition; a
