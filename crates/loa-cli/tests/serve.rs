@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::server::{first_move, two_people, Server};
+use common::server::{first_move, token, two_people, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tungstenite::Message;
@@ -34,7 +34,7 @@ fn a_whole_game_against_the_engine_is_played_and_kept() {
         let ply = game["ply"].as_u64().unwrap();
         let moved = server.post(
             &format!("/api/games/{id}/moves"),
-            json!({"move": first_move(&game), "ply": ply}),
+            json!({"move": first_move(&game), "ply": ply, "token": token(&created, "black")}),
         );
         game = server.wait_for(&id, "the engine's reply", |g| {
             !g["result"].is_null() || g["ply"].as_u64() == Some(ply + 2)
@@ -62,9 +62,13 @@ fn a_whole_game_against_the_engine_is_played_and_kept() {
 fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
     let (_dir, path) = db();
     let server = Server::start(&path);
-    let id = id_of(&server.create(two_people()));
-    let engine_game =
-        id_of(&server.create(json!({"black": {"engine": {"level": 8}}, "white": "human"})));
+    let at_board = server.create(two_people());
+    let id = id_of(&at_board);
+    let black = token(&at_board, "black");
+    let engine_created =
+        server.create(json!({"black": {"engine": {"level": 8}}, "white": "human"}));
+    let engine_game = id_of(&engine_created);
+    let engine_white = token(&engine_created, "white");
     let online = server.create(json!({"black": "human", "white": "human", "online": true}));
     let online_id = id_of(&online);
     let big = "x".repeat(1_100_000);
@@ -75,13 +79,13 @@ fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
         (
             "POST",
             format!("/api/games/{id}/moves"),
-            Some(json!({"move": "b1-b9"})),
+            Some(json!({"move": "b1-b9", "token": black})),
             400,
         ),
         (
             "POST",
             format!("/api/games/{id}/moves"),
-            Some(json!({"move": "b1-b4"})),
+            Some(json!({"move": "b1-b4", "token": black})),
             400,
         ),
         (
@@ -99,13 +103,13 @@ fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
         (
             "POST",
             format!("/api/games/{id}/moves"),
-            Some(json!({"move": "b1-b3", "ply": 5})),
+            Some(json!({"move": "b1-b3", "ply": 5, "token": black})),
             409,
         ),
         (
             "POST",
             format!("/api/games/{engine_game}/moves"),
-            Some(json!({"move": "a2-a4"})),
+            Some(json!({"move": "a2-a4", "token": engine_white})),
             409,
         ),
         (
@@ -283,8 +287,9 @@ fn a_kill_9_in_a_live_game_loses_nothing_and_the_clock_runs_on() {
         "clock": {"kind": "live", "initial_s": 300, "increment_s": 2}
     }));
     let id = id_of(&created);
+    let mut game = created["game"].clone();
     for mv in ["b1-b3", "a2-c2", "g1-g3"] {
-        server.post(&format!("/api/games/{id}/moves"), json!({"move": mv}));
+        game = server.play(&created, &game, mv);
     }
     let before = server.get(&format!("/api/games/{id}"));
     std::thread::sleep(Duration::from_millis(300));
@@ -308,10 +313,7 @@ fn a_kill_9_in_a_live_game_loses_nothing_and_the_clock_runs_on() {
         before["clock"]["move_clocks"]
     );
     // And the game goes on.
-    let next = server.post(
-        &format!("/api/games/{id}/moves"),
-        json!({"move": first_move(&after)}),
-    );
+    let next = server.play(&created, &after, &first_move(&after));
     assert_eq!(next["ply"], 4);
 }
 
@@ -319,7 +321,8 @@ fn a_kill_9_in_a_live_game_loses_nothing_and_the_clock_runs_on() {
 fn the_socket_checks_its_origin_and_sends_each_change() {
     let (_dir, path) = db();
     let server = Server::start(&path);
-    let id = id_of(&server.create(two_people()));
+    let created = server.create(two_people());
+    let id = id_of(&created);
     let url = format!(
         "{}/api/games/{id}/socket",
         server.base.replace("http://", "ws://")
@@ -343,7 +346,7 @@ fn the_socket_checks_its_origin_and_sends_each_change() {
     let (mut socket, _) = tungstenite::connect(request).expect("this server's page may");
     let first: Value = serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
     assert_eq!(first["ply"], 0);
-    server.post(&format!("/api/games/{id}/moves"), json!({"move": "b1-b3"}));
+    server.play(&created, &first, "b1-b3");
     let next: Value = serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
     assert_eq!(next["ply"], 1);
     assert_eq!(next["last_move"]["text"], "b1-b3");
@@ -353,30 +356,31 @@ fn the_socket_checks_its_origin_and_sends_each_change() {
 fn offers_takebacks_and_resignation() {
     let (_dir, path) = db();
     let server = Server::start(&path);
-    let id = id_of(&server.create(two_people()));
+    let created = server.create(two_people());
+    let id = id_of(&created);
+    let (black, white) = (token(&created, "black"), token(&created, "white"));
     let at = |p: &str| format!("/api/games/{id}/{p}");
-    server.post(&at("moves"), json!({"move": "b1-b3"}));
-    server.post(&at("moves"), json!({"move": "a2-c2"}));
-    let back = server.post(&at("takeback"), json!({}));
+    let game = server.play(&created, &created["game"], "b1-b3");
+    server.play(&created, &game, "a2-c2");
+    let back = server.post(&at("takeback"), json!({"token": white}));
     assert_eq!(back["moves"], json!(["b1-b3"]));
-    let offered = server.post(&at("draw"), json!({"side": "white"}));
+    let offered = server.post(&at("draw"), json!({"token": white, "side": "white"}));
     assert_eq!(offered["draw_offer"], "white");
-    let drawn = server.post(&at("draw"), json!({"side": "black"}));
+    let drawn = server.post(&at("draw"), json!({"token": black}));
     assert_eq!(drawn["result"]["reason"], "agreement");
     assert_eq!(drawn["result"]["result"], "1/2-1/2");
-    let (status, _) = server.call("POST", &at("resign"), Some(json!({})));
+    let (status, _) = server.call("POST", &at("resign"), Some(json!({"token": black})));
     assert_eq!(status, 409);
     // Against the engine a takeback goes back to before the person's last move.
-    let engine =
-        id_of(&server.create(json!({"black": "human", "white": {"engine": {"level": 1}}})));
-    server.post(
-        &format!("/api/games/{engine}/moves"),
-        json!({"move": "b1-b3"}),
-    );
+    let engine_created =
+        server.create(json!({"black": "human", "white": {"engine": {"level": 1}}}));
+    let engine = id_of(&engine_created);
+    let person = json!({"token": token(&engine_created, "black")});
+    server.play(&engine_created, &engine_created["game"], "b1-b3");
     server.wait_for(&engine, "the engine's reply", |g| g["ply"] == 2);
-    let back = server.post(&format!("/api/games/{engine}/takeback"), json!({}));
+    let back = server.post(&format!("/api/games/{engine}/takeback"), person.clone());
     assert_eq!(back["ply"], 0);
-    let resigned = server.post(&format!("/api/games/{engine}/resign"), json!({}));
+    let resigned = server.post(&format!("/api/games/{engine}/resign"), person);
     assert_eq!(resigned["result"]["winner"], "white");
     assert_eq!(resigned["result"]["reason"], "resignation");
 }
@@ -395,16 +399,12 @@ fn every_variant_is_set_up_played_and_described() {
     ] {
         let created =
             server.create(json!({"variant": variant, "black": "human", "white": "human"}));
-        let id = id_of(&created);
         let mut game = created["game"].clone();
         for _ in 0..6 {
             if !game["result"].is_null() {
                 break;
             }
-            game = server.post(
-                &format!("/api/games/{id}/moves"),
-                json!({"move": first_move(&game)}),
-            );
+            game = server.play(&created, &game, &first_move(&game));
         }
         assert_eq!(game["variant"], variant);
         let view = server.post(
@@ -422,10 +422,7 @@ fn every_variant_is_set_up_played_and_described() {
     let mut game = created["game"].clone();
     // B, W, then b is the engine's.
     for _ in 0..2 {
-        game = server.post(
-            &format!("/api/games/{id}/moves"),
-            json!({"move": first_move(&game)}),
-        );
+        game = server.play(&created, &game, &first_move(&game));
     }
     let game = server.wait_for(&id, "the engine's b move", |g| g["ply"] == 3);
     assert_eq!(game["to_move_slot"], "white");

@@ -58,9 +58,10 @@ fn load(games: usize, plies: usize, think: Duration) -> Figures {
                         .unwrap()
                         .to_string();
                     let asked = Instant::now();
+                    let slot = game["to_move_slot"].as_str().unwrap();
                     game = server.post(
                         &format!("/api/games/{id}/moves"),
-                        json!({"move": mv, "ply": sent.len()}),
+                        json!({"move": mv, "ply": sent.len(), "token": created["tokens"][slot]}),
                     );
                     latencies.push(asked.elapsed());
                     sent.push(Value::from(mv));

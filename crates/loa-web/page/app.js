@@ -2,6 +2,9 @@
 // board and the saved games. It reads and changes games only through the JSON API
 // (docs/web.md) and hears a game's changes on its WebSocket.
 
+import { heldGames, keepLinks, keepTokens, linksOf, tokensOf } from './js/seats.js';
+import { askToNotify, canAskToNotify, setSound, showTurn, soundOn, yourMoveNow } from './js/notify.js';
+
 const VARIANTS = [
   ['standard', 'Standard'],
   ['scrambled-eggs', 'Scrambled Eggs'],
@@ -589,12 +592,13 @@ class GameScreen {
 // ---------------------------------------------------------------- the game page
 
 class GamePage extends GameScreen {
-  constructor(id, token) {
+  constructor(id, linkToken) {
     super();
     this.id = id;
-    this.token = token;
+    // A seat's link carries its token; the seats this browser holds are kept.
+    this.linkToken = linkToken;
+    this.tokens = tokensOf(id);
     this.game = null;
-    this.you = null;
     this.socket = null;
     this.closed = false;
     this.clockEls = { black: h('span', { class: 'clock', 'data-testid': 'clock-black' }), white: h('span', { class: 'clock', 'data-testid': 'clock-white' }) };
@@ -603,18 +607,28 @@ class GamePage extends GameScreen {
 
   dispose() {
     super.dispose();
+    showTurn(false);
     this.closed = true;
     clearInterval(this.timer);
     if (this.socket) this.socket.close();
   }
 
   async start() {
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
-    let answer = await api('GET', `/api/games/${this.id}${query}`);
-    this.you = answer.you || null;
-    if (answer.online && this.you && answer.waiting_for.includes(this.you)) {
-      answer = await api('POST', `/api/games/${this.id}/join`, { token: this.token });
+    if (this.linkToken) {
+      const seen = await api('GET', `/api/games/${this.id}?token=${encodeURIComponent(this.linkToken)}`);
+      if (seen.you) keepTokens(this.id, { [seen.you]: this.linkToken });
+      this.tokens = tokensOf(this.id);
+      // The token leaves the address bar: an address copied from it lets others watch,
+      // not play.
+      history.replaceState(null, '', `/game/${this.id}`);
     }
+    let answer = await api('GET', `/api/games/${this.id}`);
+    for (const slot of Object.keys(this.tokens)) {
+      if (answer.online && answer.waiting_for.includes(slot)) {
+        answer = await api('POST', `/api/games/${this.id}/join`, { token: this.tokens[slot] });
+      }
+    }
+    if (Object.keys(this.tokens).length > 0) keepTokens(this.id, {});
     this.layout(answer);
     this.update(answer, true);
     this.connect();
@@ -631,7 +645,8 @@ class GamePage extends GameScreen {
   }
 
   layout(game) {
-    const flipTo = this.you ? this.you.startsWith('white') : (game.players.black !== 'human' && game.players.white === 'human');
+    const mine = this.mySidesOf(game);
+    const flipTo = mine.length === 1 && mine[0] === 'white';
     if (flipTo) this.board.flipped = true;
     this.topPlayer = h('div', { class: 'player' });
     this.bottomPlayer = h('div', { class: 'player' });
@@ -647,6 +662,15 @@ class GamePage extends GameScreen {
       this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback')),
       this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn)),
     );
+    const sound = h('input', { type: 'checkbox', checked: soundOn(), 'data-testid': 'sound', onchange: (e) => setSound(e.target.checked) });
+    const notifyButton = h('button', { 'data-testid': 'notify', title: 'A notification when it is your move and this tab is hidden' }, 'Notify me');
+    notifyButton.addEventListener('click', async () => {
+      await askToNotify();
+      notifyButton.remove();
+    });
+    this.alertsRow = h('div', { class: 'row' },
+      h('label', {}, sound, ' Sound on your move'),
+      canAskToNotify() ? notifyButton : null);
     const exportRow = h('div', { class: 'row' },
       h('a', { href: `/api/games/${this.id}/record?format=pgn`, download: `loa-${this.id}.pgn` }, 'PGN'),
       h('a', { href: `/api/games/${this.id}/record?format=sgf`, download: `loa-${this.id}.sgf` }, 'SGF'),
@@ -664,12 +688,17 @@ class GamePage extends GameScreen {
           this.bottomPlayer,
           this.reserveEl),
         h('div', { class: 'side' },
-          this.status, this.offerEl, this.controls, this.movesEl, this.analysisEl, this.graphEl, exportRow, this.linksEl)));
+          this.status, this.offerEl, this.controls, this.movesEl, this.analysisEl, this.graphEl, exportRow,
+          this.mySides().length > 0 && !game.result ? this.alertsRow : null, this.linksEl)));
   }
 
   update(game, first) {
     const previous = this.game;
+    const wasMine = Boolean(previous) && this.isMyMove(previous);
     this.game = game;
+    const nowMine = this.isMyMove(game);
+    showTurn(nowMine, this.title(game));
+    if (nowMine && !wasMine && !first) yourMoveNow(`Your move in ${this.title(game)}`);
     this.serverOffset = game.server_time - Date.now();
     const followingEnd = !this.line || this.viewPly === this.line.moves.length;
     this.line = {
@@ -693,21 +722,33 @@ class GamePage extends GameScreen {
     this.refresh();
   }
 
+  // The sides whose seats this browser holds.
+  mySidesOf(game) {
+    const slots = Object.keys(this.tokens).filter((slot) => game && playerOf(game.players, slot) === 'human');
+    return ['black', 'white'].filter((side) => slots.some((slot) => slot.startsWith(side)));
+  }
+
   mySides() {
-    const g = this.game;
-    if (!g) return [];
-    if (g.online) return this.you ? [this.you.startsWith('black') ? 'black' : 'white'] : [];
-    return ['black', 'white'].filter((side) => {
-      const p = g.players[side];
-      return Array.isArray(p) ? p.includes('human') : p === 'human';
-    });
+    return this.mySidesOf(this.game);
+  }
+
+  // The token to act with as `side` (the first seat of it this browser holds).
+  tokenFor(side) {
+    const slot = Object.keys(this.tokens).find((s) => s.startsWith(side));
+    return slot ? this.tokens[slot] : undefined;
+  }
+
+  isMyMove(game) {
+    return Boolean(game && !game.result && game.started && game.to_move_slot
+      && playerOf(game.players, game.to_move_slot) === 'human' && this.tokens[game.to_move_slot]);
+  }
+
+  title(game) {
+    return (VARIANTS.find((v) => v[0] === game.variant) || [0, game.variant])[1];
   }
 
   canMove() {
-    const g = this.game;
-    if (!g || g.result || !g.started || !this.atEnd() || !g.to_move_slot) return false;
-    if (playerOf(g.players, g.to_move_slot) !== 'human') return false;
-    return !g.online || this.you === g.to_move_slot;
+    return this.isMyMove(this.game) && this.atEnd();
   }
 
   drawPlayers() {
@@ -715,7 +756,7 @@ class GamePage extends GameScreen {
     const names = { black: g.names[0], white: g.names[1] };
     const label = (side) => {
       const who = names[side] || sideLabel(g.players, side);
-      const you = this.mySides().includes(side) && (g.online || this.mySides().length === 1) ? ' (you)' : '';
+      const you = this.mySides().includes(side) && this.mySides().length === 1 ? ' (you)' : '';
       return h('span', {}, h('strong', {}, side === 'black' ? '● Black' : '○ White'), ` ${who}${you}`);
     };
     const top = this.board.flipped ? 'black' : 'white';
@@ -750,13 +791,17 @@ class GamePage extends GameScreen {
     for (const [kind, by, words] of offers) {
       if (!by || g.result) continue;
       shown = true;
-      const theirs = !mine.includes(by) || (!g.online && mine.length === 2);
-      if (theirs && mine.length > 0) {
-        this.offerEl.append(h('span', {}, `${by === 'black' ? 'Black' : 'White'} offers ${words}. `),
-          h('button', { 'data-testid': `accept-${kind}`, onclick: () => this.act(kind, by === 'black' ? 'white' : 'black') }, 'Accept'),
-          h('button', { 'data-testid': `decline-${kind}`, onclick: () => this.act(`${kind}/decline`) }, 'Decline'));
-      } else {
+      const other = by === 'black' ? 'white' : 'black';
+      const offerer = `${by === 'black' ? 'Black' : 'White'} offers ${words}`;
+      if (mine.includes(other)) {
+        this.offerEl.append(h('span', {}, `${offerer}. `),
+          h('button', { 'data-testid': `accept-${kind}`, onclick: () => this.act(kind, other) }, 'Accept'),
+          h('button', { 'data-testid': `decline-${kind}`, onclick: () => this.act(`${kind}/decline`, other) }, 'Decline'));
+      } else if (mine.includes(by)) {
+        // "You" only to the seat that offered; spectators see who offers.
         this.offerEl.append(h('span', {}, `You offered ${words}; waiting for an answer.`));
+      } else {
+        this.offerEl.append(h('span', {}, `${offerer}.`));
       }
     }
     this.offerEl.classList.toggle('hidden', !shown);
@@ -766,7 +811,7 @@ class GamePage extends GameScreen {
     const g = this.game;
     this.linksEl.replaceChildren();
     if (!g.online) return;
-    const invites = JSON.parse(sessionStorage.getItem(`loa-links-${g.id}`) || 'null');
+    const invites = linksOf(g.id);
     if (invites) {
       this.linksEl.append(h('h2', {}, 'Links'));
       for (const [slot, url] of Object.entries(invites)) {
@@ -802,7 +847,8 @@ class GamePage extends GameScreen {
     if (!this.canMove()) return;
     this.errorText = null;
     try {
-      const game = await api('POST', `/api/games/${this.id}/moves`, { move: text, token: this.token || undefined, ply: this.game.moves.length });
+      const token = this.tokens[this.game.to_move_slot];
+      const game = await api('POST', `/api/games/${this.id}/moves`, { move: text, token, ply: this.game.moves.length });
       if (game.moves.length >= this.game.moves.length) this.update(game, false);
     } catch (err) {
       this.errorText = err.message;
@@ -814,14 +860,18 @@ class GamePage extends GameScreen {
     if (window.confirm(question)) this.act(kind);
   }
 
+  // Acts as `side`, or as the side it falls to: the person's one side, or at one board
+  // the side to move (a takeback: the side that moved last).
   async act(kind, side) {
     this.errorText = null;
-    const body = this.token ? { token: this.token } : {};
-    if (!this.token && side) body.side = side;
-    if (!this.token && !side && kind !== 'draw/decline' && kind !== 'takeback/decline') {
-      const mine = this.mySides();
-      if (mine.length === 1) body.side = mine[0];
+    const mine = this.mySides();
+    let acting = side;
+    if (!acting && mine.length === 1) acting = mine[0];
+    if (!acting) {
+      const toMove = this.game.position.to_move;
+      acting = kind === 'takeback' ? (toMove === 'black' ? 'white' : 'black') : toMove;
     }
+    const body = { token: this.tokenFor(acting) };
     try {
       const game = await api('POST', `/api/games/${this.id}/${kind}`, body);
       this.update(game, false);
@@ -930,6 +980,7 @@ class AnalysisPage extends GameScreen {
         variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.slice(0, this.viewPly),
         black: 'human', white: 'human',
       });
+      keepTokens(created.id, created.tokens);
       navigate(`/game/${created.id}`);
     } catch (err) {
       this.errorText = err.message;
@@ -976,7 +1027,8 @@ function homePage() {
   const partnershipRow = h('div', { class: 'row hidden' }, seatSelects);
   const positionInput = h('input', { id: 'position', placeholder: 'start position text (optional)', style: 'flex:1; min-width: 14rem', 'data-testid': 'position' });
   const error = h('p', { class: 'error', 'data-testid': 'error', role: 'alert' });
-  const engineRow = h('span', {}, levelSelect, movetime, ' You play ', colorSelect);
+  const engineRow = h('span', {}, levelSelect, movetime);
+  const colorRow = h('span', {}, ' You play ', colorSelect);
 
   const sync = () => {
     const variant = variantSelect.value;
@@ -987,6 +1039,7 @@ function homePage() {
     const four = ambi && partnership.checked;
     partnershipRow.classList.toggle('hidden', !four);
     engineRow.classList.toggle('hidden', opponent.value !== 'engine' || four);
+    colorRow.classList.toggle('hidden', opponent.value === 'local' || four);
     movetime.classList.toggle('hidden', levelSelect.value !== 'time');
     liveRow.classList.toggle('hidden', clockSelect.value !== 'live');
     daysRow.classList.toggle('hidden', clockSelect.value !== 'correspondence');
@@ -997,6 +1050,9 @@ function homePage() {
     event.preventDefault();
     error.textContent = '';
     const body = { variant: variantSelect.value, rules: rulesSelect.value };
+    // The creator's colour, against the engine or a friend online.
+    let onlineColor = colorSelect.value;
+    if (onlineColor === 'random') onlineColor = Math.random() < 0.5 ? 'black' : 'white';
     if (!boardSelect.disabled) body.board = Number(boardSelect.value);
     if (positionInput.value.trim()) {
       body.position = positionInput.value.trim();
@@ -1010,10 +1066,8 @@ function homePage() {
       body.black = [seat(0), seat(2)];
       body.white = [seat(1), seat(3)];
     } else if (opponent.value === 'engine') {
-      let color = colorSelect.value;
-      if (color === 'random') color = Math.random() < 0.5 ? 'black' : 'white';
-      body.black = color === 'black' ? 'human' : engine;
-      body.white = color === 'white' ? 'human' : engine;
+      body.black = onlineColor === 'black' ? 'human' : engine;
+      body.white = onlineColor === 'white' ? 'human' : engine;
     } else {
       body.black = 'human';
       body.white = 'human';
@@ -1026,16 +1080,21 @@ function homePage() {
     }
     try {
       const created = await api('POST', '/api/games', body);
-      if (created.tokens) {
-        const slots = Object.keys(created.tokens);
+      const slots = Object.keys(created.tokens);
+      if (body.online) {
+        // The creator takes the seat of their colour; the other links are theirs to send.
+        const own = slots.find((slot) => slot.startsWith(onlineColor)) || slots[0];
+        keepTokens(created.id, { [own]: created.tokens[own] });
         const links = {};
-        for (const slot of slots) links[slot] = `${location.origin}/game/${created.id}?token=${created.tokens[slot]}`;
+        for (const slot of slots) {
+          if (slot !== own) links[slot] = `${location.origin}/game/${created.id}?token=${created.tokens[slot]}`;
+        }
         links.spectators = `${location.origin}/game/${created.id}`;
-        sessionStorage.setItem(`loa-links-${created.id}`, JSON.stringify(links));
-        navigate(`/game/${created.id}?token=${created.tokens[slots[0]]}`);
+        keepLinks(created.id, links);
       } else {
-        navigate(`/game/${created.id}`);
+        keepTokens(created.id, created.tokens);
       }
+      navigate(`/game/${created.id}`);
     } catch (err) {
       error.textContent = err.message;
     }
@@ -1072,10 +1131,11 @@ function homePage() {
   };
 
   const gamesList = h('div', { 'data-testid': 'games' }, h('p', { class: 'muted' }, 'Loading…'));
+  const myGames = h('div', { 'data-testid': 'my-games' });
   app.replaceChildren(
     h('h1', {}, 'New game'),
     h('form', { onsubmit: create, novalidate: true, 'data-testid': 'new-game' },
-      h('div', { class: 'row' }, h('label', {}, 'Opponent ', opponent), engineRow),
+      h('div', { class: 'row' }, h('label', {}, 'Opponent ', opponent), engineRow, colorRow),
       h('div', { class: 'row' }, h('label', {}, 'Variant ', variantSelect), h('label', {}, 'Board ', boardSelect), h('label', { class: 'hidden' }, partnership, 'Four players (partnership)')),
       partnershipRow,
       h('div', { class: 'row' }, h('label', {}, 'Rules ', rulesSelect)),
@@ -1083,6 +1143,7 @@ function homePage() {
       h('div', { class: 'row' }, positionInput),
       h('div', { class: 'row' }, h('button', { class: 'primary', type: 'submit', 'data-testid': 'start' }, 'Start the game')),
       error),
+    myGames,
     h('h2', {}, 'Import'),
     h('form', { onsubmit: doImport },
       importText,
@@ -1092,7 +1153,38 @@ function homePage() {
     h('h2', { id: 'games' }, 'Saved games'),
     gamesList);
   sync();
+  loadMyGames(myGames);
   loadGames(gamesList);
+}
+
+// The games this browser plays, with whose move it is: the way back to one's seat.
+async function loadMyGames(container) {
+  const ids = heldGames().slice(0, 30);
+  if (ids.length === 0) return;
+  const games = (await Promise.all(ids.map((id) => api('GET', `/api/games/${id}`).catch(() => null)))).filter(Boolean);
+  if (games.length === 0) return;
+  const mineToMove = (g) => !g.result && g.started && g.to_move_slot && Boolean(tokensOf(g.id)[g.to_move_slot])
+    && playerOf(g.players, g.to_move_slot) === 'human';
+  // Games waiting for this person first, then those in progress, then finished ones.
+  const rank = (g) => (mineToMove(g) ? 0 : g.result ? 2 : 1);
+  games.sort((a, b) => rank(a) - rank(b));
+  const waiting = games.filter(mineToMove).length;
+  showTurn(waiting > 0, waiting > 1 ? `${waiting} games` : undefined);
+  const state = (g) => {
+    if (g.result) return `${g.result.result} ${g.result.reason}`;
+    if (!g.started) return `waiting for ${g.waiting_for.join(' and ')}`;
+    if (mineToMove(g)) return h('strong', {}, 'Your move');
+    return `${g.to_move_slot.startsWith('black') ? 'Black' : 'White'} to move`;
+  };
+  container.replaceChildren(h('h2', {}, 'My games'), h('table', {},
+    h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'State'].map((t) => h('th', {}, t)))),
+    h('tbody', {}, games.map((g) => h('tr', { 'data-testid': 'my-game' },
+      h('td', {}, h('a', { href: `/game/${g.id}` }, g.id.slice(0, 8))),
+      h('td', {}, (VARIANTS.find((v) => v[0] === g.variant) || [0, g.variant])[1]),
+      h('td', {}, sideLabel(g.players, 'black')),
+      h('td', {}, sideLabel(g.players, 'white')),
+      h('td', {}, g.moves.length),
+      h('td', {}, state(g)))))));
 }
 
 async function loadGames(container) {
@@ -1154,6 +1246,7 @@ async function route() {
       if (!line.start) line.start = (await describe(line.variant, line.rules, undefined)).position;
       showAnalysis(line, 'Analysis board');
     } else {
+      showTurn(false);
       homePage();
       if (location.hash === '#games') document.getElementById('games').scrollIntoView();
     }

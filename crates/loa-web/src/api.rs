@@ -10,7 +10,7 @@ use crate::live::{Caller, Changed, GameView, LiveGame};
 use crate::setup::{parse_rules, read_moves, start_position, NewGame};
 use crate::view::{OutcomeView, PositionView};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -45,6 +45,28 @@ where
     }
 }
 
+/// A query string whose errors are the API's: 400 with `{"error"}`, not axum's plain
+/// text.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(ApiQuery(value)),
+            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+        }
+    }
+}
+
 /// A JSON body that may be left out (then the type's default).
 pub struct OptionalBody<T>(pub T);
 
@@ -72,9 +94,9 @@ where
 pub struct Created {
     pub id: String,
     pub position: String,
-    /// The token of each person's place in an online game.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tokens: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The token of each seat the creator plays (every person's seat; in an online game
+    /// the creator passes the others on): only a seat's token acts in the game.
+    pub tokens: std::collections::BTreeMap<String, String>,
     pub game: GameView,
 }
 
@@ -84,12 +106,7 @@ pub async fn create_game(
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let setup = request.check().map_err(ApiError::bad_request)?;
     let live = LiveGame::create(setup, now_ms());
-    let tokens = live.online.then(|| {
-        live.seats
-            .iter()
-            .map(|s| (s.slot.clone(), serde_json::Value::from(s.token.clone())))
-            .collect()
-    });
+    let tokens = live.tokens();
     let open = hub.create(live)?;
     let live = open.game.lock().await;
     let view = live.view(now_ms());
@@ -124,7 +141,7 @@ pub struct GameAnswer {
 pub async fn get_game(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
+    ApiQuery(query): ApiQuery<TokenQuery>,
 ) -> ApiResult<Json<GameAnswer>> {
     let open = hub.open(&id)?;
     let live = open.game.lock().await;
@@ -222,7 +239,7 @@ pub async fn act(
                     let token = caller
                         .token
                         .as_deref()
-                        .ok_or_else(|| ApiError::bad_request("joining needs a token"))?;
+                        .ok_or_else(|| ApiError::forbidden("joining needs your seat's token"))?;
                     live.join(token, now)?
                 }
                 Action::Resign => {
@@ -295,10 +312,11 @@ pub struct GameSummary {
 
 pub async fn list_games(
     State(hub): State<Arc<Hub>>,
-    Query(query): Query<ListQuery>,
+    ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<GameSummary>>> {
     let limit = query.limit.unwrap_or(50).min(MAX_LIST);
-    let offset = query.offset.unwrap_or(0);
+    // SQLite counts in i64: an offset past every game lists nothing.
+    let offset = query.offset.unwrap_or(0).min(i64::MAX as usize);
     let games = hub.store.list(limit, offset)?;
     Ok(Json(
         games
@@ -332,7 +350,7 @@ pub struct RecordQuery {
 pub async fn record(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<RecordQuery>,
+    ApiQuery(query): ApiQuery<RecordQuery>,
 ) -> ApiResult<Response> {
     let open = hub.open(&id)?;
     let live = open.game.lock().await;

@@ -35,6 +35,16 @@ impl ApiError {
         ApiError::new(StatusCode::CONFLICT, message)
     }
 
+    /// A stored game that cannot be read back: logged with the cause, answered with the
+    /// game's id so that the rest of the site is known to be sound.
+    pub fn damaged(id: &str, detail: impl std::fmt::Display) -> ApiError {
+        tracing::error!("game {id} is damaged in the database: {detail}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("game {id} is damaged in the database and cannot be opened; other games are not affected"),
+        )
+    }
+
     pub fn internal(err: impl std::fmt::Display) -> ApiError {
         tracing::error!("{err}");
         ApiError::new(

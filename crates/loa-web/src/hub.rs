@@ -64,8 +64,21 @@ impl Hub {
         if let Some(open) = self.games().get(id) {
             return Ok(Arc::clone(open));
         }
-        let stored = self.store.load(id)?.ok_or_else(ApiError::not_found)?;
-        let live = LiveGame::restore(stored).map_err(ApiError::internal)?;
+        // A row that cannot be read back is this game's fault alone: say which game, and
+        // keep serving the others.
+        let damaged = |detail: String| ApiError::damaged(id, detail);
+        let stored = self
+            .store
+            .load(id)
+            .map_err(|e| {
+                if e.is_damaged_row() {
+                    damaged(e.to_string())
+                } else {
+                    ApiError::from(e)
+                }
+            })?
+            .ok_or_else(ApiError::not_found)?;
+        let live = LiveGame::restore(stored).map_err(damaged)?;
         let mut games = self.games();
         // Another request may have opened it meanwhile: keep the first.
         let open = games

@@ -18,4 +18,7 @@ mod store;
 mod view;
 mod ws;
 
+#[cfg(test)]
+mod tests;
+
 pub use server::{run, Config, Server};

@@ -24,8 +24,8 @@ pub struct Ending {
     pub reason: String,
 }
 
-/// Who is asking: the person at a place of an online game, or anyone holding the id of
-/// a game played at one board.
+/// Who is asking: the token of the seat they hold. An id lets one watch a game; only a
+/// seat's token lets one act in it.
 #[derive(Clone, Debug, Default)]
 pub struct Caller {
     pub token: Option<String>,
@@ -98,20 +98,18 @@ impl LiveGame {
                 clock_ms: None,
             })
             .collect();
-        let seats = if setup.online {
-            setup
-                .lineup
-                .human_slots()
-                .into_iter()
-                .map(|(slot, _)| SeatRow {
-                    slot,
-                    token: random_name(),
-                    joined: false,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // Every person's seat has a token of its own; an online seat is taken when its
+        // person opens the link, the others are the creator's from the start.
+        let seats = setup
+            .lineup
+            .human_slots()
+            .into_iter()
+            .map(|(slot, _)| SeatRow {
+                slot,
+                token: random_name(),
+                joined: !setup.online,
+            })
+            .collect();
         let texts = position_texts(&game);
         let mut live = LiveGame {
             id: random_name(),
@@ -176,24 +174,23 @@ impl LiveGame {
         self.seats.iter().find(|s| s.token == token)
     }
 
-    /// The side the caller plays, or `requested` in a game at one board.
+    /// The side of the seat the caller's token holds; `requested`, if given, must be it.
     fn caller_side(&self, caller: &Caller, requested: Option<Color>) -> ApiResult<Color> {
-        if !self.online {
-            return Ok(requested.unwrap_or_else(|| self.position().side_to_move()));
+        let side = slot_side(&self.caller_slot(caller)?.slot);
+        match requested {
+            Some(requested) if requested != side => Err(ApiError::forbidden(format!(
+                "that token is {side}'s seat, not {requested}'s"
+            ))),
+            _ => Ok(side),
         }
-        Ok(if self.caller_slot(caller)?.slot.starts_with("black") {
-            Color::Black
-        } else {
-            Color::White
-        })
     }
 
-    /// The seat of an online game the caller's token holds.
+    /// The seat the caller's token holds.
     fn caller_slot(&self, caller: &Caller) -> ApiResult<&SeatRow> {
         let token = caller
             .token
             .as_deref()
-            .ok_or_else(|| ApiError::forbidden("an online game needs your seat's token"))?;
+            .ok_or_else(|| ApiError::forbidden("acting in a game needs your seat's token"))?;
         self.slot_of(token)
             .ok_or_else(|| ApiError::forbidden("that token is not a seat of this game"))
     }
@@ -226,20 +223,16 @@ impl LiveGame {
         expected_ply: Option<usize>,
         now: i64,
     ) -> ApiResult<Changed> {
-        if self.online {
-            let slot = self.caller_slot(caller)?.slot.clone();
-            self.check_can_move(expected_ply, now)?;
-            let to_move = self.lineup.slot(self.seat_to_move());
-            if slot != to_move {
-                return Err(ApiError::forbidden(format!(
-                    "it is not your turn: {to_move} is to move"
-                )));
-            }
-        } else {
-            self.check_can_move(expected_ply, now)?;
-        }
+        let slot = self.caller_slot(caller)?.slot.clone();
+        self.check_can_move(expected_ply, now)?;
         if let Player::Engine(_) = self.lineup.player(self.seat_to_move()) {
             return Err(ApiError::conflict("it is the engine's turn"));
+        }
+        let to_move = self.lineup.slot(self.seat_to_move());
+        if slot != to_move {
+            return Err(ApiError::forbidden(format!(
+                "it is not your turn: {to_move} is to move"
+            )));
         }
         let mv = self
             .position()
@@ -345,28 +338,13 @@ impl LiveGame {
 
     pub fn resign(&mut self, caller: &Caller, side: Option<Color>, now: i64) -> ApiResult<()> {
         self.check_not_over()?;
-        let side = self.resigning_side(caller, side)?;
+        let side = self.caller_side(caller, side)?;
         self.stop_clock(now);
         self.ending = Some(Ending {
             winner: Some(!side),
             reason: "resignation".into(),
         });
         Ok(())
-    }
-
-    fn resigning_side(&self, caller: &Caller, side: Option<Color>) -> ApiResult<Color> {
-        if self.online {
-            return self.caller_side(caller, None);
-        }
-        if let Some(side) = side {
-            return Ok(side);
-        }
-        // Against the engine the person resigns; at one board the side to move does.
-        let humans: Vec<Color> = self.lineup.human_slots().iter().map(|s| s.1).collect();
-        Ok(match humans.as_slice() {
-            [only] => *only,
-            _ => self.position().side_to_move(),
-        })
     }
 
     fn check_not_over(&self) -> ApiResult<()> {
@@ -624,6 +602,14 @@ impl LiveGame {
         }
     }
 
+    /// The tokens of every seat, by place: what the creator of the game is given.
+    pub fn tokens(&self) -> std::collections::BTreeMap<String, String> {
+        self.seats
+            .iter()
+            .map(|s| (s.slot.clone(), s.token.clone()))
+            .collect()
+    }
+
     /// The place a token holds, for the page to know whose seat it is.
     pub fn slot_for_token(&self, token: &str) -> Option<String> {
         self.slot_of(token).map(|s| s.slot.clone())
@@ -639,6 +625,15 @@ fn position_texts(game: &Game<VariantPosition>) -> Vec<String> {
         texts.push(replay.position().to_string());
     }
     texts
+}
+
+/// The side of a place: `black`, `black2` are Black's.
+fn slot_side(slot: &str) -> Color {
+    if slot.starts_with("black") {
+        Color::Black
+    } else {
+        Color::White
+    }
 }
 
 fn ending_of(outcome: loa_core::Outcome) -> Ending {

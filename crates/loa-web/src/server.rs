@@ -33,6 +33,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/game/{id}", get(page::index))
         .route("/analysis", get(page::index))
         .route("/app.js", get(page::script))
+        .route("/js/{name}", get(page::module))
         .route("/style.css", get(page::style))
         .route("/icon.svg", get(page::icon))
         .route("/api/games", post(api::create_game).get(api::list_games))

@@ -113,6 +113,19 @@ pub struct Change<'a> {
 #[error("database: {0}")]
 pub struct StoreError(#[from] rusqlite::Error);
 
+impl StoreError {
+    /// Whether a row held what no version of the schema writes (a value of the wrong type
+    /// or out of range), rather than the database failing.
+    pub fn is_damaged_row(&self) -> bool {
+        matches!(
+            self.0,
+            rusqlite::Error::FromSqlConversionFailure(..)
+                | rusqlite::Error::InvalidColumnType(..)
+                | rusqlite::Error::IntegralValueOutOfRange(..)
+        )
+    }
+}
+
 pub struct Store {
     conn: Mutex<Connection>,
 }
@@ -283,11 +296,26 @@ impl Store {
         )?;
         let games = stmt
             .query_map(params![limit as i64, offset as i64], |r| {
+                let id: String = r.get("id")?;
                 let count: i64 = r.get(19)?;
-                Ok((game_row(r)?, usize::try_from(count).unwrap_or(0)))
+                Ok((
+                    id,
+                    game_row(r).map(|row| (row, usize::try_from(count).unwrap_or(0))),
+                ))
             })?
-            .collect::<Result<_, _>>()?;
-        Ok(games)
+            .collect::<Result<Vec<_>, _>>()?;
+        // A damaged row is left out of the list (and said so in the log), not the list
+        // refused.
+        Ok(games
+            .into_iter()
+            .filter_map(|(id, game)| match game {
+                Ok(game) => Some(game),
+                Err(e) => {
+                    tracing::error!("game {id} is damaged in the database: {e}");
+                    None
+                }
+            })
+            .collect())
     }
 }
 

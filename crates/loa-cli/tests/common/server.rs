@@ -108,6 +108,17 @@ impl Server {
         self.post("/api/games", body)
     }
 
+    /// Plays `mv` in the game `created` made (its answer to `POST /api/games`), with the
+    /// token of the seat to move in `game` (the game's latest view).
+    pub fn play(&self, created: &Value, game: &Value, mv: &str) -> Value {
+        let id = created["id"].as_str().expect("a game's id");
+        let slot = game["to_move_slot"].as_str().expect("a seat to move");
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv, "token": token(created, slot)}),
+        )
+    }
+
     /// Waits until `done` holds for the game, polling.
     pub fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + Duration::from_secs(60);
@@ -148,6 +159,14 @@ impl Drop for Server {
 /// A human against a human at one board.
 pub fn two_people() -> Value {
     json!({"black": "human", "white": "human"})
+}
+
+/// The token of a seat of the game `created` made.
+pub fn token(created: &Value, slot: &str) -> String {
+    created["tokens"][slot]
+        .as_str()
+        .unwrap_or_else(|| panic!("no token for {slot}: {created}"))
+        .to_string()
 }
 
 /// The first legal move of the game's position.

@@ -1,0 +1,258 @@
+//! An id lets one watch a game; only a seat's token lets one act in it.
+
+use super::{id_of, App};
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+fn slots(created: &Value) -> Vec<&str> {
+    let mut slots: Vec<&str> = created["tokens"]
+        .as_object()
+        .expect("tokens for every game")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    slots.sort_unstable();
+    slots
+}
+
+fn token<'a>(created: &'a Value, slot: &str) -> &'a str {
+    created["tokens"][slot].as_str().expect("a seat's token")
+}
+
+#[tokio::test]
+async fn every_game_answers_the_tokens_of_the_creators_seats() {
+    let app = App::new();
+    let engine = json!({"engine": {"level": 1}});
+    let cases = [
+        (json!({"black": "human", "white": engine}), vec!["black"]),
+        (json!({"black": engine, "white": "human"}), vec!["white"]),
+        (
+            json!({"black": "human", "white": "human"}),
+            vec!["black", "white"],
+        ),
+        (
+            json!({"black": "human", "white": "human", "online": true}),
+            vec!["black", "white"],
+        ),
+        (
+            json!({"variant": "ambiloa", "black": ["human", "human"], "white": ["human", "human"]}),
+            vec!["black", "black2", "white", "white2"],
+        ),
+        (
+            json!({"variant": "ambiloa", "black": ["human", engine], "white": "human"}),
+            vec!["black", "white"],
+        ),
+        (json!({"black": engine, "white": engine}), vec![]),
+    ];
+    for (body, expected) in cases {
+        let created = app.create(body.clone()).await;
+        assert_eq!(slots(&created), expected, "{body}");
+        let tokens: Vec<&str> = expected.iter().map(|s| token(&created, s)).collect();
+        let mut distinct = tokens.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            tokens.len(),
+            "each seat its own token: {body}"
+        );
+        for slot in expected {
+            let path = format!(
+                "/api/games/{}?token={}",
+                id_of(&created),
+                token(&created, slot)
+            );
+            assert_eq!(app.ok("GET", &path, None).await["you"], slot);
+        }
+    }
+}
+
+/// Every action on a game, with the body it is sent.
+fn actions(id: &str, token: Option<&str>) -> Vec<(String, Value)> {
+    let with = |mut body: Value| {
+        if let Some(token) = token {
+            body["token"] = json!(token);
+        }
+        body
+    };
+    vec![
+        (
+            format!("/api/games/{id}/moves"),
+            with(json!({"move": "b1-b3"})),
+        ),
+        (format!("/api/games/{id}/resign"), with(json!({}))),
+        (format!("/api/games/{id}/draw"), with(json!({}))),
+        (format!("/api/games/{id}/draw/decline"), with(json!({}))),
+        (format!("/api/games/{id}/takeback"), with(json!({}))),
+        (format!("/api/games/{id}/takeback/decline"), with(json!({}))),
+        (format!("/api/games/{id}/join"), with(json!({}))),
+    ]
+}
+
+#[tokio::test]
+async fn no_action_is_taken_without_the_seats_token() {
+    let app = App::new();
+    let other = app
+        .create(json!({"black": "human", "white": "human"}))
+        .await;
+    let stranger = token(&other, "black");
+    for body in [
+        json!({"black": "human", "white": {"engine": {"level": 1}}}),
+        json!({"black": "human", "white": "human"}),
+        json!({"black": "human", "white": "human", "online": true}),
+    ] {
+        let created = app.create(body.clone()).await;
+        let id = id_of(&created);
+        for token in [None, Some(stranger), Some("aaaaaaaaaaaaaaaaaaaa"), Some("")] {
+            for (path, request) in actions(id, token) {
+                let (status, answer) = app.call("POST", &path, Some(request.clone())).await;
+                assert_eq!(
+                    status,
+                    StatusCode::FORBIDDEN,
+                    "{body} {path} {request}: {answer}"
+                );
+                assert!(answer["error"].is_string(), "{answer}");
+            }
+        }
+        // Watching needs no token, and nothing was changed.
+        let game = app.ok("GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(game["ply"], 0, "{body}");
+        assert!(game["result"].is_null(), "{body}");
+        assert!(game["draw_offer"].is_null(), "{body}");
+        assert!(game.get("you").is_none(), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn a_seats_token_acts_for_that_seat_only() {
+    let app = App::new();
+    let created = app
+        .create(json!({"black": "human", "white": "human"}))
+        .await;
+    let id = id_of(&created);
+    let (black, white) = (token(&created, "black"), token(&created, "white"));
+    let moves = format!("/api/games/{id}/moves");
+    // White's token does not move for Black.
+    let (status, _) = app
+        .call(
+            "POST",
+            &moves,
+            Some(json!({"move": "b1-b3", "token": white})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let game = app
+        .ok(
+            "POST",
+            &moves,
+            Some(json!({"move": "b1-b3", "token": black})),
+        )
+        .await;
+    assert_eq!(game["ply"], 1);
+    // Nor does Black's token speak for White.
+    let (status, answer) = app
+        .call(
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(json!({"token": black, "side": "white"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+    let resigned = app
+        .ok(
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(json!({"token": white})),
+        )
+        .await;
+    assert_eq!(resigned["result"]["winner"], "black");
+    assert_eq!(resigned["result"]["reason"], "resignation");
+}
+
+#[tokio::test]
+async fn bad_queries_get_the_apis_json_error() {
+    let app = App::new();
+    let created = app
+        .create(json!({"black": "human", "white": "human"}))
+        .await;
+    let id = id_of(&created);
+    for path in [
+        "/api/games?limit=-1".to_string(),
+        "/api/games?limit=abc".to_string(),
+        "/api/games?offset=-5".to_string(),
+        "/api/games?limit=99999999999999999999999".to_string(),
+        "/api/games?colour=black".to_string(),
+        format!("/api/games/{id}?token=a&token=b"),
+        format!("/api/games/{id}?player=x"),
+        format!("/api/games/{id}/record?format=pgn&x=1"),
+    ] {
+        let (status, answer) = app.call("GET", &path, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {answer}");
+        assert!(answer["error"].is_string(), "{path}: {answer}");
+    }
+    // Large but well-formed numbers are fine.
+    let list = app
+        .ok(
+            "GET",
+            "/api/games?limit=1000000&offset=18446744073709551615",
+            None,
+        )
+        .await;
+    assert_eq!(list, json!([]));
+    let list = app.ok("GET", "/api/games?limit=1000000", None).await;
+    assert_eq!(list[0]["id"], id);
+}
+
+#[tokio::test]
+async fn a_damaged_game_is_named_and_the_others_go_on() {
+    let app = App::new();
+    let good = app
+        .create(json!({"black": "human", "white": "human"}))
+        .await;
+    let bad = app
+        .create(json!({"black": "human", "white": "human"}))
+        .await;
+    let worse = app
+        .create(json!({"black": "human", "white": "human"}))
+        .await;
+    let db = rusqlite::Connection::open(&app.db).unwrap();
+    db.execute(
+        "UPDATE games SET start = 'not a position' WHERE id = ?1",
+        [id_of(&bad)],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE games SET created_at = 'yesterday' WHERE id = ?1",
+        [id_of(&worse)],
+    )
+    .unwrap();
+    let app = app.restart();
+    for damaged in [&bad, &worse] {
+        let id = id_of(damaged);
+        let (status, answer) = app.call("GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        let message = answer["error"].as_str().unwrap();
+        assert!(
+            message.contains(id) && message.contains("damaged"),
+            "{message}"
+        );
+    }
+    let game = app
+        .ok(
+            "POST",
+            &format!("/api/games/{}/moves", id_of(&good)),
+            Some(json!({"move": "b1-b3", "token": token(&good, "black")})),
+        )
+        .await;
+    assert_eq!(game["ply"], 1);
+    // The list leaves out the row it cannot read.
+    let list = app.ok("GET", "/api/games", None).await;
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&id_of(&good)) && ids.contains(&id_of(&bad)));
+    assert!(!ids.contains(&id_of(&worse)), "{ids:?}");
+}

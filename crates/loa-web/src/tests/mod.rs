@@ -1,0 +1,91 @@
+//! The router driven in-process: each test has a server of its own (a database in a
+//! temporary folder, one engine) and sends it requests as a client would, without a port.
+
+mod access;
+
+use crate::engine_pool::EnginePool;
+use crate::hub::Hub;
+use crate::server::router;
+use crate::store::Store;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use std::path::PathBuf;
+use tower::ServiceExt;
+
+pub struct App {
+    router: Router,
+    pub db: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl App {
+    pub fn new() -> App {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let db = dir.path().join("games.db");
+        App::on(db, dir)
+    }
+
+    fn on(db: PathBuf, dir: tempfile::TempDir) -> App {
+        let store = Store::open(&db).expect("the database opens");
+        App {
+            router: router(Hub::new(store, EnginePool::new(1))),
+            db,
+            _dir: dir,
+        }
+    }
+
+    /// The server started again on the same database: nothing in memory.
+    pub fn restart(self) -> App {
+        App::on(self.db, self._dir)
+    }
+
+    /// A request: the status and the answer, as JSON (a string if it is not JSON).
+    pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let builder = Request::builder().method(method).uri(path);
+        let request = match body {
+            Some(body) => builder
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string())),
+            None => builder.body(Body::empty()),
+        }
+        .expect("a well-formed request");
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("the router answers");
+        let status = response.status();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("the body is read")
+            .to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    /// A request that must succeed.
+    pub async fn ok(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let (status, answer) = self.call(method, path, body).await;
+        assert!(status.is_success(), "{method} {path}: {status} {answer}");
+        answer
+    }
+
+    /// A new game: the answer to `POST /api/games`.
+    pub async fn create(&self, body: Value) -> Value {
+        self.ok("POST", "/api/games", Some(body)).await
+    }
+}
+
+/// A game's id from its creation's answer.
+pub fn id_of(created: &Value) -> &str {
+    created["id"].as_str().expect("an id")
+}
