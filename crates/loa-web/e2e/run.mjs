@@ -155,6 +155,89 @@ const scenarios = {
     assert.deepEqual([...black.errors, ...white.errors], []);
   },
 
+  async 'an online player who closes the tab comes back to their seat'() {
+    const black = await newPage();
+    await black.goto(base);
+    await black.selectOption('[data-testid=opponent]', 'online');
+    await black.selectOption('[data-testid=clock]', 'correspondence');
+    await black.click('[data-testid=start]');
+    await black.waitForSelector('[data-testid=link-white]');
+    const whiteLink = await black.inputValue('[data-testid=link-white]');
+    const white = await newPage();
+    await white.goto(whiteLink);
+    await white.waitForFunction(() => /Black to move/.test(document.querySelector('[data-testid=status]').textContent));
+    // The token leaves the address bar once kept.
+    assert.ok(!white.url().includes('token'), white.url());
+    const id = new URL(white.url()).pathname.split('/').pop();
+    // White closes the tab; the same browser finds the game under "My games" and is back
+    // in White's seat.
+    const context = white.context();
+    await white.close();
+    const again = await context.newPage();
+    again.errors = [];
+    again.on('pageerror', (e) => again.errors.push(e.message));
+    await again.goto(base);
+    await again.waitForSelector(`[data-testid=my-game] a[href="/game/${id}"]`);
+    await again.click(`[data-testid=my-game] a[href="/game/${id}"]`);
+    await again.waitForFunction(() => /Black to move/.test(document.querySelector('[data-testid=status]').textContent));
+    assert.match(await again.textContent('.play'), /White .*\(you\)/);
+    // Black moves: White's tab says it is their move in its title.
+    await clickSquare(black, 'b1');
+    await clickSquare(black, 'b3');
+    await again.waitForFunction(() => /^\(1\) Your move/.test(document.title));
+    await again.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]').textContent));
+    // Black sees White's move list entry in "My games" as the other side's move.
+    await black.goto(base);
+    await black.waitForSelector(`[data-testid=my-game] a[href="/game/${id}"]`);
+    assert.match(await black.textContent('[data-testid=my-games]'), /White to move/);
+    // A spectator (another browser) holds no seat: it sees who offers a draw, never "you".
+    await black.goto(`${base}/game/${id}`);
+    await black.waitForSelector('[data-testid=draw]');
+    const spectator = await newPage();
+    await spectator.goto(`${base}/game/${id}`);
+    await spectator.waitForSelector('[data-testid=board] g[data-piece]');
+    await again.click('[data-testid=draw]');
+    await spectator.waitForFunction(() => /White offers a draw/.test(document.querySelector('[data-testid=offer]').textContent));
+    await black.waitForSelector('[data-testid=accept-draw]');
+    await again.waitForFunction(() => /You offered a draw/.test(document.querySelector('[data-testid=offer]').textContent));
+    assert.ok(await spectator.locator('[data-testid=accept-draw]').count() === 0);
+    const game = await gameOf(spectator);
+    assert.equal(game.you, undefined);
+    assert.deepEqual([...black.errors, ...again.errors, ...spectator.errors], []);
+  },
+
+  async 'nothing is wider than a phone, on every page'() {
+    const page = await newPage({ width: 390, height: 844 });
+    const widest = () => page.evaluate(() => {
+      let widest = document.documentElement.scrollWidth;
+      let what = 'the page';
+      for (const el of document.querySelectorAll('body *')) {
+        const right = el.getBoundingClientRect().right;
+        if (right > widest) { widest = right; what = `${el.tagName.toLowerCase()}.${el.className}`; }
+      }
+      return { widest: Math.ceil(widest), what };
+    });
+    const pages = [
+      ['home', base],
+      ['analysis', `${base}/analysis`],
+    ];
+    await page.goto(base);
+    await page.selectOption('[data-testid=opponent]', 'local');
+    await page.selectOption('[data-testid=clock]', 'live');
+    await page.click('[data-testid=start]');
+    await page.waitForSelector('[data-testid=board] g[data-piece]');
+    pages.push(['game', page.url()]);
+    for (const [name, url] of pages) {
+      await page.goto(url);
+      await page.waitForSelector('main > *:not(p)');
+      await page.waitForTimeout(300);
+      const { widest: w, what } = await widest();
+      await page.screenshot({ path: `${shots}/phone-${name}.png`, fullPage: true });
+      assert.ok(w <= 390, `the ${name} page is ${w} px wide (${what}) on a 390 px screen`);
+    }
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'the board of every variant'() {
     const page = await newPage();
     for (const variant of ['parachute', 'ambiloa', 'fields-of-action']) {

@@ -1177,10 +1177,10 @@ async function loadMyGames(container) {
     return `${g.to_move_slot.startsWith('black') ? 'Black' : 'White'} to move`;
   };
   container.replaceChildren(h('h2', {}, 'My games'), h('table', {},
-    h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'State'].map((t) => h('th', {}, t)))),
+    h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'State'].map((t) => h('th', { class: t === 'Variant' ? 'wide' : null }, t)))),
     h('tbody', {}, games.map((g) => h('tr', { 'data-testid': 'my-game' },
       h('td', {}, h('a', { href: `/game/${g.id}` }, g.id.slice(0, 8))),
-      h('td', {}, (VARIANTS.find((v) => v[0] === g.variant) || [0, g.variant])[1]),
+      h('td', { class: 'wide' }, (VARIANTS.find((v) => v[0] === g.variant) || [0, g.variant])[1]),
       h('td', {}, sideLabel(g.players, 'black')),
       h('td', {}, sideLabel(g.players, 'white')),
       h('td', {}, g.moves.length),
@@ -1195,15 +1195,15 @@ async function loadGames(container) {
       return;
     }
     container.replaceChildren(h('table', {},
-      h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'Result', 'Last change'].map((t) => h('th', {}, t)))),
+      h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'Result', 'Last change'].map((t) => h('th', { class: t === 'Variant' || t === 'Last change' ? 'wide' : null }, t)))),
       h('tbody', {}, games.map((g) => h('tr', {},
         h('td', {}, h('a', { href: `/game/${g.id}` }, g.id.slice(0, 8))),
-        h('td', {}, (VARIANTS.find((v) => v[0] === g.variant) || [0, g.variant])[1]),
+        h('td', { class: 'wide' }, (VARIANTS.find((v) => v[0] === g.variant) || [0, g.variant])[1]),
         h('td', {}, sideLabel(g.players, 'black')),
         h('td', {}, sideLabel(g.players, 'white')),
         h('td', {}, g.moves),
         h('td', {}, g.result ? `${g.result} ${g.reason}` : (g.online ? 'in progress (online)' : 'in progress')),
-        h('td', {}, new Date(g.updated_at).toLocaleString()))))));
+        h('td', { class: 'wide' }, new Date(g.updated_at).toLocaleString()))))));
   } catch (err) {
     container.replaceChildren(h('p', { class: 'error' }, err.message));
   }
