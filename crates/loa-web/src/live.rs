@@ -135,10 +135,15 @@ impl LiveGame {
         live
     }
 
+    /// The game begins. A live clock waits for the first move, so nobody loses time to a
+    /// page still loading; a correspondence move's days run at once.
     fn start(&mut self, now: i64) {
         self.started_at = Some(now);
+        let first_move_pending = self.log.is_empty();
         if let (Some(clock), None) = (&mut self.clock, &self.ending) {
-            clock.start(now);
+            if !(first_move_pending && matches!(clock.control, TimeControl::Live { .. })) {
+                clock.start(now);
+            }
         }
     }
 

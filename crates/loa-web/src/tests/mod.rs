@@ -2,6 +2,7 @@
 //! temporary folder, one engine) and sends it requests as a client would, without a port.
 
 mod access;
+mod clocks;
 
 use crate::engine_pool::EnginePool;
 use crate::hub::Hub;
