@@ -1,8 +1,10 @@
 //! The page in a real browser: Debian's chromium driven by Playwright
 //! (`crates/loa-web/e2e/run.mjs`) against a real `loa serve`. The scenarios play a whole
 //! game against the engine by clicking, click illegally, reload, import an SGF record and
-//! step through it, play an online game between two browsers until a flag falls, and set
-//! up the variants; screenshots go to `target/e2e`.
+//! step through it, play an online game between two browsers until a flag falls, come
+//! back to one's seat after closing the tab, check that no page is wider than a phone,
+//! show a banner while the server is away, and set up the variants; screenshots go to
+//! `target/e2e`.
 //!
 //! Without chromium or the npm packages (`npm ci` in `crates/loa-web/e2e`) the test says
 //! so and passes, unless `LOA_REQUIRE_BROWSER` is set, as CI sets it.
@@ -48,7 +50,7 @@ fn the_page_in_a_real_browser() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stdout}\n{stderr}");
     assert!(
-        stdout.lines().filter(|l| l.starts_with("ok ")).count() >= 4,
+        stdout.lines().filter(|l| l.starts_with("ok ")).count() >= 7,
         "{stdout}"
     );
 }

@@ -203,6 +203,11 @@ const scenarios = {
     assert.ok(await spectator.locator('[data-testid=accept-draw]').count() === 0);
     const game = await gameOf(spectator);
     assert.equal(game.you, undefined);
+    // The draw is agreed; the final position, which no rule ended, can be analysed.
+    await black.click('[data-testid=accept-draw]');
+    await black.waitForFunction(() => /Draw .* by agreement/.test(document.querySelector('[data-testid=status]').textContent));
+    await black.click('[data-testid=analysis-toggle]');
+    await black.waitForSelector('[data-testid=score]', { timeout: 30000 });
     assert.deepEqual([...black.errors, ...again.errors, ...spectator.errors], []);
   },
 
@@ -235,6 +240,27 @@ const scenarios = {
       await page.screenshot({ path: `${shots}/phone-${name}.png`, fullPage: true });
       assert.ok(w <= 390, `the ${name} page is ${w} px wide (${what}) on a 390 px screen`);
     }
+    assert.deepEqual(page.errors, []);
+  },
+
+  async 'a banner says when the server cannot be reached, and goes when it can'() {
+    const page = await newPage();
+    await page.goto(base);
+    await page.selectOption('[data-testid=opponent]', 'local');
+    await page.click('[data-testid=start]');
+    await page.waitForSelector('[data-testid=board] g[data-piece]');
+    assert.ok(await page.locator('[data-testid=offline]').isHidden());
+    // The server goes away: every request fails as if the network were down.
+    await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    await clickSquare(page, 'b1');
+    await clickSquare(page, 'b3');
+    await page.waitForSelector('[data-testid=offline]', { state: 'visible' });
+    assert.match(await page.textContent('[data-testid=status]'), /cannot be reached/);
+    await page.unroute('**/api/**');
+    await clickSquare(page, 'b1');
+    await clickSquare(page, 'b3');
+    await waitForPly(page, 1);
+    await page.waitForSelector('[data-testid=offline]', { state: 'hidden' });
     assert.deepEqual(page.errors, []);
   },
 

@@ -46,13 +46,31 @@ function s(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A banner while the server cannot be reached; the game's socket keeps trying, and
+// "Retry now" opens the page again.
+const offlineBanner = h('div', { class: 'banner hidden', role: 'alert', 'data-testid': 'offline' },
+  'The server cannot be reached; trying again… ',
+  h('button', { onclick: () => route() }, 'Retry now'));
+document.body.prepend(offlineBanner);
+
+function setReachable(reachable) {
+  offlineBanner.classList.toggle('hidden', reachable);
+}
+
 async function api(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers['content-type'] = 'application/json';
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    setReachable(false);
+    throw new Error('the server cannot be reached; nothing was sent');
+  }
+  setReachable(true);
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = text; }
@@ -518,7 +536,9 @@ class GameScreen {
 
   analyse() {
     const l = this.line;
-    if (!this.shown || this.shown.moves.length === 0) {
+    // A game ended by resignation, time or agreement still has moves to analyse: only a
+    // position the rules end is past searching.
+    if (!this.shown || this.shown.outcome) {
       this.analysis.stop();
       this.analysisEl.textContent = this.shown && this.shown.outcome ? `Game over: ${this.shown.outcome.result}` : '';
       return;
@@ -634,13 +654,21 @@ class GamePage extends GameScreen {
     this.connect();
   }
 
-  connect() {
+  connect(delay = 1000) {
     if (this.closed) return;
-    this.socket = new WebSocket(socketUrl(`/api/games/${this.id}/socket`));
-    this.socket.onmessage = (e) => this.update(JSON.parse(e.data), false);
-    this.socket.onclose = () => {
-      // Back in the game after a lost connection.
-      if (!this.closed) setTimeout(() => this.connect(), 1000);
+    const socket = new WebSocket(socketUrl(`/api/games/${this.id}/socket`));
+    this.socket = socket;
+    let opened = false;
+    socket.onopen = () => { opened = true; setReachable(true); };
+    // The socket sends the game as it is when it opens: back in the game after a lost
+    // connection.
+    socket.onmessage = (e) => this.update(JSON.parse(e.data), false);
+    socket.onclose = () => {
+      if (this.closed) return;
+      setReachable(false);
+      // Retried at once after a drop, then less and less often while the server is away.
+      const next = opened ? 500 : Math.min(delay * 2, 10000);
+      setTimeout(() => this.connect(next), opened ? 0 : delay);
     };
   }
 
