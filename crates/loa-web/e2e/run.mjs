@@ -274,8 +274,21 @@ const scenarios = {
       await page.waitForSelector('[data-testid=board] g[data-piece]');
       let game = await gameOf(page);
       const first = game.position.moves[0];
-      await clickMove(page, first);
+      if (first.from && first.drop) {
+        // A Parachute turn: the step shows on the board, then the page asks for the
+        // placement and marks where it may go.
+        await clickSquare(page, first.from);
+        await clickSquare(page, first.to);
+        await page.waitForFunction(() => /Now place a piece/.test(document.querySelector('[data-testid=hint]').textContent));
+        assert.equal(await page.locator(`[data-testid=board] g[data-piece=${first.to}]`).count(), 1);
+        assert.ok(await page.locator('[data-testid=board] [data-drop]').count() > 1);
+        await page.screenshot({ path: `${shots}/${variant}-placement.png` });
+        await clickSquare(page, first.drop);
+      } else {
+        await clickMove(page, first);
+      }
       await waitForPly(page, 1);
+      assert.ok(await page.locator('[data-testid=hint]').isHidden());
       game = await gameOf(page);
       assert.equal(game.moves[0], first.text, variant);
       await page.screenshot({ path: `${shots}/${variant}.png` });

@@ -170,6 +170,8 @@ class Board {
     this.dropChoices = null;
     this.interactive = false;
     this.el = s('svg', { class: 'board', role: 'img', 'aria-label': 'board', 'data-testid': 'board' });
+    // What the board waits for, when it is more than a click on a piece.
+    this.hintEl = h('div', { class: 'hint hidden', 'data-testid': 'hint', 'aria-live': 'polite' });
     this.dragFrom = null;
     this.el.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.el.addEventListener('pointerup', (e) => this.pointerUp(e));
@@ -326,7 +328,15 @@ class Board {
         }
       }
     }
-    for (const piece of this.view.pieces) {
+    let pieces = this.view.pieces;
+    if (this.dropChoices && this.pendingTo && this.selected) {
+      // The step is made on the board while its placement is chosen.
+      const moving = pieces.find((p) => p.square === this.selected);
+      pieces = pieces.filter((p) => p.square !== this.selected && p.square !== this.pendingTo);
+      if (moving) pieces.push({ ...moving, square: this.pendingTo });
+    }
+    const occupied = new Set(pieces.map((p) => p.square));
+    for (const piece of pieces) {
       const [x, y] = this.xy(piece.square);
       const cx = x * 10 + 5;
       const cy = y * 10 + 5;
@@ -349,12 +359,19 @@ class Board {
     }
     for (const square of targets) {
       const [x, y] = this.xy(square);
-      el.append(s('circle', { cx: x * 10 + 5, cy: y * 10 + 5, r: 1.6, class: 'target', 'data-target': square }));
+      // A capture rings the piece taken; a step to an empty square is a dot.
+      el.append(occupied.has(square)
+        ? s('circle', { cx: x * 10 + 5, cy: y * 10 + 5, r: 4.5, class: 'capture-target', 'data-target': square })
+        : s('circle', { cx: x * 10 + 5, cy: y * 10 + 5, r: 1.6, class: 'target', 'data-target': square }));
     }
     for (const square of drops) {
       const [x, y] = this.xy(square);
-      el.append(s('circle', { cx: x * 10 + 5, cy: y * 10 + 5, r: 1.8, class: 'drop-target', 'data-drop': square }));
+      el.append(s('rect', { x: x * 10 + 1.5, y: y * 10 + 1.5, width: 7, height: 7, rx: 1.5, class: 'drop-target', 'data-drop': square }));
     }
+    this.hintEl.textContent = this.dropChoices
+      ? `Now place a piece from your reserve: click a marked square${this.pendingTo ? ' (elsewhere to choose another step)' : ''}`
+      : '';
+    this.hintEl.classList.toggle('hidden', !this.dropChoices);
     if (this.arrow) {
       const { from, to } = moveSquares(this.arrow);
       if (from && to) {
@@ -713,6 +730,7 @@ class GamePage extends GameScreen {
         h('div', {},
           this.topPlayer,
           h('div', { class: 'board-area' }, this.evalBar, this.board.el),
+          this.board.hintEl,
           this.bottomPlayer,
           this.reserveEl),
         h('div', { class: 'side' },
@@ -954,7 +972,7 @@ class AnalysisPage extends GameScreen {
     app.replaceChildren(
       h('h1', {}, this.title),
       h('div', { class: 'play' },
-        h('div', {}, h('div', { class: 'board-area' }, this.evalBar, this.board.el)),
+        h('div', {}, h('div', { class: 'board-area' }, this.evalBar, this.board.el), this.board.hintEl),
         h('div', { class: 'side' },
           this.status, this.movesEl, this.analysisEl, this.graphEl,
           h('div', { class: 'row' },
