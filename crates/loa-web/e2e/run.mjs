@@ -88,7 +88,7 @@ const scenarios = {
       }
     }
     assert.ok(game.result, 'the game ended');
-    await page.waitForFunction(() => /wins|Draw/.test(document.querySelector('[data-testid=status]').textContent));
+    await page.waitForFunction(() => /wins|Draw/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     const status = await page.textContent('[data-testid=status]');
     assert.match(status, new RegExp(game.result.reason));
     await page.screenshot({ path: `${shots}/game-over.png` });
@@ -133,11 +133,11 @@ const scenarios = {
     await black.click('[data-testid=start]');
     await black.waitForSelector('[data-testid=link-white]');
     const whiteLink = await black.inputValue('[data-testid=link-white]');
-    await black.waitForFunction(() => /Waiting for white/.test(document.querySelector('[data-testid=status]').textContent));
+    await black.waitForFunction(() => /Waiting for white/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     const white = await newPage({ width: 390, height: 800 });
     await white.goto(whiteLink);
-    await black.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]').textContent));
-    await white.waitForFunction(() => /Black to move/.test(document.querySelector('[data-testid=status]').textContent));
+    await black.waitForFunction(() => /Your move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    await white.waitForFunction(() => /Black to move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     // White cannot move for Black.
     await clickSquare(white, 'b1');
     await clickSquare(white, 'b3');
@@ -146,7 +146,7 @@ const scenarios = {
     await waitForPly(white, 1);
     // White lets the clock run out; the server flags it and both pages show it.
     for (const page of [black, white]) {
-      await page.waitForFunction(() => /Black wins .* by time/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 15000 });
+      await page.waitForFunction(() => /Black wins .* by time/.test((document.querySelector('[data-testid=status]')?.textContent || '')), null, { timeout: 15000 });
     }
     const game = await gameOf(white);
     assert.equal(game.moves.length, 1);
@@ -165,7 +165,7 @@ const scenarios = {
     const whiteLink = await black.inputValue('[data-testid=link-white]');
     const white = await newPage();
     await white.goto(whiteLink);
-    await white.waitForFunction(() => /Black to move/.test(document.querySelector('[data-testid=status]').textContent));
+    await white.waitForFunction(() => /Black to move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     // The token leaves the address bar once kept.
     assert.ok(!white.url().includes('token'), white.url());
     const id = new URL(white.url()).pathname.split('/').pop();
@@ -179,13 +179,13 @@ const scenarios = {
     await again.goto(base);
     await again.waitForSelector(`[data-testid=my-game] a[href="/game/${id}"]`);
     await again.click(`[data-testid=my-game] a[href="/game/${id}"]`);
-    await again.waitForFunction(() => /Black to move/.test(document.querySelector('[data-testid=status]').textContent));
+    await again.waitForFunction(() => /Black to move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     assert.match(await again.textContent('.play'), /White .*\(you\)/);
     // Black moves: White's tab says it is their move in its title.
     await clickSquare(black, 'b1');
     await clickSquare(black, 'b3');
     await again.waitForFunction(() => /^\(1\) Your move/.test(document.title));
-    await again.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]').textContent));
+    await again.waitForFunction(() => /Your move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     // Black sees White's move list entry in "My games" as the other side's move.
     await black.goto(base);
     await black.waitForSelector(`[data-testid=my-game] a[href="/game/${id}"]`);
@@ -197,15 +197,15 @@ const scenarios = {
     await spectator.goto(`${base}/game/${id}`);
     await spectator.waitForSelector('[data-testid=board] g[data-piece]');
     await again.click('[data-testid=draw]');
-    await spectator.waitForFunction(() => /White offers a draw/.test(document.querySelector('[data-testid=offer]').textContent));
+    await spectator.waitForFunction(() => /White offers a draw/.test((document.querySelector('[data-testid=offer]')?.textContent || '')));
     await black.waitForSelector('[data-testid=accept-draw]');
-    await again.waitForFunction(() => /You offered a draw/.test(document.querySelector('[data-testid=offer]').textContent));
+    await again.waitForFunction(() => /You offered a draw/.test((document.querySelector('[data-testid=offer]')?.textContent || '')));
     assert.ok(await spectator.locator('[data-testid=accept-draw]').count() === 0);
     const game = await gameOf(spectator);
     assert.equal(game.you, undefined);
     // The draw is agreed; the final position, which no rule ended, can be analysed.
     await black.click('[data-testid=accept-draw]');
-    await black.waitForFunction(() => /Draw .* by agreement/.test(document.querySelector('[data-testid=status]').textContent));
+    await black.waitForFunction(() => /Draw .* by agreement/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     await black.click('[data-testid=analysis-toggle]');
     await black.waitForSelector('[data-testid=score]', { timeout: 30000 });
     assert.deepEqual([...black.errors, ...again.errors, ...spectator.errors], []);
@@ -264,6 +264,39 @@ const scenarios = {
     assert.deepEqual(page.errors, []);
   },
 
+  async 'the board by keyboard, and a dragged piece follows the pointer'() {
+    const page = await newPage();
+    await page.goto(base);
+    await page.selectOption('[data-testid=opponent]', 'local');
+    await page.click('[data-testid=start]');
+    await page.waitForSelector('[data-testid=board] g[data-piece]');
+    await page.focus('[data-testid=board]');
+    // The cursor starts on a1; b1, Enter, up two, Enter plays b1-b3.
+    for (const key of ['ArrowDown', 'ArrowRight', 'Enter', 'ArrowUp', 'ArrowUp', 'Enter']) {
+      await page.keyboard.press(key);
+    }
+    await waitForPly(page, 1);
+    let game = await gameOf(page);
+    assert.equal(game.moves[0], 'b1-b3');
+    // White drags its first legal step's piece there.
+    const step = game.position.moves.find((m) => m.from && m.to);
+    const box = async (sq) => page.locator(`[data-testid=board] rect[data-square=${sq}]`).boundingBox();
+    const from = await box(step.from);
+    const to = await box(step.to);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2 + from.width / 2, (from.y + to.y) / 2 + from.height / 2, { steps: 4 });
+    const middle = await page.locator(`[data-testid=board] g[data-piece=${step.from}] circle`).first().getAttribute('cx');
+    const [x] = [Number(middle)];
+    assert.ok(x % 10 !== 5, `the dragged piece stays on its square (cx ${middle})`);
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await waitForPly(page, 2);
+    game = await gameOf(page);
+    assert.equal(game.moves[1], step.text);
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'the board of every variant'() {
     const page = await newPage();
     for (const variant of ['parachute', 'ambiloa', 'fields-of-action']) {
@@ -279,7 +312,7 @@ const scenarios = {
         // placement and marks where it may go.
         await clickSquare(page, first.from);
         await clickSquare(page, first.to);
-        await page.waitForFunction(() => /Now place a piece/.test(document.querySelector('[data-testid=hint]').textContent));
+        await page.waitForFunction(() => /Now place a piece/.test((document.querySelector('[data-testid=hint]')?.textContent || '')));
         assert.equal(await page.locator(`[data-testid=board] g[data-piece=${first.to}]`).count(), 1);
         assert.ok(await page.locator('[data-testid=board] [data-drop]').count() > 1);
         await page.screenshot({ path: `${shots}/${variant}-placement.png` });

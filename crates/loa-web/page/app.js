@@ -107,6 +107,15 @@ function scoreText(score) {
   return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
 }
 
+// The score in a few characters, for the evaluation bar: +1.2, -0.4, #3, #-2, 1-0.
+function shortScore(score) {
+  if (!score) return '';
+  if (score.result) return score.result;
+  if (score.mate !== undefined) return `#${score.mate}`;
+  const pawns = score.cp / 100;
+  return (pawns > 0 ? '+' : '') + pawns.toFixed(1);
+}
+
 // Black's share of the evaluation bar, 0 to 1.
 function blackShare(score) {
   if (!score) return 0.5;
@@ -121,6 +130,12 @@ function moveSquares(text) {
   const m = /^([a-h][1-8])[-x]([a-h][1-8])/.exec(text || '');
   const drop = /@([a-h][1-8])$/.exec(text || '');
   return { from: m && m[1], to: m && m[2], drop: drop && drop[1] };
+}
+
+// A game's name: its variant, and its board when it is not 8x8 ("Standard 6×6").
+function gameTitle(variant, size) {
+  const name = (VARIANTS.find((v) => v[0] === variant) || [0, variant])[1];
+  return size && size !== 8 ? `${name} ${size}×${size}` : name;
 }
 
 function playerOf(players, slot) {
@@ -173,8 +188,56 @@ class Board {
     // What the board waits for, when it is more than a click on a piece.
     this.hintEl = h('div', { class: 'hint hidden', 'data-testid': 'hint', 'aria-live': 'polite' });
     this.dragFrom = null;
+    this.dragPoint = null;
+    this.cursor = null;
     this.el.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    this.el.addEventListener('pointermove', (e) => this.pointerMove(e));
     this.el.addEventListener('pointerup', (e) => this.pointerUp(e));
+    // The keyboard: Tab to the board, the arrows move a cursor, Enter or Space presses
+    // the square under it, Escape lets go.
+    this.el.setAttribute('tabindex', '0');
+    this.el.addEventListener('keydown', (e) => this.keyDown(e));
+    this.el.addEventListener('blur', () => { this.cursor = null; this.draw(); });
+  }
+
+  keyDown(event) {
+    if (!this.view) return;
+    const n = this.view.size;
+    const dir = this.flipped ? -1 : 1;
+    const steps = { ArrowLeft: [-dir, 0], ArrowRight: [dir, 0], ArrowUp: [0, dir], ArrowDown: [0, -dir] };
+    if (event.key in steps) {
+      event.preventDefault();
+      event.stopPropagation();
+      const [df, dr] = steps[event.key];
+      const [file, rank] = this.cursor
+        ? [this.cursor.charCodeAt(0) - 97, Number(this.cursor.slice(1)) - 1]
+        : [this.flipped ? n - 1 : 0, this.flipped ? n - 1 : 0];
+      const clamp = (v) => Math.max(0, Math.min(n - 1, v));
+      this.cursor = this.cursor ? String.fromCharCode(97 + clamp(file + df)) + (clamp(rank + dr) + 1) : String.fromCharCode(97 + file) + (rank + 1);
+      this.draw();
+    } else if ((event.key === 'Enter' || event.key === ' ') && this.cursor) {
+      event.preventDefault();
+      event.stopPropagation();
+      if (this.interactive) this.press(this.cursor);
+    } else if (event.key === 'Escape') {
+      this.selected = null;
+      this.dropChoices = null;
+      this.draw();
+    }
+  }
+
+  // The board's coordinates (10 a square) under a pointer event.
+  pointAt(event) {
+    const rect = this.el.getBoundingClientRect();
+    const n = this.view.size;
+    return { x: ((event.clientX - rect.left) / rect.width) * n * 10, y: ((event.clientY - rect.top) / rect.height) * n * 10 };
+  }
+
+  pointerMove(event) {
+    if (!this.dragFrom) return;
+    // The piece follows the pointer while it is dragged.
+    this.dragPoint = this.pointAt(event);
+    this.draw();
   }
 
   squareAt(event) {
@@ -193,7 +256,17 @@ class Board {
     const square = this.squareAt(event);
     if (!square || !this.interactive) return;
     event.preventDefault();
+    this.press(square);
+    if (this.selected === square && this.el.setPointerCapture) {
+      this.dragFrom = square;
+      try { this.el.setPointerCapture(event.pointerId); } catch { /* a synthetic event */ }
+    }
+  }
+
+  // A click (or Enter) on a square: select a piece, play to a target, choose a placement.
+  press(square) {
     this.dragFrom = null;
+    this.dragPoint = null;
     if (this.dropChoices) {
       this.clickDrop(square);
       return;
@@ -202,20 +275,20 @@ class Board {
       this.clickTarget(square);
       return;
     }
-    if (this.movesFrom(square).length > 0) {
-      this.selected = square;
-      this.dragFrom = square;
-    } else {
-      this.selected = null;
-    }
+    this.selected = this.movesFrom(square).length > 0 ? square : null;
     this.draw();
   }
 
   pointerUp(event) {
     const square = this.squareAt(event);
-    if (!this.dragFrom || !square || square === this.dragFrom) return;
-    // A piece dragged onto a square: the same as clicking it there.
+    const from = this.dragFrom;
     this.dragFrom = null;
+    if (this.dragPoint) {
+      this.dragPoint = null;
+      this.draw();
+    }
+    if (!from || !square || square === from) return;
+    // A piece dragged onto a square: the same as clicking it there.
     if (this.targets().has(square)) this.clickTarget(square);
   }
 
@@ -280,6 +353,7 @@ class Board {
   flip() {
     this.flipped = !this.flipped;
     this.draw();
+    if (this.onFlip) this.onFlip();
   }
 
   xy(square) {
@@ -336,10 +410,13 @@ class Board {
       if (moving) pieces.push({ ...moving, square: this.pendingTo });
     }
     const occupied = new Set(pieces.map((p) => p.square));
+    // A dragged piece is drawn last, over the others.
+    if (this.dragPoint) pieces = [...pieces].sort((a, b) => (a.square === this.dragFrom) - (b.square === this.dragFrom));
     for (const piece of pieces) {
       const [x, y] = this.xy(piece.square);
-      const cx = x * 10 + 5;
-      const cy = y * 10 + 5;
+      const dragged = this.dragPoint && piece.square === this.dragFrom;
+      const cx = dragged ? this.dragPoint.x : x * 10 + 5;
+      const cy = dragged ? this.dragPoint.y : y * 10 + 5;
       const g = s('g', { 'data-piece': piece.square, 'data-color': piece.color });
       g.append(s('circle', { cx, cy, r: 3.9, class: `piece-${piece.color}` }));
       if (this.view.variant === 'ambiloa') {
@@ -368,6 +445,11 @@ class Board {
       const [x, y] = this.xy(square);
       el.append(s('rect', { x: x * 10 + 1.5, y: y * 10 + 1.5, width: 7, height: 7, rx: 1.5, class: 'drop-target', 'data-drop': square }));
     }
+    if (this.cursor) {
+      const [x, y] = this.xy(this.cursor);
+      el.append(s('rect', { x: x * 10 + 0.4, y: y * 10 + 0.4, width: 9.2, height: 9.2, class: 'cursor', 'data-cursor': this.cursor }));
+    }
+    this.el.setAttribute('aria-label', this.cursor ? `board, ${this.cursor}${this.view.pieces.some((p) => p.square === this.cursor) ? ` (${this.view.pieces.find((p) => p.square === this.cursor).color})` : ''}` : 'board');
     this.hintEl.textContent = this.dropChoices
       ? `Now place a piece from your reserve: click a marked square${this.pendingTo ? ' (elsewhere to choose another step)' : ''}`
       : '';
@@ -439,8 +521,12 @@ class GameScreen {
     this.lastInfo = null;
     this.graph = null;
     this.analysis = new Analysis((msg) => this.onAnalysis(msg));
+    // Black's share of the bar sits on Black's side of the board, and the score is
+    // written on it with its sign (+ good for Black).
     this.evalFill = h('div', { class: 'black', style: 'height:50%' });
-    this.evalBar = h('div', { class: 'evalbar hidden', title: 'evaluation', 'data-testid': 'evalbar' }, this.evalFill);
+    this.evalLabel = h('span', { class: 'evallabel', 'data-testid': 'eval-label' }, '');
+    this.evalBar = h('div', { class: 'evalbar hidden', title: 'evaluation: + is good for Black', 'data-testid': 'evalbar' }, this.evalFill, this.evalLabel);
+    this.board.onFlip = () => this.orientEvalBar();
     this.movesEl = h('div', { class: 'moves', 'data-testid': 'moves', 'aria-label': 'moves' });
     this.analysisEl = h('div', { class: 'analysis hidden', 'data-testid': 'analysis', 'aria-live': 'polite' });
     this.graphEl = s('svg', { class: 'graph hidden', viewBox: '0 0 200 60', preserveAspectRatio: 'none', 'data-testid': 'graph' });
@@ -536,6 +622,11 @@ class GameScreen {
     if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
   }
 
+  orientEvalBar() {
+    // Black plays up the board unless it is flipped: its share grows from the bottom.
+    this.evalBar.classList.toggle('black-top', this.board.flipped);
+  }
+
   setAnalysis(on) {
     this.analysisOn = on;
     this.analysisEl.classList.toggle('hidden', !on);
@@ -574,6 +665,8 @@ class GameScreen {
     if (msg.type === 'info') {
       this.lastInfo = msg;
       this.evalFill.style.height = `${(blackShare(msg.score) * 100).toFixed(1)}%`;
+      this.evalLabel.textContent = shortScore(msg.score);
+      this.orientEvalBar();
       this.analysisEl.replaceChildren(
         h('span', { class: 'score', 'data-testid': 'score' }, scoreText(msg.score)),
         h('span', { class: 'muted' }, `depth ${msg.depth} · ${Math.round(msg.nps / 1000)} kn/s`),
@@ -724,7 +817,7 @@ class GamePage extends GameScreen {
       this.moveInput,
     );
     app.replaceChildren(
-      h('h1', {}, VARIANTS.find((v) => v[0] === game.variant)[1]
+      h('h1', { 'data-testid': 'title' }, gameTitle(game.variant, game.position.size)
         + (game.variant === 'fields-of-action' ? '' : ` · ${game.rules === 'draw' ? 'simultaneous connection draws' : 'mover wins a simultaneous connection'}`)),
       h('div', { class: 'play' },
         h('div', {},
@@ -790,7 +883,7 @@ class GamePage extends GameScreen {
   }
 
   title(game) {
-    return (VARIANTS.find((v) => v[0] === game.variant) || [0, game.variant])[1];
+    return gameTitle(game.variant, game.position.size);
   }
 
   canMove() {
@@ -1226,7 +1319,7 @@ async function loadMyGames(container) {
     h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'State'].map((t) => h('th', { class: t === 'Variant' ? 'wide' : null }, t)))),
     h('tbody', {}, games.map((g) => h('tr', { 'data-testid': 'my-game' },
       h('td', {}, h('a', { href: `/game/${g.id}` }, g.id.slice(0, 8))),
-      h('td', { class: 'wide' }, (VARIANTS.find((v) => v[0] === g.variant) || [0, g.variant])[1]),
+      h('td', { class: 'wide' }, gameTitle(g.variant, g.position.size)),
       h('td', {}, sideLabel(g.players, 'black')),
       h('td', {}, sideLabel(g.players, 'white')),
       h('td', {}, g.moves.length),

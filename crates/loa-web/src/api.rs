@@ -356,6 +356,8 @@ pub async fn record(
     let live = open.game.lock().await;
     let mut record = GameRecord::from_game(&live.game);
     record.event = Some("loa serve".into());
+    record.date = chrono::DateTime::from_timestamp_millis(live.created_at)
+        .map(|at| at.format("%Y.%m.%d").to_string());
     record.black = Some(
         live.names[0]
             .clone()
@@ -400,9 +402,21 @@ pub async fn record(
 
 fn side_name(live: &LiveGame, side: Color) -> String {
     use crate::lineup::Player;
-    match live.lineup.player(loa_core::Seat { side, index: 0 }) {
-        Player::Human => side.to_string(),
-        Player::Engine(strength) => format!("loa ({})", strength.describe()),
+    let name = |seat| match live.lineup.player(seat) {
+        Player::Human => "Anonymous".to_string(),
+        Player::Engine(strength) => format!("loa {}", strength.describe()),
+    };
+    let first = name(loa_core::Seat { side, index: 0 });
+    // AmbiLOA's partnership game: both players of the side.
+    let second = name(loa_core::Seat { side, index: 1 });
+    if live
+        .lineup
+        .slot(loa_core::Seat { side, index: 1 })
+        .ends_with('2')
+    {
+        format!("{first} & {second}")
+    } else {
+        first
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod access;
 mod clocks;
+mod records;
 
 use crate::engine_pool::EnginePool;
 use crate::hub::Hub;
