@@ -208,6 +208,16 @@ const scenarios = {
     await black.waitForFunction(() => /Draw .* by agreement/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     await black.click('[data-testid=analysis-toggle]');
     await black.waitForSelector('[data-testid=score]', { timeout: 30000 });
+    // A rematch: Black asks and plays White in it; White's page offers the same game.
+    await black.click('[data-testid=rematch]');
+    await black.waitForFunction((old) => !location.pathname.endsWith(old), id);
+    const next = new URL(black.url()).pathname.split('/').pop();
+    await again.waitForFunction(() => /Play the rematch/.test(document.querySelector('[data-testid=rematch]')?.textContent || ''));
+    await again.click('[data-testid=rematch]');
+    await again.waitForFunction((n) => location.pathname.endsWith(n), next);
+    await again.waitForFunction(() => /Your move: Black/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    await black.waitForFunction(() => /Black to move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    assert.match(await black.textContent('.play'), /White .*\(you\)/);
     assert.deepEqual([...black.errors, ...again.errors, ...spectator.errors], []);
   },
 

@@ -132,6 +132,28 @@ function moveSquares(text) {
   return { from: m && m[1], to: m && m[2], drop: drop && drop[1] };
 }
 
+// The first field out of its range: [applies, input, min, max, message].
+function formProblem(checks) {
+  for (const [applies, input, min, max, message] of checks) {
+    const value = Number(input.value);
+    if (applies && (input.value.trim() === '' || !Number.isFinite(value) || value < min || value > max)) {
+      input.focus();
+      return message;
+    }
+  }
+  return null;
+}
+
+// The API's messages name its fields; the form names what the person filled in.
+function formWords(message) {
+  const words = [
+    [/\binitial_s\b/g, 'the minutes (in seconds)'], [/\bincrement_s\b/g, 'the increment'],
+    [/\bmovetime_ms\b/g, 'the time a move'], [/\bdays\b/g, 'the days a move'],
+    [/^position\b/, 'The start position'], [/\bposition:/g, 'start position:'],
+  ];
+  return words.reduce((text, [pattern, word]) => text.replace(pattern, word), message);
+}
+
 // A game's name: its variant, and its board when it is not 8x8 ("Standard 6×6").
 function gameTitle(variant, size) {
   const name = (VARIANTS.find((v) => v[0] === variant) || [0, variant])[1];
@@ -799,6 +821,7 @@ class GamePage extends GameScreen {
       this.drawButton = button('Offer draw', 'draw', () => this.act('draw')),
       this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback')),
       this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn)),
+      this.rematchButton = button('Rematch', 'rematch', () => this.rematch(), 'The same game again, colours swapped'),
     );
     const sound = h('input', { type: 'checkbox', checked: soundOn(), 'data-testid': 'sound', onchange: (e) => setSound(e.target.checked) });
     const notifyButton = h('button', { 'data-testid': 'notify', title: 'A notification when it is your move and this tab is hidden' }, 'Notify me');
@@ -856,6 +879,8 @@ class GamePage extends GameScreen {
     this.resignButton.disabled = over || mine.length === 0;
     this.drawButton.disabled = over || mine.length === 0;
     this.takebackButton.disabled = over || mine.length === 0 || game.moves.length === 0;
+    this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
+    this.rematchButton.textContent = game.rematch ? (mine.length > 0 ? 'Play the rematch' : 'Watch the rematch') : 'Rematch';
     this.passButton.classList.toggle('hidden', !(this.canMove() && game.position.moves.length === 1 && game.position.moves[0].text === 'pass'));
     if (this.analysisOn && (!previous || previous.positions.length !== game.positions.length)) this.loadGraph();
     this.refresh();
@@ -966,6 +991,7 @@ class GamePage extends GameScreen {
     if (g.result) {
       const who = g.result.winner ? `${g.result.winner === 'black' ? 'Black' : 'White'} wins` : 'Draw';
       text = `${who} (${g.result.result}) by ${g.result.reason}`;
+      if (g.rematch && this.mySides().length > 0) text += ' · a rematch is waiting';
     } else if (!g.started) {
       text = `Waiting for ${g.waiting_for.join(' and ')} to open their link`;
     } else {
@@ -1014,6 +1040,28 @@ class GamePage extends GameScreen {
     try {
       const game = await api('POST', `/api/games/${this.id}/${kind}`, body);
       this.update(game, false);
+    } catch (err) {
+      this.errorText = err.message;
+      this.updateStatus();
+    }
+  }
+
+  // Asks for the rematch, or takes one's seat in the one the other player asked for.
+  async rematch() {
+    const g = this.game;
+    const own = Object.values(this.tokens)[0];
+    if (!own) {
+      if (g.rematch) navigate(`/game/${g.rematch}`);
+      return;
+    }
+    try {
+      const next = await api('POST', `/api/games/${this.id}/rematch`, { token: own });
+      keepTokens(next.id, next.tokens);
+      if (next.game.online && Object.keys(next.tokens).length === 1) {
+        // The other player is told on this page; spectators may still want the link.
+        keepLinks(next.id, { spectators: `${location.origin}/game/${next.id}` });
+      }
+      navigate(`/game/${next.id}`);
     } catch (err) {
       this.errorText = err.message;
       this.updateStatus();
@@ -1212,6 +1260,21 @@ function homePage() {
       body.white = 'human';
     }
     body.online = opponent.value === 'online';
+    // The form's own words for what is out of range, before anything is sent.
+    const problem = formProblem([
+      [levelSelect.value === 'time' && opponent.value === 'engine', movetime, 0.01, 60, 'The time a move is from 0.01 to 60 seconds'],
+      [clockSelect.value === 'live', minutes, 0, 1440, 'The minutes are from 0 to 1440 (a day)'],
+      [clockSelect.value === 'live', increment, 0, 3600, 'The increment is from 0 to 3600 seconds'],
+      [clockSelect.value === 'correspondence', days, 1, 60, 'The days a move are from 1 to 60'],
+    ]);
+    if (problem) {
+      error.textContent = problem;
+      return;
+    }
+    if (clockSelect.value === 'live' && Number(minutes.value) === 0 && Number(increment.value) === 0) {
+      error.textContent = 'A live clock needs some minutes or an increment';
+      return;
+    }
     if (clockSelect.value === 'live') {
       body.clock = { kind: 'live', initial_s: Math.round(Number(minutes.value) * 60), increment_s: Math.round(Number(increment.value)) };
     } else if (clockSelect.value === 'correspondence') {
@@ -1235,7 +1298,7 @@ function homePage() {
       }
       navigate(`/game/${created.id}`);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = formWords(err.message);
     }
   };
 

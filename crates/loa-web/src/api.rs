@@ -287,6 +287,33 @@ action_handler!(
     decline_takeback => DeclineTakeback
 );
 
+/// Asks for a rematch of a finished game (or joins the one the other player asked for):
+/// 201 when it is made, 200 when it was already; with the tokens of the caller's seats.
+pub async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    OptionalBody(body): OptionalBody<SideRequest>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let open = hub.open(&id)?;
+    let (caller, _) = body.caller()?;
+    let (rematch, made, tokens) = hub.rematch(&open, &caller).await?;
+    let live = rematch.game.lock().await;
+    let status = if made {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(Created {
+            id: live.id.clone(),
+            position: live.position().to_string(),
+            tokens,
+            game: live.view(now_ms()),
+        }),
+    ))
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {

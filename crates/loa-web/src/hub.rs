@@ -7,11 +7,11 @@ use crate::clock::now_ms;
 use crate::engine_pool::{Cancel, EnginePool};
 use crate::error::{ApiError, ApiResult};
 use crate::ids;
-use crate::live::{Changed, GameView, LiveGame};
+use crate::live::{Caller, Changed, GameView, LiveGame};
 use crate::store::Store;
 use loa_core::GameState;
 use loa_engine::{SearchLimits, SearchRequest, TimeLimit};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -105,6 +105,49 @@ impl Hub {
         let view = live.view(now);
         self.after_change(open, &live, &view);
         Ok(view)
+    }
+
+    /// The rematch of a finished game for the seat `caller` holds: made on the first
+    /// request, the same game for every later one (the other player's included). Answers
+    /// the rematch, whether it was made now, and the tokens of the caller's seats in it.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        open: &Arc<OpenGame>,
+        caller: &Caller,
+    ) -> ApiResult<(Arc<OpenGame>, bool, BTreeMap<String, String>)> {
+        let mut live = open.game.lock().await;
+        let slots = live.rematch_slots(caller)?;
+        let (rematch, made) = match live.rematch.clone() {
+            Some(id) => (self.open(&id)?, false),
+            None => {
+                let now = now_ms();
+                let next = LiveGame::create(live.rematch_setup(caller)?, now);
+                let mut copy = live.clone();
+                copy.rematch = Some(next.id.clone());
+                let rematch = self.create(next)?;
+                self.store.update(
+                    &copy.row(now),
+                    &Changed::nothing_at(copy.game.ply()).as_change(),
+                )?;
+                copy.updated_at = now;
+                *live = copy;
+                let view = live.view(now);
+                self.after_change(open, &live, &view);
+                let next = rematch.game.lock().await;
+                self.after_change(&rematch, &next, &next.view(now));
+                drop(next);
+                (rematch, true)
+            }
+        };
+        let tokens = {
+            let next = rematch.game.lock().await;
+            let all = next.tokens();
+            slots
+                .into_iter()
+                .filter_map(|slot| all.get(&slot).map(|t| (slot, t.clone())))
+                .collect()
+        };
+        Ok((rematch, made, tokens))
     }
 
     /// Tells the watchers and starts what the game needs next.

@@ -93,6 +93,14 @@ impl Lineup {
         slots
     }
 
+    /// The players of each side given to the other.
+    pub fn swapped(self) -> Lineup {
+        Lineup {
+            black: self.white,
+            white: self.black,
+        }
+    }
+
     /// Whether an engine plays anywhere.
     pub fn has_engine(&self) -> bool {
         [self.black, self.white].iter().any(|side| match side {

@@ -52,6 +52,8 @@ pub struct LiveGame {
     pub ending: Option<Ending>,
     pub draw_offer: Option<Color>,
     pub takeback_offer: Option<Color>,
+    /// The id of the rematch, once one is made.
+    pub rematch: Option<String>,
 }
 
 /// What an action changed, for the store.
@@ -128,6 +130,7 @@ impl LiveGame {
             started_at: None,
             draw_offer: None,
             takeback_offer: None,
+            rematch: None,
         };
         if !live.online {
             live.start(now);
@@ -500,6 +503,7 @@ impl LiveGame {
             reason: self.ending.as_ref().map(|e| e.reason.clone()),
             draw_offer: self.draw_offer.map(|c| color_name(c).into()),
             takeback_offer: self.takeback_offer.map(|c| color_name(c).into()),
+            rematch: self.rematch.clone(),
         }
     }
 
@@ -561,6 +565,7 @@ impl LiveGame {
             started_at: row.started_at,
             draw_offer: parse_color(&row.draw_offer),
             takeback_offer: parse_color(&row.takeback_offer),
+            rematch: row.rematch,
         })
     }
 
@@ -602,9 +607,40 @@ impl LiveGame {
                 .map(|e| OutcomeView::new(e.winner, e.reason.clone())),
             draw_offer: self.draw_offer.map(color_name),
             takeback_offer: self.takeback_offer.map(color_name),
+            rematch: self.rematch.clone(),
             server_time: now,
             created_at: self.created_at,
         }
+    }
+
+    /// The setup of a rematch: the same game from its start, the sides' players swapped.
+    /// Only a seat of a finished game asks for one.
+    pub fn rematch_setup(&self, caller: &Caller) -> ApiResult<GameSetup> {
+        self.caller_slot(caller)?;
+        if !self.is_over() {
+            return Err(ApiError::conflict("a rematch follows a finished game"));
+        }
+        Ok(GameSetup {
+            variant: self.variant,
+            rules: self.rules(),
+            start: *self.game.start(),
+            moves: Vec::new(),
+            lineup: self.lineup.swapped(),
+            clock: self.clock.map(|c| c.control),
+            online: self.online,
+            names: [self.names[1].clone(), self.names[0].clone()],
+        })
+    }
+
+    /// The slots of the rematch the caller's seats become: Black's seats are White's.
+    pub fn rematch_slots(&self, caller: &Caller) -> ApiResult<Vec<String>> {
+        let slot = &self.caller_slot(caller)?.slot;
+        let mut slots = vec![swap_slot(slot)];
+        if !self.online {
+            // At one board or against the engine the person holds every person's seat.
+            slots = self.seats.iter().map(|s| swap_slot(&s.slot)).collect();
+        }
+        Ok(slots)
     }
 
     /// The tokens of every seat, by place: what the creator of the game is given.
@@ -630,6 +666,14 @@ fn position_texts(game: &Game<VariantPosition>) -> Vec<String> {
         texts.push(replay.position().to_string());
     }
     texts
+}
+
+/// The other side's place of the same rank: `black` and `white`, `black2` and `white2`.
+fn swap_slot(slot: &str) -> String {
+    match slot.strip_prefix("black") {
+        Some(rest) => format!("white{rest}"),
+        None => format!("black{}", slot.strip_prefix("white").unwrap_or_default()),
+    }
 }
 
 /// The side of a place: `black`, `black2` are Black's.
@@ -679,6 +723,8 @@ pub struct GameView {
     pub result: Option<OutcomeView>,
     pub draw_offer: Option<&'static str>,
     pub takeback_offer: Option<&'static str>,
+    /// The id of the rematch, once a player asked for one.
+    pub rematch: Option<String>,
     /// The server's clock when this was written, in ms since the epoch.
     pub server_time: i64,
     pub created_at: i64,

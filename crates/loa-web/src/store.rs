@@ -8,7 +8,8 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// The schema, one script a version; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE games (
         id TEXT PRIMARY KEY,
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
@@ -45,7 +46,10 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE games (
         black_ms INTEGER,
         white_ms INTEGER,
         PRIMARY KEY (game_id, ply)
-    );"];
+    );",
+    // The game a finished one's rematch is.
+    "ALTER TABLE games ADD COLUMN rematch TEXT;",
+];
 
 /// A game's row: what it is and where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +75,8 @@ pub struct GameRow {
     pub reason: Option<String>,
     pub draw_offer: Option<String>,
     pub takeback_offer: Option<String>,
+    /// The id of this game's rematch, once one is made.
+    pub rematch: Option<String>,
 }
 
 /// A move as kept: its text, when it was played and the clocks after it.
@@ -160,9 +166,9 @@ impl Store {
         tx.execute(
             "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
                 names, time_control, online, started_at, black_ms, white_ms, running_since,
-                result, winner, reason, draw_offer, takeback_offer)
+                result, winner, reason, draw_offer, takeback_offer, rematch)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19)",
+                ?17, ?18, ?19, ?20)",
             params![
                 r.id,
                 r.created_at,
@@ -182,7 +188,8 @@ impl Store {
                 r.winner,
                 r.reason,
                 r.draw_offer,
-                r.takeback_offer
+                r.takeback_offer,
+                r.rematch
             ],
         )?;
         for seat in &game.seats {
@@ -216,7 +223,7 @@ impl Store {
         let updated = tx.execute(
             "UPDATE games SET updated_at = ?2, started_at = ?3, black_ms = ?4, white_ms = ?5,
                 running_since = ?6, result = ?7, winner = ?8, reason = ?9, draw_offer = ?10,
-                takeback_offer = ?11
+                takeback_offer = ?11, rematch = ?12
              WHERE id = ?1",
             params![
                 row.id,
@@ -229,7 +236,8 @@ impl Store {
                 row.winner,
                 row.reason,
                 row.draw_offer,
-                row.takeback_offer
+                row.takeback_offer,
+                row.rematch
             ],
         )?;
         if updated != 1 {
@@ -291,13 +299,13 @@ impl Store {
     pub fn list(&self, limit: usize, offset: usize) -> Result<Vec<(GameRow, usize)>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
-            "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
+            "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves_played
              FROM games g ORDER BY g.updated_at DESC, g.id LIMIT ?1 OFFSET ?2",
         )?;
         let games = stmt
             .query_map(params![limit as i64, offset as i64], |r| {
                 let id: String = r.get("id")?;
-                let count: i64 = r.get(19)?;
+                let count: i64 = r.get("moves_played")?;
                 Ok((
                     id,
                     game_row(r).map(|row| (row, usize::try_from(count).unwrap_or(0))),
@@ -364,6 +372,7 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         reason: r.get("reason")?,
         draw_offer: r.get("draw_offer")?,
         takeback_offer: r.get("takeback_offer")?,
+        rematch: r.get("rematch")?,
     })
 }
 
@@ -402,6 +411,7 @@ mod tests {
             reason: None,
             draw_offer: None,
             takeback_offer: None,
+            rematch: None,
         }
     }
 
@@ -468,5 +478,45 @@ mod tests {
         store.update(&game.row, &truncate).unwrap();
         assert_eq!(store.load("g1").unwrap().unwrap().moves.len(), 1);
         assert_eq!(store.list(10, 0).unwrap()[0].1, 1);
+    }
+
+    #[test]
+    fn a_database_of_the_first_schema_is_brought_up_to_date_and_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.db");
+        {
+            // As the first version wrote it.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
+                    names, online) VALUES ('old', 1, 2, 'standard', 'draw', 's', '[]',
+                    '[null,null]', 0)",
+                [],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO moves (game_id, ply, move, played_at) VALUES ('old', 0, 'b1-b3', 1)",
+                [],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let game = store.load("old").unwrap().unwrap();
+        assert_eq!(game.row.rematch, None);
+        assert_eq!(game.moves[0].text, "b1-b3");
+        let mut row = game.row.clone();
+        row.rematch = Some("new".into());
+        store.update(&row, &Change::default()).unwrap();
+        assert_eq!(
+            store.load("old").unwrap().unwrap().row.rematch.as_deref(),
+            Some("new")
+        );
+        let version: usize = store
+            .conn()
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len());
     }
 }

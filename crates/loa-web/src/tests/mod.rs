@@ -4,6 +4,7 @@
 mod access;
 mod clocks;
 mod records;
+mod rematch;
 
 use crate::engine_pool::EnginePool;
 use crate::hub::Hub;
