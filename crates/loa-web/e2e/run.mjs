@@ -19,8 +19,13 @@ const browser = await chromium.launch({
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
+// The contexts a scenario opened: closed after it, so that no page of one scenario goes
+// on using the server's engines (an analysis runs until its page leaves) in the next.
+const contexts = [];
+
 async function newPage(viewport = { width: 1100, height: 850 }) {
   const context = await browser.newContext({ viewport });
+  contexts.push(context);
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -120,6 +125,36 @@ const scenarios = {
     // The engine analyses the position shown.
     await page.waitForSelector('[data-testid=score]', { timeout: 30000 });
     await page.screenshot({ path: `${shots}/analysis.png` });
+    assert.deepEqual(page.errors, []);
+  },
+
+  async 'a move off the line on the analysis board makes a variation'() {
+    const page = await newPage();
+    await page.goto(`${base}/analysis?moves=${encodeURIComponent('b1-d3 a2-c4 g1-g3')}&ply=1`);
+    await page.waitForSelector('[data-testid=moves] button.current[data-ply="1"]');
+    const other = await page.evaluate(async () => {
+      const r = await fetch('/api/position', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ moves: ['b1-d3'] }) });
+      return (await r.json()).moves.find((m) => m.text !== 'a2-c4').text;
+    });
+    await page.fill('[data-testid=move-input]', other);
+    await page.press('[data-testid=move-input]', 'Enter');
+    // The main line is whole; the new move stands in brackets as a variation, shown.
+    await page.waitForSelector('[data-testid=variation] button.current');
+    const mainMoves = () => page.$$eval('[data-testid=moves] > button[data-ply]', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(await mainMoves(), ['b1-d3', 'a2-c4', 'g1-g3']);
+    assert.equal(await page.textContent('[data-testid=variation]'), `(1…${other})`);
+    assert.doesNotMatch(await page.textContent('[data-testid=moves]'), /null|undefined/);
+    await page.screenshot({ path: `${shots}/variation.png` });
+    // Promoted, it is the main line and the old line its variation.
+    await page.click('[data-testid=promote]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=variation] button.current'));
+    assert.deepEqual(await mainMoves(), ['b1-d3', other]);
+    assert.match(await page.textContent('[data-testid=variation]'), /a2-c4.*g1-g3/);
+    // Deleted, the game is as it was.
+    await page.click('[data-testid=delete-move]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=moves] > button[data-ply]').length === 3);
+    assert.deepEqual(await mainMoves(), ['b1-d3', 'a2-c4', 'g1-g3']);
+    assert.equal(await page.locator('[data-testid=variation]').count(), 0);
     assert.deepEqual(page.errors, []);
   },
 
@@ -352,6 +387,7 @@ for (const [name, run] of Object.entries(scenarios)) {
     failed++;
     console.log(`FAIL ${name}: ${err.stack || err}`);
   }
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
 }
 await browser.close();
 process.exit(failed ? 1 : 0);

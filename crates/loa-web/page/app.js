@@ -3,6 +3,7 @@
 // (docs/web.md) and hears a game's changes on its WebSocket.
 
 import { heldGames, keepLinks, keepTokens, linksOf, tokensOf } from './js/seats.js';
+import { addChild, depthOf, lineThrough, onMainLine, promote, remove, treeOf } from './js/tree.js';
 import { askToNotify, canAskToNotify, setSound, showTurn, soundOn, yourMoveNow } from './js/notify.js';
 
 const VARIANTS = [
@@ -1073,9 +1074,10 @@ class GamePage extends GameScreen {
     try { await navigator.clipboard.writeText(text); } catch { window.prompt('Position text', text); }
   }
 
+  // The whole game on the analysis board, at the move shown.
   openInAnalysis() {
     const l = this.line;
-    const params = new URLSearchParams({ variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.slice(0, this.viewPly).join(' ') });
+    const params = new URLSearchParams({ variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.join(' '), ply: String(this.viewPly) });
     navigate(`/analysis?${params}`);
   }
 }
@@ -1097,8 +1099,70 @@ class AnalysisPage extends GameScreen {
   async start() {
     this.layout();
     if (!this.line.positions) await this.buildPositions();
-    this.viewPly = Math.min(this.viewPly, this.line.moves.length);
+    this.root = treeOf(this.line.positions, this.line.moves);
+    this.follow(lineThrough(this.root)[Math.min(this.viewPly, this.line.moves.length)]);
     this.setAnalysis(true);
+  }
+
+  // Shows `node`: the line through it (its moves from the start, then its main line on).
+  follow(node) {
+    this.nodes = lineThrough(node);
+    const l = this.line;
+    this.line = {
+      ...l, moves: this.nodes.slice(1).map((n) => n.move), positions: this.nodes.map((n) => n.position), current: null,
+    };
+    this.viewPly = depthOf(node);
+  }
+
+  currentNode() {
+    return this.nodes[this.viewPly];
+  }
+
+  async goTo(ply) {
+    this.viewPly = ply;
+    await this.refresh();
+  }
+
+  // The move list as a tree: the main line, each variation in brackets after the move
+  // it replaces; a click shows the line through that move.
+  drawMoves() {
+    const here = this.currentNode();
+    const button = (node) => h('button', {
+      class: node === here ? 'current' : '', 'data-ply': node.parent ? depthOf(node) : null,
+      'data-main': onMainLine(node) ? '' : null,
+      onclick: () => { this.follow(node); this.refresh(); },
+    }, node.move);
+    const number = (node, force) => {
+      const ply = depthOf(node);
+      if (ply % 2 === 1) return h('span', { class: 'num' }, `${(ply + 1) / 2}.`);
+      return force ? h('span', { class: 'num' }, `${ply / 2}…`) : null;
+    };
+    // A line from `node`'s children on; its first move needs its number when it opens a
+    // variation.
+    const lineFrom = (first, opening) => {
+      const out = [];
+      let node = first;
+      let force = opening;
+      while (node) {
+        out.push(number(node, force), button(node));
+        force = false;
+        const parent = node.parent;
+        for (const alternative of parent.children.slice(1)) {
+          if (parent.children[0] !== node) break;
+          out.push(h('span', { class: 'variation', 'data-testid': 'variation' }, '(', lineFrom(alternative, true), ')'));
+          force = true;
+        }
+        node = node.children[0];
+      }
+      return out;
+    };
+    const start = h('button', { class: here === this.root ? 'current' : '', onclick: () => { this.follow(this.root); this.refresh(); } }, 'start');
+    this.movesEl.replaceChildren(start, ...(this.root.children[0] ? lineFrom(this.root.children[0], false) : []).filter(Boolean));
+    const current = this.movesEl.querySelector('.current');
+    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+    const inVariation = !onMainLine(here);
+    this.promoteButton.classList.toggle('hidden', !inVariation);
+    this.deleteButton.classList.toggle('hidden', here === this.root);
   }
 
   async buildPositions() {
@@ -1115,7 +1179,11 @@ class AnalysisPage extends GameScreen {
       h('div', { class: 'play' },
         h('div', {}, h('div', { class: 'board-area' }, this.evalBar, this.board.el), this.board.hintEl),
         h('div', { class: 'side' },
-          this.status, this.movesEl, this.analysisEl, this.graphEl,
+          this.status, this.movesEl,
+          h('div', { class: 'row' },
+            this.promoteButton = h('button', { class: 'hidden', 'data-testid': 'promote', title: 'Move this variation up where it branches off', onclick: () => { promote(this.currentNode()); this.follow(this.currentNode()); this.refresh(); } }, 'Promote variation'),
+            this.deleteButton = h('button', { class: 'hidden', 'data-testid': 'delete-move', title: 'Delete this move and every move after it', onclick: () => { this.follow(remove(this.currentNode()) || this.root); this.refresh(); } }, 'Delete from here')),
+          this.analysisEl, this.graphEl,
           h('div', { class: 'row' },
             h('button', { onclick: () => this.board.flip() }, 'Flip (f)'),
             h('button', { onclick: () => this.setAnalysis(!this.analysisOn), 'data-testid': 'analysis-toggle' }, 'Engine on/off'),
@@ -1145,14 +1213,16 @@ class AnalysisPage extends GameScreen {
       return;
     }
     this.errorText = null;
-    // A move off the line cuts the line there.
+    // A move off the line starts a variation; the line is kept.
     const l = this.line;
+    const node = this.currentNode();
     const moves = l.moves.slice(0, this.viewPly);
     moves.push(found.text);
     try {
-      const answer = await api('POST', '/api/position', { variant: l.variant, rules: l.rules, position: l.start, moves });
-      this.line = { ...l, moves, positions: answer.line, current: null };
-      this.viewPly = moves.length;
+      const known = node.children.find((c) => c.move === found.text);
+      const position = known ? known.position
+        : (await api('POST', '/api/position', { variant: l.variant, rules: l.rules, position: l.start, moves })).line[moves.length];
+      this.follow(addChild(node, found.text, position));
     } catch (err) {
       this.errorText = err.message;
     }
@@ -1446,7 +1516,8 @@ async function route() {
         start: params.get('position') || null, moves,
       };
       if (!line.start) line.start = (await describe(line.variant, line.rules, undefined)).position;
-      showAnalysis(line, 'Analysis board');
+      const ply = Number(params.get('ply'));
+      showAnalysis(line, 'Analysis board', params.has('ply') && Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves.length) : undefined);
     } else {
       showTurn(false);
       homePage();

@@ -14,6 +14,7 @@ const ICON: &str = include_str!("../page/icon.svg");
 const MODULES: &[(&str, &str)] = &[
     ("notify.js", include_str!("../page/notify.js")),
     ("seats.js", include_str!("../page/seats.js")),
+    ("tree.js", include_str!("../page/tree.js")),
 ];
 
 pub async fn index() -> Html<&'static str> {
