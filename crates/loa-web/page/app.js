@@ -15,6 +15,8 @@ const VARIANTS = [
   ['fields-of-action', 'Fields of Action'],
 ];
 const STANDARD_RULES = ['standard', 'scrambled-eggs'];
+const AMBILOA_KINDS = 'Each side has two kinds of piece: plain (B, W) and ringed (b, w). Turns go B, W, b, w; '
+  + 'in the four-player game B and b are partners against W and w.';
 const SVG = 'http://www.w3.org/2000/svg';
 const app = document.getElementById('app');
 
@@ -879,7 +881,8 @@ class GamePage extends GameScreen {
     const mine = this.mySides();
     this.resignButton.disabled = over || mine.length === 0;
     this.drawButton.disabled = over || mine.length === 0;
-    this.takebackButton.disabled = over || mine.length === 0 || game.moves.length === 0;
+    // A takeback is asked for one's own move: none yet, nothing to ask.
+    this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.tokens[slot]);
     this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
     this.rematchButton.textContent = game.rematch ? (mine.length > 0 ? 'Play the rematch' : 'Watch the rematch') : 'Rematch';
     this.passButton.classList.toggle('hidden', !(this.canMove() && game.position.moves.length === 1 && game.position.moves[0].text === 'pass'));
@@ -929,7 +932,8 @@ class GamePage extends GameScreen {
     this.topPlayer.replaceChildren(label(top), g.clock ? this.clockEls[top] : '');
     this.bottomPlayer.replaceChildren(label(bottom), g.clock ? this.clockEls[bottom] : '');
     this.reserveEl.textContent = g.position.reserves
-      ? `In reserve: Black ${g.position.reserves[0]}, White ${g.position.reserves[1]}` : '';
+      ? `In reserve: Black ${g.position.reserves[0]}, White ${g.position.reserves[1]}`
+      : g.variant === 'ambiloa' ? AMBILOA_KINDS : '';
     this.tickClocks();
   }
 
@@ -1278,10 +1282,10 @@ function homePage() {
   const liveRow = h('span', { class: 'hidden' }, minutes, ' min + ', increment, ' s');
   const daysRow = h('span', { class: 'hidden' }, days, ' days');
   const partnership = h('input', { type: 'checkbox', id: 'partnership', 'data-testid': 'partnership' });
-  const seatSelects = ['Black B', 'White W', 'Black b', 'White w'].map((label) => h('label', {}, label,
+  const seatSelects = ['Black, plain (B)', 'White, plain (W)', 'Black, ringed (b)', 'White, ringed (w)'].map((label) => h('label', {}, label,
     h('select', { 'data-seat': label }, h('option', { value: 'human' }, 'Person'),
       [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n }, `loa level ${n}`)))));
-  const partnershipRow = h('div', { class: 'row hidden' }, seatSelects);
+  const partnershipRow = h('div', { class: 'row hidden' }, h('p', { class: 'muted' }, AMBILOA_KINDS), seatSelects);
   const positionInput = h('input', { id: 'position', placeholder: 'start position text (optional)', style: 'flex:1; min-width: 14rem', 'data-testid': 'position' });
   const error = h('p', { class: 'error', 'data-testid': 'error', role: 'alert' });
   const engineRow = h('span', {}, levelSelect, movetime);

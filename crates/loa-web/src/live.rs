@@ -44,6 +44,8 @@ pub struct LiveGame {
     /// The position text after each move, the start first (kept, not recomputed: every
     /// view sends them).
     pub texts: Vec<String>,
+    /// The seat that made each move.
+    pub movers: Vec<Seat>,
     pub clock: Option<Clock>,
     /// When each move was played and the clocks after it.
     pub log: Vec<MoveRow>,
@@ -112,10 +114,11 @@ impl LiveGame {
                 joined: !setup.online,
             })
             .collect();
-        let texts = position_texts(&game);
+        let (texts, movers) = replay_line(&game);
         let mut live = LiveGame {
             id: random_name(),
             texts,
+            movers,
             created_at: now,
             updated_at: now,
             variant: setup.variant,
@@ -288,9 +291,11 @@ impl LiveGame {
 
     fn play(&mut self, mv: Move, now: i64) -> Changed {
         let mover = self.position().side_to_move();
+        let mover_seat = self.seat_to_move();
         let ply = self.game.ply();
         self.game.play(mv).expect("checked legal");
         self.texts.push(self.position().to_string());
+        self.movers.push(mover_seat);
         let clock_ms = self.clock.as_mut().map(|clock| {
             clock.press(mover, now);
             clock.remaining_ms.map(to_i64)
@@ -451,6 +456,7 @@ impl LiveGame {
         self.game = back;
         self.log.truncate(keep);
         self.texts.truncate(keep + 1);
+        self.movers.truncate(keep);
         if let Some(clock) = &mut self.clock {
             let control = clock.control;
             clock.remaining_ms = self
@@ -545,8 +551,10 @@ impl LiveGame {
             Some("white") => Some(Color::White),
             _ => None,
         };
+        let (texts, movers) = replay_line(&game);
         Ok(LiveGame {
-            texts: position_texts(&game),
+            texts,
+            movers,
             id: row.id,
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -582,6 +590,11 @@ impl LiveGame {
             start: self.game.start().to_string(),
             moves: self.game.moves().map(|m| m.to_string()).collect(),
             positions: self.texts.clone(),
+            movers: self
+                .movers
+                .iter()
+                .map(|&seat| self.lineup.slot(seat))
+                .collect(),
             ply: self.game.ply(),
             position: PositionView::of(self.position(), self.rules(), self.is_over()),
             last_move: self.game.last_move().map(MoveView::of),
@@ -657,15 +670,18 @@ impl LiveGame {
     }
 }
 
-/// The position text after each move of `game`, the start first.
-fn position_texts(game: &Game<VariantPosition>) -> Vec<String> {
+/// The position text after each move of `game`, the start first, and the seat that made
+/// each move.
+fn replay_line(game: &Game<VariantPosition>) -> (Vec<String>, Vec<Seat>) {
     let mut replay = Game::new(*game.start(), game.rules());
     let mut texts = vec![replay.position().to_string()];
+    let mut movers = Vec::new();
     for mv in game.moves() {
+        movers.push(replay.position().seat_to_move());
         replay.play(mv).expect("replaying the game");
         texts.push(replay.position().to_string());
     }
-    texts
+    (texts, movers)
 }
 
 /// The other side's place of the same rank: `black` and `white`, `black2` and `white2`.
@@ -710,6 +726,8 @@ pub struct GameView {
     pub moves: Vec<String>,
     /// The position text after each move, the start first.
     pub positions: Vec<String>,
+    /// The seat (`black`, `white`, `black2`, `white2`) that made each move.
+    pub movers: Vec<String>,
     pub ply: usize,
     pub position: PositionView,
     pub last_move: Option<MoveView>,

@@ -1,4 +1,4 @@
-//! A game's record as the API writes it.
+//! A game as the API writes it: its record, and who made each move.
 
 use super::{id_of, App};
 use serde_json::json;
@@ -37,4 +37,33 @@ async fn a_games_pgn_has_its_date_and_players() {
     let pgn = pgn.as_str().unwrap();
     assert!(pgn.contains("[Black \"Anonymous & loa level 2\"]"), "{pgn}");
     assert!(pgn.contains("[White \"Anonymous & Anonymous\"]"), "{pgn}");
+}
+
+#[tokio::test]
+async fn the_view_names_the_seat_that_made_each_move() {
+    let app = App::new();
+    let created = app
+        .create(
+            json!({"variant": "ambiloa", "black": ["human", "human"], "white": ["human", "human"]}),
+        )
+        .await;
+    let mut game = created["game"].clone();
+    for _ in 0..3 {
+        let slot = game["to_move_slot"].as_str().unwrap().to_string();
+        let mv = game["position"]["moves"][0]["text"].clone();
+        game = app
+            .ok(
+                "POST",
+                &format!("/api/games/{}/moves", id_of(&created)),
+                Some(json!({"move": mv, "token": created["tokens"][&slot]})),
+            )
+            .await;
+    }
+    assert_eq!(game["movers"], json!(["black", "white", "black2"]));
+    // Read back from the database, the same.
+    let app = app.restart();
+    let again = app
+        .ok("GET", &format!("/api/games/{}", id_of(&created)), None)
+        .await;
+    assert_eq!(again["movers"], game["movers"]);
 }
