@@ -74,15 +74,19 @@ pub struct MovesArgs {
     /// The variant the position is of.
     #[arg(long, default_value = "standard", value_parser = variant_names())]
     variant: Variant,
+    /// What a simultaneous connection means, for a position where the game is over.
+    #[arg(long, value_enum, default_value = "draw")]
+    rules: RulesArg,
 }
 
 pub fn moves(args: MovesArgs) -> Result<()> {
     let pos = parse_position(args.variant, &args.position.join(" "))?;
-    let moves: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
-    if moves.is_empty() {
-        say!("(none: {} has no legal move)", pos.side_to_move());
-    } else {
-        say!("{}", moves.join(" "));
+    if let Some(outcome) = pos.outcome(RuleSet::from(args.rules)) {
+        say!("The game is over: {outcome}.");
+        return Ok(());
     }
+    // A side without a move passes, or has lost (Fields of Action): never an empty list.
+    let moves: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
+    say!("{}", moves.join(" "));
     Ok(())
 }

@@ -72,10 +72,31 @@ fn moves_lists_legal_moves_or_pass() {
     for mv in ["b6-a5", "b6-c7", "b6xe6", "c2-c5"] {
         assert!(text.split_whitespace().any(|m| m == mv), "{mv} in {text}");
     }
-    // White's a8 piece is boxed in by the lines' counts: every move leaves the board or
-    // jumps an enemy piece.
-    let out = loa(&["moves", "wb6/bb6/8/8/8/8/8/7b w"], "");
+    // White's a8 and h8 pieces are boxed in by the lines' counts: every move jumps an
+    // enemy piece.
+    let out = loa(&["moves", "wb4bw/bb4bb/8/8/8/8/8/8 w"], "");
     assert_eq!(stdout(&out).trim(), "pass");
+}
+
+#[test]
+fn moves_of_a_finished_position_say_who_won_and_list_nothing() {
+    // Black's a1, b1 and b2 are one group; White's a3 and h1 are apart.
+    let out = loa(&["moves", "8/8/8/8/8/w7/1b6/bb5w w"], "");
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out),
+        "The game is over: Black wins by connection.\n"
+    );
+    // Both connected: a draw, or a win for the side that just moved.
+    let both = "8/8/8/8/8/8/8/bb4ww b";
+    assert_eq!(
+        stdout(&loa(&["moves", both], "")),
+        "The game is over: draw by simultaneous connection.\n"
+    );
+    assert_eq!(
+        stdout(&loa(&["moves", "--rules", "mover-wins", both], "")),
+        "The game is over: White wins by simultaneous connection.\n"
+    );
 }
 
 #[test]
