@@ -195,7 +195,7 @@ fn long_arguments_are_quoted_short() {
     // And typed at the prompt of `loa play`.
     let out = loa(
         &["play", "--two-players", "--no-save"],
-        &format!("{}\nquit\n", "y".repeat(10 << 20)),
+        format!("{}\nquit\n", "y".repeat(10 << 20)),
     );
     let text = stdout(&out);
     assert!(text.lines().all(|l| l.len() < 1_000), "a long line");
@@ -247,4 +247,44 @@ fn impossible_random_openings_are_refused_at_once() {
         Duration::from_secs(10),
     );
     assert_refused(&out, "expected a whole number from 0 to 200");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("game.pgn");
+    let out = loa_in(
+        data.path(),
+        &["play", "--two-players", "--save", file.to_str().unwrap()],
+        b"b1-b3\nBj\xf6rn\na2-c2\nquit\n",
+        HANG,
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.contains("Not read: the line is not UTF-8 text. Try again."),
+        "{text}"
+    );
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("1. b1-b3 a2-c2 *"), "{pgn}");
+}
+
+#[test]
+fn a_save_file_that_cannot_be_written_is_refused_before_the_game() {
+    let data = tempfile::tempdir().unwrap();
+    let missing = data.path().join("no-such-folder").join("game.pgn");
+    let out = loa(
+        &["play", "--two-players", "--save", missing.to_str().unwrap()],
+        "b1-b3\nquit\n",
+    );
+    assert_refused(&out, "there is no folder");
+    assert_eq!(stdout(&out), "", "the game did not start");
+    let folder = data.path().to_str().unwrap();
+    assert_refused(
+        &loa(
+            &["play", "--two-players", "--save", folder],
+            "b1-b3\nquit\n",
+        ),
+        "cannot save to",
+    );
 }

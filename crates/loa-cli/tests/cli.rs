@@ -226,3 +226,74 @@ fn play_saves_the_game_and_loads_it_to_go_on() {
     let pgn = std::fs::read_to_string(&chosen).unwrap();
     assert!(pgn.contains("1. b1-b3 a2-c2 2. d1-d3 *"), "{pgn}");
 }
+
+#[test]
+fn play_saves_each_new_game_to_a_file_of_its_own() {
+    let data = tempfile::tempdir().unwrap();
+    let chosen = data.path().join("mine.pgn");
+    let out = loa_in(
+        data.path(),
+        &["play", "--two-players", "--save", chosen.to_str().unwrap()],
+        "b1-b3\nnew\nc1-c3\nquit\n",
+        HANG,
+    );
+    let text = stdout(&out);
+    let second = data.path().join("mine-2.pgn");
+    assert!(
+        text.contains(&format!("Saved the game to {}.", chosen.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Saved the game to {}.", second.display())),
+        "{text}"
+    );
+    let first = std::fs::read_to_string(&chosen).unwrap();
+    assert!(first.contains("1. b1-b3 *"), "{first}");
+    let next = std::fs::read_to_string(&second).unwrap();
+    assert!(next.contains("1. c1-c3 *"), "{next}");
+}
+
+#[test]
+fn ctrl_c_in_play_saves_the_game() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .args(["play", "--two-players", "--save", file.to_str().unwrap()])
+        .env("XDG_DATA_HOME", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "b1-b3").unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    // Once the move is on the board, the game waits for White.
+    let mut seen = Vec::new();
+    while !seen.iter().any(|l: &String| l.contains("Last move: b1-b3")) {
+        let line = lines.recv_timeout(HANG).expect("loa shows the move");
+        seen.push(line);
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    seen.extend(lines.iter());
+    assert_eq!(status.code(), Some(130), "{seen:?}");
+    let said = format!("Saved the game to {}.", file.display());
+    assert!(seen.iter().any(|l| l.ends_with(&said)), "{seen:?}");
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("1. b1-b3 *"), "{pgn}");
+    drop(stdin);
+}
