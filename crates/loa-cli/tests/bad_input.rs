@@ -288,3 +288,31 @@ fn a_save_file_that_cannot_be_written_is_refused_before_the_game() {
         "cannot save to",
     );
 }
+
+#[test]
+fn a_game_is_saved_when_its_output_is_closed() {
+    use std::io::Write;
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .args(["play", "--two-players", "--save", file.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Boards enough to fill any pipe once nobody reads them.
+    let script = format!("b1-b3\n{}", "board\n".repeat(20_000));
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(script.as_bytes());
+    });
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    while !lines.next().unwrap().unwrap().contains("Last move: b1-b3") {}
+    drop(lines);
+    let status = child.wait().unwrap();
+    let _ = writer.join();
+    assert!(status.success(), "{status:?}");
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("1. b1-b3 *"), "{pgn}");
+}
