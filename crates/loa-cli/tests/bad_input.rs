@@ -316,3 +316,13 @@ fn a_game_is_saved_when_its_output_is_closed() {
     let pgn = std::fs::read_to_string(&file).unwrap();
     assert!(pgn.contains("1. b1-b3 *"), "{pgn}");
 }
+
+#[test]
+fn a_seat_named_twice_is_refused() {
+    let out = loa(
+        &["play", "--variant", "ambiloa", "--engine-seats", "B,w,B"],
+        "quit\n",
+    );
+    assert_refused(&out, "--engine-seats names B twice");
+    assert_eq!(stdout(&out), "", "the game did not start");
+}

@@ -133,6 +133,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if !args.engine_seats.is_empty() && variant != Variant::AmbiLoa {
         anyhow::bail!("--engine-seats is for AmbiLOA's four seats");
     }
+    for (i, seat) in args.engine_seats.iter().enumerate() {
+        if args.engine_seats[..i].contains(seat) {
+            anyhow::bail!("--engine-seats names {} twice", seat_name(*seat));
+        }
+    }
     let seats_per_side = if variant == Variant::AmbiLoa { 2 } else { 1 };
     let engine_seats: Vec<Seat> = if args.two_players {
         Vec::new()
