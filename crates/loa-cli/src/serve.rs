@@ -1,5 +1,6 @@
 //! `loa serve`: the web server with its page.
 
+use crate::numbers::{whole, whole_as, MAX_THREADS};
 use crate::output::say;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -10,16 +11,17 @@ pub struct ServeArgs {
     /// The address to listen on; 127.0.0.1 keeps the server to this machine.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
-    /// The port; 0 picks a free one.
-    #[arg(long, default_value_t = 8080)]
+    /// The port, 1 to 65535; 0 picks a free one.
+    #[arg(long, default_value_t = 8080, allow_negative_numbers = true,
+          value_parser = whole_as(0, u16::MAX, "a port from 1 to 65535, or 0 for any free port".into()))]
     port: u16,
     /// The SQLite database holding the games (made if missing); by default games.db in
     /// the user's data folder.
     #[arg(long)]
     db: Option<PathBuf>,
-    /// How many engine searches may run at once (by default the machine's cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    engines: Option<u16>,
+    /// How many engine searches may run at once, 1 to 256 (by default the machine's cores).
+    #[arg(long, allow_negative_numbers = true, value_parser = whole(1, MAX_THREADS))]
+    engines: Option<usize>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -34,7 +36,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         host: args.host,
         port: args.port,
         db: db.clone(),
-        engines: args.engines.map(usize::from),
+        engines: args.engines,
     };
     loa_web::run(config, |address| {
         say!("loa serve: games kept in {}", db.display());

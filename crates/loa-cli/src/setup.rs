@@ -1,5 +1,6 @@
 //! Choosing a position on the command line: position text, or a start and a board size.
 
+use crate::numbers::whole_as;
 use crate::output::say;
 use anyhow::{Context, Result};
 use clap::builder::TypedValueParser;
@@ -33,7 +34,8 @@ pub struct PositionArgs {
     #[arg(long, alias = "start", default_value = "standard", value_parser = variant_names())]
     pub variant: Variant,
     /// Board size: 6, 7 or 8 (the standard game and Scrambled Eggs; the others are 8x8).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(6..=8))]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true,
+          value_parser = whole_as(6u8, 8, "6, 7 or 8".into()))]
     pub board: u8,
 }
 

@@ -326,3 +326,26 @@ fn a_seat_named_twice_is_refused() {
     assert_refused(&out, "--engine-seats names B twice");
     assert_eq!(stdout(&out), "", "the game did not start");
 }
+
+#[test]
+fn board_port_and_engines_say_their_valid_values() {
+    for args in [
+        &["play", "--board", "9"][..],
+        &["perft", "--board", "5", "1"][..],
+        &["analyze", "--board", "-6"][..],
+    ] {
+        assert_refused(&loa(args, ""), "expected 6, 7 or 8");
+    }
+    for port in ["65536", "-1", "http"] {
+        assert_refused(
+            &loa(&["serve", "--port", port], ""),
+            "expected a port from 1 to 65535, or 0 for any free port",
+        );
+    }
+    for engines in ["0", "257", "-2"] {
+        assert_refused(
+            &loa(&["serve", "--engines", engines], ""),
+            "expected a whole number from 1 to 256",
+        );
+    }
+}
