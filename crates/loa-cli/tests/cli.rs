@@ -297,3 +297,41 @@ fn ctrl_c_in_play_saves_the_game() {
     assert!(pgn.contains("1. b1-b3 *"), "{pgn}");
     drop(stdin);
 }
+
+#[test]
+fn one_move_is_one_move() {
+    let data = tempfile::tempdir().unwrap();
+    let record = data.path().join("one.pgn");
+    std::fs::write(&record, "[Result \"*\"]\n\n1. b1-b3 *\n").unwrap();
+    let out = loa(
+        &[
+            "play",
+            "--two-players",
+            "--no-save",
+            "--load",
+            record.to_str().unwrap(),
+        ],
+        "quit\n",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Loaded a game of 1 move."), "{text}");
+    // White connects with c2-c5.
+    let out = loa(
+        &[
+            "analyze",
+            "--position",
+            "8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w",
+            "--time",
+            "0.5",
+            "--hash",
+            "16",
+            "--solve",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("proved: c2-c5 wins, in at most 1 move (proof of 1 node, checked;"),
+        "{text}"
+    );
+}

@@ -4,6 +4,7 @@ mod save;
 mod words;
 
 use crate::numbers::{seconds, whole};
+use crate::output::count;
 use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
@@ -392,7 +393,11 @@ impl<W: Write> Session<W> {
             writeln!(self.out, "Two players at one keyboard.")?;
         }
         if self.game.ply() > 0 {
-            writeln!(self.out, "Loaded a game of {} moves.", self.game.ply())?;
+            writeln!(
+                self.out,
+                "Loaded a game of {}.",
+                count(self.game.ply(), "move")
+            )?;
         }
         writeln!(self.out, "{}", help(self.game.position().variant()))?;
         Ok(())
