@@ -476,3 +476,17 @@ fn a_port_in_use_is_said_before_any_folder_is_made() {
     );
     assert!(!folder.exists(), "{err}");
 }
+
+#[test]
+fn a_database_that_cannot_be_opened_is_said_once() {
+    // A folder where the file should be.
+    let dir = tempfile::tempdir().unwrap();
+    let out = loa(
+        &["serve", "--port", "0", "--db", dir.path().to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out).to_lowercase();
+    assert!(err.starts_with("error: cannot open the database"), "{err}");
+    assert_eq!(err.matches("unable to open").count(), 1, "{err}");
+}
