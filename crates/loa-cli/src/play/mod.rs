@@ -11,10 +11,10 @@ use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
 use loa_core::{Bitboard, Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
-use save::{SaveTarget, Saver};
+use save::{lock, save_and_say, SaveTarget, Saver};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use words::{verdict, Viewer};
 
@@ -203,24 +203,6 @@ pub fn run(args: PlayArgs) -> Result<()> {
     };
     session.sync_rules();
     session.run(std::io::stdin().lock())
-}
-
-/// The saver, even if a thread panicked while holding it: a save writes whole files.
-fn lock(saver: &Mutex<Saver>) -> MutexGuard<'_, Saver> {
-    saver.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Saves the noted game, saying where; a failure to save is said too.
-fn save_and_say(saver: &mut Saver, out: &mut impl Write) {
-    let message = match saver.save() {
-        Ok(files) if files.is_empty() => return,
-        Ok(files) => {
-            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            format!("Saved the game to {}.", names.join(" and "))
-        }
-        Err(err) => format!("Could not save the game: {err:#}."),
-    };
-    let _ = writeln!(out, "{message}");
 }
 
 /// How strong the engine plays.

@@ -3,7 +3,9 @@
 use anyhow::{bail, Context, Result};
 use loa_core::record::{parse_records, GameRecord};
 use loa_core::{Color, Game, Move, VariantPosition};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Where a game goes.
 #[derive(Clone, Debug)]
@@ -115,6 +117,24 @@ impl Saver {
         self.saved = Some(moves);
         Ok(self.files.clone())
     }
+}
+
+/// The saver, even if a thread panicked while holding it: a save writes whole files.
+pub fn lock(saver: &Mutex<Saver>) -> MutexGuard<'_, Saver> {
+    saver.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Saves the noted game, saying where; a failure to save is said too.
+pub fn save_and_say(saver: &mut Saver, out: &mut impl Write) {
+    let message = match saver.save() {
+        Ok(files) if files.is_empty() => return,
+        Ok(files) => {
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            format!("Saved the game to {}.", names.join(" and "))
+        }
+        Err(err) => format!("Could not save the game: {err:#}."),
+    };
+    let _ = writeln!(out, "{message}");
 }
 
 /// Refuses a file `--save` cannot write before the game starts: its folder must exist and
