@@ -1,7 +1,7 @@
 //! `loa analyze`: the engine's best lines for a position, printed as the search deepens.
 
 use crate::numbers::{seconds, whole};
-use crate::output::say;
+use crate::output::{count, say};
 use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -147,21 +147,21 @@ fn solve_beside(
     let checked = solution.proof.as_ref().and_then(|p| p.verify().ok());
     match (solution.verdict, solution.best, checked) {
         (Verdict::Win, Some(best), Some(proof)) => format!(
-            "proved: {best} wins, in at most {} moves (proof of {} nodes, checked; {} solver nodes)",
-            proof.depth.div_ceil(2),
-            proof.nodes,
-            solution.nodes
+            "proved: {best} wins, in at most {} (proof of {}, checked; {})",
+            count(proof.depth.div_ceil(2), "move"),
+            count(proof.nodes, "node"),
+            count(solution.nodes, "solver node")
         ),
         (Verdict::Loss, _, Some(proof)) => format!(
-            "proved: lost, the opponent connects in at most {} moves (proof of {} nodes, checked)",
-            proof.depth.div_ceil(2),
-            proof.nodes
+            "proved: lost, the opponent connects in at most {} (proof of {}, checked)",
+            count(proof.depth.div_ceil(2), "move"),
+            count(proof.nodes, "node")
         ),
         (Verdict::Draw, _, _) => "proved: neither side can force a win without repeating".into(),
         _ => format!(
-            "not proved in {:.1} s ({} solver nodes)",
+            "not proved in {:.1} s ({})",
             solution.elapsed.as_secs_f64(),
-            solution.nodes
+            count(solution.nodes, "solver node")
         ),
     }
 }

@@ -31,7 +31,8 @@ struct Cli {
 enum Command {
     /// Count the move sequences of a given length (every sequence; a pass is one move).
     Perft(perft::PerftArgs),
-    /// Print the legal moves of a position on one line (`pass` when there are none).
+    /// Print the legal moves of a position on one line (`pass` when there are none), or
+    /// who won when the game is over.
     Moves(setup::MovesArgs),
     /// Play a game in the terminal, against the computer or another person.
     Play(play::PlayArgs),

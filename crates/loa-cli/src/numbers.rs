@@ -19,9 +19,23 @@ where
     T: FromStr<Err = std::num::ParseIntError> + PartialOrd + Copy + std::fmt::Display,
     T: Send + Sync + 'static,
 {
+    whole_as(min, max, format!("a whole number from {min} to {max}"))
+}
+
+/// A whole number from `min` to `max`, the valid values said in words of their own:
+/// `6, 7 or 8`.
+pub fn whole_as<T>(
+    min: T,
+    max: T,
+    valid: String,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: FromStr<Err = std::num::ParseIntError> + PartialOrd + Copy + std::fmt::Display,
+    T: Send + Sync + 'static,
+{
     move |text: &str| {
         let quoted = excerpt(text);
-        let expected = format!("expected a whole number from {min} to {max}");
+        let expected = format!("expected {valid}");
         match text.trim().parse::<T>() {
             Ok(n) if n >= min && n <= max => Ok(n),
             Ok(n) => Err(format!("{n} is out of range: {expected}")),
@@ -67,6 +81,20 @@ mod tests {
             .unwrap_err()
             .contains("out of range"));
         assert!(depth("x").unwrap_err().contains("not a whole number"));
+    }
+
+    #[test]
+    fn valid_values_said_in_words_of_their_own() {
+        let board = whole_as::<u8>(6, 8, "6, 7 or 8".into());
+        assert_eq!(board("7"), Ok(7));
+        assert_eq!(
+            board("9"),
+            Err("9 is out of range: expected 6, 7 or 8".into())
+        );
+        assert_eq!(
+            board("x"),
+            Err("'x' is not a whole number: expected 6, 7 or 8".into())
+        );
     }
 
     #[test]

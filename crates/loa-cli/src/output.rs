@@ -1,6 +1,7 @@
 //! Standard output for the commands. A closed pipe (`loa bench | head -1`) ends the
 //! program quietly, as command-line programs do; any other failure to write is an error.
 
+use std::fmt::Display;
 use std::io::Write;
 
 /// Prints a line on standard output, like `println!`, but never panics.
@@ -37,4 +38,20 @@ pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// A count with its noun, singular or plural: `1 move`, `2 moves`.
+pub fn count<N: Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
+    let plural = if n == N::from(1) { "" } else { "s" };
+    format!("{n} {noun}{plural}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(super::count(1usize, "move"), "1 move");
+        assert_eq!(super::count(0u64, "node"), "0 nodes");
+        assert_eq!(super::count(2usize, "move"), "2 moves");
+    }
 }

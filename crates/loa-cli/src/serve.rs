@@ -1,5 +1,6 @@
 //! `loa serve`: the web server with its page.
 
+use crate::numbers::{whole, whole_as, MAX_THREADS};
 use crate::output::say;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -10,19 +11,41 @@ pub struct ServeArgs {
     /// The address to listen on; 127.0.0.1 keeps the server to this machine.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
-    /// The port; 0 picks a free one.
-    #[arg(long, default_value_t = 8080)]
+    /// The port, 1 to 65535; 0 picks a free one.
+    #[arg(long, default_value_t = 8080, allow_negative_numbers = true,
+          value_parser = whole_as(0, u16::MAX, "a port from 1 to 65535, or 0 for any free port".into()))]
     port: u16,
-    /// The SQLite database holding the games (made if missing); by default games.db in
-    /// the user's data folder.
-    #[arg(long)]
+    /// The SQLite database file holding the games (made if missing); by default games.db
+    /// in the user's data folder.
+    #[arg(long, value_name = "FILE", value_parser = database_file)]
     db: Option<PathBuf>,
-    /// How many engine searches may run at once (by default the machine's cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    engines: Option<u16>,
+    /// How many engine searches may run at once, 1 to 256 (by default the machine's cores).
+    #[arg(long, allow_negative_numbers = true, value_parser = whole(1, MAX_THREADS))]
+    engines: Option<usize>,
+}
+
+/// A file path for the database: a URL (`postgres://...`) would otherwise be taken for
+/// a folder name.
+fn database_file(text: &str) -> Result<PathBuf, String> {
+    let quoted = loa_core::excerpt(text);
+    if text.trim().is_empty() {
+        return Err("give a file path for the database".into());
+    }
+    match text.split_once("://") {
+        Some((scheme, _)) if scheme.to_ascii_lowercase().starts_with("postgres") => Err(format!(
+            "'{quoted}': PostgreSQL is not supported yet: give a file path"
+        )),
+        Some(_) => Err(format!(
+            "'{quoted}' is a URL: give a file path (the games are kept in SQLite)"
+        )),
+        None => Ok(PathBuf::from(text)),
+    }
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
+    // A port in use is said before the database's folders are made.
+    let address = format!("{}:{}", args.host, args.port);
+    std::net::TcpListener::bind(&address).with_context(|| format!("cannot listen on {address}"))?;
     let db = match args.db {
         Some(path) => path,
         None => dirs::data_dir()
@@ -34,10 +57,39 @@ pub fn run(args: ServeArgs) -> Result<()> {
         host: args.host,
         port: args.port,
         db: db.clone(),
-        engines: args.engines.map(usize::from),
+        engines: args.engines,
     };
     loa_web::run(config, |address| {
         say!("loa serve: games kept in {}", db.display());
         say!("Open http://{address}/ in your browser (Ctrl-C stops the server)");
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::database_file;
+
+    #[test]
+    fn the_database_is_a_file_never_a_url() {
+        assert_eq!(
+            database_file("postgres://u@h/games"),
+            Err("'postgres://u@h/games': PostgreSQL is not supported yet: give a file path".into())
+        );
+        assert_eq!(
+            database_file("postgresql://h/games"),
+            Err("'postgresql://h/games': PostgreSQL is not supported yet: give a file path".into())
+        );
+        assert_eq!(
+            database_file("sqlite://games.db"),
+            Err(
+                "'sqlite://games.db' is a URL: give a file path (the games are kept in SQLite)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            database_file(""),
+            Err("give a file path for the database".into())
+        );
+        assert_eq!(database_file("games.db"), Ok("games.db".into()));
+    }
 }

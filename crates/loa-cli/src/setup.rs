@@ -1,5 +1,6 @@
 //! Choosing a position on the command line: position text, or a start and a board size.
 
+use crate::numbers::whole_as;
 use crate::output::say;
 use anyhow::{Context, Result};
 use clap::builder::TypedValueParser;
@@ -33,7 +34,8 @@ pub struct PositionArgs {
     #[arg(long, alias = "start", default_value = "standard", value_parser = variant_names())]
     pub variant: Variant,
     /// Board size: 6, 7 or 8 (the standard game and Scrambled Eggs; the others are 8x8).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(6..=8))]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true,
+          value_parser = whole_as(6u8, 8, "6, 7 or 8".into()))]
     pub board: u8,
 }
 
@@ -74,15 +76,19 @@ pub struct MovesArgs {
     /// The variant the position is of.
     #[arg(long, default_value = "standard", value_parser = variant_names())]
     variant: Variant,
+    /// What a simultaneous connection means, for a position where the game is over.
+    #[arg(long, value_enum, default_value = "draw")]
+    rules: RulesArg,
 }
 
 pub fn moves(args: MovesArgs) -> Result<()> {
     let pos = parse_position(args.variant, &args.position.join(" "))?;
-    let moves: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
-    if moves.is_empty() {
-        say!("(none: {} has no legal move)", pos.side_to_move());
-    } else {
-        say!("{}", moves.join(" "));
+    if let Some(outcome) = pos.outcome(RuleSet::from(args.rules)) {
+        say!("The game is over: {outcome}.");
+        return Ok(());
     }
+    // A side without a move passes, or has lost (Fields of Action): never an empty list.
+    let moves: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
+    say!("{}", moves.join(" "));
     Ok(())
 }

@@ -195,7 +195,7 @@ fn long_arguments_are_quoted_short() {
     // And typed at the prompt of `loa play`.
     let out = loa(
         &["play", "--two-players", "--no-save"],
-        &format!("{}\nquit\n", "y".repeat(10 << 20)),
+        format!("{}\nquit\n", "y".repeat(10 << 20)),
     );
     let text = stdout(&out);
     assert!(text.lines().all(|l| l.len() < 1_000), "a long line");
@@ -247,4 +247,105 @@ fn impossible_random_openings_are_refused_at_once() {
         Duration::from_secs(10),
     );
     assert_refused(&out, "expected a whole number from 0 to 200");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("game.pgn");
+    let out = loa_in(
+        data.path(),
+        &["play", "--two-players", "--save", file.to_str().unwrap()],
+        b"b1-b3\nBj\xf6rn\na2-c2\nquit\n",
+        HANG,
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.contains("Not read: the line is not UTF-8 text. Try again."),
+        "{text}"
+    );
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("1. b1-b3 a2-c2 *"), "{pgn}");
+}
+
+#[test]
+fn a_save_file_that_cannot_be_written_is_refused_before_the_game() {
+    let data = tempfile::tempdir().unwrap();
+    let missing = data.path().join("no-such-folder").join("game.pgn");
+    let out = loa(
+        &["play", "--two-players", "--save", missing.to_str().unwrap()],
+        "b1-b3\nquit\n",
+    );
+    assert_refused(&out, "there is no folder");
+    assert_eq!(stdout(&out), "", "the game did not start");
+    let folder = data.path().to_str().unwrap();
+    assert_refused(
+        &loa(
+            &["play", "--two-players", "--save", folder],
+            "b1-b3\nquit\n",
+        ),
+        "cannot save to",
+    );
+}
+
+#[test]
+fn a_game_is_saved_when_its_output_is_closed() {
+    use std::io::Write;
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .args(["play", "--two-players", "--save", file.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Boards enough to fill any pipe once nobody reads them.
+    let script = format!("b1-b3\n{}", "board\n".repeat(20_000));
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(script.as_bytes());
+    });
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    while !lines.next().unwrap().unwrap().contains("Last move: b1-b3") {}
+    drop(lines);
+    let status = child.wait().unwrap();
+    let _ = writer.join();
+    assert!(status.success(), "{status:?}");
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("1. b1-b3 *"), "{pgn}");
+}
+
+#[test]
+fn a_seat_named_twice_is_refused() {
+    let out = loa(
+        &["play", "--variant", "ambiloa", "--engine-seats", "B,w,B"],
+        "quit\n",
+    );
+    assert_refused(&out, "--engine-seats names B twice");
+    assert_eq!(stdout(&out), "", "the game did not start");
+}
+
+#[test]
+fn board_port_and_engines_say_their_valid_values() {
+    for args in [
+        &["play", "--board", "9"][..],
+        &["perft", "--board", "5", "1"][..],
+        &["analyze", "--board", "-6"][..],
+    ] {
+        assert_refused(&loa(args, ""), "expected 6, 7 or 8");
+    }
+    for port in ["65536", "-1", "http"] {
+        assert_refused(
+            &loa(&["serve", "--port", port], ""),
+            "expected a port from 1 to 65535, or 0 for any free port",
+        );
+    }
+    for engines in ["0", "257", "-2"] {
+        assert_refused(
+            &loa(&["serve", "--engines", engines], ""),
+            "expected a whole number from 1 to 256",
+        );
+    }
 }

@@ -72,10 +72,31 @@ fn moves_lists_legal_moves_or_pass() {
     for mv in ["b6-a5", "b6-c7", "b6xe6", "c2-c5"] {
         assert!(text.split_whitespace().any(|m| m == mv), "{mv} in {text}");
     }
-    // White's a8 piece is boxed in by the lines' counts: every move leaves the board or
-    // jumps an enemy piece.
-    let out = loa(&["moves", "wb6/bb6/8/8/8/8/8/7b w"], "");
+    // White's a8 and h8 pieces are boxed in by the lines' counts: every move jumps an
+    // enemy piece.
+    let out = loa(&["moves", "wb4bw/bb4bb/8/8/8/8/8/8 w"], "");
     assert_eq!(stdout(&out).trim(), "pass");
+}
+
+#[test]
+fn moves_of_a_finished_position_say_who_won_and_list_nothing() {
+    // Black's a1, b1 and b2 are one group; White's a3 and h1 are apart.
+    let out = loa(&["moves", "8/8/8/8/8/w7/1b6/bb5w w"], "");
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out),
+        "The game is over: Black wins by connection.\n"
+    );
+    // Both connected: a draw, or a win for the side that just moved.
+    let both = "8/8/8/8/8/8/8/bb4ww b";
+    assert_eq!(
+        stdout(&loa(&["moves", both], "")),
+        "The game is over: draw by simultaneous connection.\n"
+    );
+    assert_eq!(
+        stdout(&loa(&["moves", "--rules", "mover-wins", both], "")),
+        "The game is over: White wins by simultaneous connection.\n"
+    );
 }
 
 #[test]
@@ -204,4 +225,113 @@ fn play_saves_the_game_and_loads_it_to_go_on() {
     assert!(text.contains("2. d1-d3"), "{text}");
     let pgn = std::fs::read_to_string(&chosen).unwrap();
     assert!(pgn.contains("1. b1-b3 a2-c2 2. d1-d3 *"), "{pgn}");
+}
+
+#[test]
+fn play_saves_each_new_game_to_a_file_of_its_own() {
+    let data = tempfile::tempdir().unwrap();
+    let chosen = data.path().join("mine.pgn");
+    let out = loa_in(
+        data.path(),
+        &["play", "--two-players", "--save", chosen.to_str().unwrap()],
+        "b1-b3\nnew\nc1-c3\nquit\n",
+        HANG,
+    );
+    let text = stdout(&out);
+    let second = data.path().join("mine-2.pgn");
+    assert!(
+        text.contains(&format!("Saved the game to {}.", chosen.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Saved the game to {}.", second.display())),
+        "{text}"
+    );
+    let first = std::fs::read_to_string(&chosen).unwrap();
+    assert!(first.contains("1. b1-b3 *"), "{first}");
+    let next = std::fs::read_to_string(&second).unwrap();
+    assert!(next.contains("1. c1-c3 *"), "{next}");
+}
+
+#[test]
+fn ctrl_c_in_play_saves_the_game() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .args(["play", "--two-players", "--save", file.to_str().unwrap()])
+        .env("XDG_DATA_HOME", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "b1-b3").unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    // Once the move is on the board, the game waits for White.
+    let mut seen = Vec::new();
+    while !seen.iter().any(|l: &String| l.contains("Last move: b1-b3")) {
+        let line = lines.recv_timeout(HANG).expect("loa shows the move");
+        seen.push(line);
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    seen.extend(lines.iter());
+    assert_eq!(status.code(), Some(130), "{seen:?}");
+    let said = format!("Saved the game to {}.", file.display());
+    assert!(seen.iter().any(|l| l.ends_with(&said)), "{seen:?}");
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("1. b1-b3 *"), "{pgn}");
+    drop(stdin);
+}
+
+#[test]
+fn one_move_is_one_move() {
+    let data = tempfile::tempdir().unwrap();
+    let record = data.path().join("one.pgn");
+    std::fs::write(&record, "[Result \"*\"]\n\n1. b1-b3 *\n").unwrap();
+    let out = loa(
+        &[
+            "play",
+            "--two-players",
+            "--no-save",
+            "--load",
+            record.to_str().unwrap(),
+        ],
+        "quit\n",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Loaded a game of 1 move."), "{text}");
+    // White connects with c2-c5.
+    let out = loa(
+        &[
+            "analyze",
+            "--position",
+            "8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w",
+            "--time",
+            "0.5",
+            "--hash",
+            "16",
+            "--solve",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("proved: c2-c5 wins, in at most 1 move (proof of 1 node, checked;"),
+        "{text}"
+    );
 }

@@ -5,6 +5,7 @@
 mod common;
 
 use common::server::{first_move, token, two_people, Server};
+use common::{loa, stderr};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tungstenite::Message;
@@ -433,4 +434,56 @@ fn every_variant_is_set_up_played_and_described() {
         "record": "(;FF[4]GM[9]SU[Standard];B[b1-b3];W[a2-c2])", "black": "human", "white": "human"
     }));
     assert_eq!(from_record["game"]["ply"], 2);
+}
+
+#[test]
+fn a_url_for_the_database_is_refused_and_makes_no_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::loa_in(
+        dir.path(),
+        &["serve", "--port", "0", "--db", "postgres://user@host/games"],
+        "",
+        common::HANG,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("PostgreSQL is not supported yet: give a file path"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new("postgres:").exists());
+}
+
+#[test]
+fn a_port_in_use_is_said_before_any_folder_is_made() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("new");
+    let db = folder.join("games.db");
+    let out = loa(
+        &["serve", "--port", &port, "--db", db.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!("error: cannot listen on 127.0.0.1:{port}")),
+        "{err}"
+    );
+    assert!(!folder.exists(), "{err}");
+}
+
+#[test]
+fn a_database_that_cannot_be_opened_is_said_once() {
+    // A folder where the file should be.
+    let dir = tempfile::tempdir().unwrap();
+    let out = loa(
+        &["serve", "--port", "0", "--db", dir.path().to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out).to_lowercase();
+    assert!(err.starts_with("error: cannot open the database"), "{err}");
+    assert_eq!(err.matches("unable to open").count(), 1, "{err}");
 }

@@ -2,7 +2,7 @@
 //! for runs of empty squares, then the side to move and any fields a variant adds. The
 //! placement is read and written here for every variant, each with its own letters.
 
-use crate::{excerpt, Bitboard, BoardSize, Color, Position, SetupError, Square};
+use crate::{excerpt, Bitboard, BoardSize, Color, Position, SetupError, Square, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -45,6 +45,8 @@ pub enum PositionTextError {
         text: String,
         expected: &'static str,
     },
+    #[error("{} is played on 8x8 only, not {size}", variant.title())]
+    EightOnly { variant: Variant, size: BoardSize },
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]

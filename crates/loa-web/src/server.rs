@@ -74,8 +74,9 @@ impl Server {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot make the folder {}", dir.display()))?;
         }
-        let store = Store::open(&config.db)
-            .with_context(|| format!("cannot open the database {}", config.db.display()))?;
+        let store = Store::open(&config.db).map_err(|e| {
+            anyhow::anyhow!("cannot open the database {}: {e}", config.db.display())
+        })?;
         let engines = config.engines.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });

@@ -4,15 +4,17 @@ mod save;
 mod words;
 
 use crate::numbers::{seconds, whole};
+use crate::output::count;
 use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
 use loa_core::{Bitboard, Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
-use save::{SaveTarget, Saver};
+use save::{lock, save_and_say, SaveTarget, Saver};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use words::{verdict, Viewer};
 
@@ -50,7 +52,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "variant", "board", "rules"])]
     load: Option<PathBuf>,
     /// Save the game to this file (SGF if it ends in .sgf, PGN otherwise) instead of
-    /// PGN and SGF files in the data folder (~/.local/share/loa/games).
+    /// PGN and SGF files in the data folder (~/.local/share/loa/games); later games of
+    /// the session go to FILE-2, FILE-3, ...
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// Do not save the game.
@@ -131,6 +134,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if !args.engine_seats.is_empty() && variant != Variant::AmbiLoa {
         anyhow::bail!("--engine-seats is for AmbiLOA's four seats");
     }
+    for (i, seat) in args.engine_seats.iter().enumerate() {
+        if args.engine_seats[..i].contains(seat) {
+            anyhow::bail!("--engine-seats names {} twice", seat_name(*seat));
+        }
+    }
     let seats_per_side = if variant == Variant::AmbiLoa { 2 } else { 1 };
     let engine_seats: Vec<Seat> = if args.two_players {
         Vec::new()
@@ -150,7 +158,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
     };
     let target = match (&args.save, args.no_save) {
         (_, true) => SaveTarget::Nowhere,
-        (Some(path), false) => SaveTarget::File(path.clone()),
+        (Some(path), false) => {
+            save::check_writable(path)?;
+            SaveTarget::File(path.clone())
+        }
         (None, false) => SaveTarget::default_folder(),
     };
     let mut names = if args.two_players {
@@ -168,6 +179,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
             }
         }
     }
+    let saver = Arc::new(Mutex::new(Saver::new(target, names)));
+    let on_interrupt = Arc::clone(&saver);
+    ctrlc::set_handler(move || {
+        let mut out = std::io::stdout();
+        let _ = writeln!(out);
+        save_and_say(&mut lock(&on_interrupt), &mut out);
+        std::process::exit(130);
+    })
+    .context("cannot watch for Ctrl-C")?;
     let mut session = Session {
         start: *game.start(),
         game,
@@ -177,8 +197,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         human,
         engine_seats,
         level,
-        names,
-        saver: Saver::new(target),
+        saver,
         announced: false,
         out: std::io::stdout(),
     };
@@ -228,9 +247,9 @@ struct Session<W: Write> {
     /// The seats the computer plays.
     engine_seats: Vec<Seat>,
     level: Level,
-    /// Black's and White's names, for the records.
-    names: [String; 2],
-    saver: Saver,
+    /// Saves the games; shared with the Ctrl-C handler, which saves the game as last
+    /// noted.
+    saver: Arc<Mutex<Saver>>,
     /// Whether the end of the game has been announced (and the game saved).
     announced: bool,
     out: W,
@@ -275,10 +294,19 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn run(&mut self, mut input: impl BufRead) -> Result<()> {
+    /// Plays until the person quits or the input ends, then saves the game, as it does
+    /// when reading or writing fails.
+    fn run(&mut self, input: impl BufRead) -> Result<()> {
+        let result = self.play(input);
+        self.save_quietly();
+        result
+    }
+
+    fn play(&mut self, mut input: impl BufRead) -> Result<()> {
         self.introduce()?;
         self.show()?;
         loop {
+            lock(&self.saver).note(&self.game);
             if self.game.is_over() && !self.announced {
                 self.announce_end()?;
                 continue;
@@ -289,19 +317,19 @@ impl<W: Write> Session<W> {
             }
             write!(self.out, "{}", self.prompt())?;
             self.out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            let mut bytes = Vec::new();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(self.out)?;
-                self.save_quietly();
                 return Ok(());
             }
+            let Ok(line) = String::from_utf8(bytes) else {
+                writeln!(self.out, "Not read: the line is not UTF-8 text. Try again.")?;
+                continue;
+            };
             let command = line.trim().to_ascii_lowercase();
             match command.as_str() {
                 "" => {}
-                "quit" | "exit" => {
-                    self.save_quietly();
-                    return Ok(());
-                }
+                "quit" | "exit" => return Ok(()),
                 "help" | "?" => writeln!(self.out, "{}", help(self.game.position().variant()))?,
                 "board" => self.show()?,
                 "moves" => self.list_moves()?,
@@ -347,7 +375,11 @@ impl<W: Write> Session<W> {
             writeln!(self.out, "Two players at one keyboard.")?;
         }
         if self.game.ply() > 0 {
-            writeln!(self.out, "Loaded a game of {} moves.", self.game.ply())?;
+            writeln!(
+                self.out,
+                "Loaded a game of {}.",
+                count(self.game.ply(), "move")
+            )?;
         }
         writeln!(self.out, "{}", help(self.game.position().variant()))?;
         Ok(())
@@ -506,7 +538,7 @@ impl<W: Write> Session<W> {
     fn new_game(&mut self) -> Result<()> {
         self.save_quietly();
         self.game = Game::new(self.start, self.game.rules());
-        self.saver.new_game();
+        lock(&self.saver).new_game();
         self.announced = false;
         if let Some(engine) = self.opponent.as_mut() {
             engine.clear();
@@ -529,15 +561,9 @@ impl<W: Write> Session<W> {
 
     /// Saves the game, saying where; a failure to save is said and play goes on.
     fn save_quietly(&mut self) {
-        let message = match self.saver.save(&self.game, &self.names) {
-            Ok(files) if files.is_empty() => return,
-            Ok(files) => {
-                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-                format!("Saved the game to {}.", names.join(" and "))
-            }
-            Err(err) => format!("Could not save the game: {err:#}."),
-        };
-        let _ = writeln!(self.out, "{message}");
+        let mut saver = lock(&self.saver);
+        saver.note(&self.game);
+        save_and_say(&mut saver, &mut self.out);
     }
 
     fn show(&mut self) -> Result<()> {

@@ -2,8 +2,10 @@
 
 use anyhow::{bail, Context, Result};
 use loa_core::record::{parse_records, GameRecord};
-use loa_core::{Color, Game, VariantPosition};
+use loa_core::{Color, Game, Move, VariantPosition};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Where a game goes.
 #[derive(Clone, Debug)]
@@ -25,56 +27,77 @@ impl SaveTarget {
     }
 }
 
-/// Saves one game, to the same files each time it is saved again.
+/// Saves the games of a session, each to files of its own, the same files each time a
+/// game is saved again.
 pub struct Saver {
     target: SaveTarget,
+    /// Black's and White's names, for the records.
+    names: [String; 2],
+    /// The game as last noted: what a save writes.
+    game: Option<Game<VariantPosition>>,
     /// The files chosen at the first save of this game.
     files: Vec<PathBuf>,
-    /// The number of moves at the last save, so an unchanged game is not saved twice.
-    saved_ply: Option<usize>,
+    /// The moves at the last save, so an unchanged game is not saved twice.
+    saved: Option<Vec<Move>>,
+    /// Whether a game of this session has taken the file `--save` named, so the next
+    /// game goes to a file of its own beside it.
+    file_taken: bool,
 }
 
 impl Saver {
-    pub fn new(target: SaveTarget) -> Saver {
+    pub fn new(target: SaveTarget, names: [String; 2]) -> Saver {
         Saver {
             target,
+            names,
+            game: None,
             files: Vec::new(),
-            saved_ply: None,
+            saved: None,
+            file_taken: false,
         }
+    }
+
+    /// Notes the game as it stands, for the next save.
+    pub fn note(&mut self, game: &Game<VariantPosition>) {
+        self.game = Some(game.clone());
     }
 
     /// The next game gets files of its own.
     pub fn new_game(&mut self) {
+        self.game = None;
         self.files.clear();
-        self.saved_ply = None;
+        self.saved = None;
     }
 
-    /// Saves the game unless it has no moves, or has not changed since the last save;
-    /// returns the files written.
-    pub fn save(
-        &mut self,
-        game: &Game<VariantPosition>,
-        names: &[String; 2],
-    ) -> Result<Vec<PathBuf>> {
-        if game.ply() == 0 || self.saved_ply == Some(game.ply()) {
+    /// Saves the noted game unless it has no moves, or has not changed since the last
+    /// save; returns the files written.
+    pub fn save(&mut self) -> Result<Vec<PathBuf>> {
+        let Some(game) = &self.game else {
+            return Ok(Vec::new());
+        };
+        let moves: Vec<Move> = game.moves().collect();
+        if moves.is_empty() || self.saved.as_ref() == Some(&moves) {
             return Ok(Vec::new());
         }
         let mut record = GameRecord::from_game(game);
         record.event = Some("loa play".to_string());
         record.date = Some(chrono::Local::now().format("%Y.%m.%d").to_string());
-        record.black = Some(names[0].clone());
-        record.white = Some(names[1].clone());
+        record.black = Some(self.names[0].clone());
+        record.white = Some(self.names[1].clone());
         if game.outcome().is_none() {
             record.termination = Some("unfinished".to_string());
         }
         if self.files.is_empty() {
             self.files = match &self.target {
                 SaveTarget::Nowhere => return Ok(Vec::new()),
-                SaveTarget::File(path) => vec![path.clone()],
+                SaveTarget::File(path) if !self.file_taken => {
+                    self.file_taken = true;
+                    vec![path.clone()]
+                }
+                SaveTarget::File(path) => vec![free_sibling(path)],
                 SaveTarget::Folder(folder) => {
                     std::fs::create_dir_all(folder)
                         .with_context(|| format!("cannot make the folder {}", folder.display()))?;
-                    let stem = free_stem(folder, &file_stem(names));
+                    let stem = free_stem(folder, &file_stem(&self.names));
                     vec![
                         folder.join(format!("{stem}.pgn")),
                         folder.join(format!("{stem}.sgf")),
@@ -91,9 +114,66 @@ impl Saver {
             std::fs::write(path, text)
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
-        self.saved_ply = Some(game.ply());
+        self.saved = Some(moves);
         Ok(self.files.clone())
     }
+}
+
+/// The saver, even if a thread panicked while holding it: a save writes whole files.
+pub fn lock(saver: &Mutex<Saver>) -> MutexGuard<'_, Saver> {
+    saver.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Saves the noted game, saying where; a failure to save is said too.
+pub fn save_and_say(saver: &mut Saver, out: &mut impl Write) {
+    let message = match saver.save() {
+        Ok(files) if files.is_empty() => return,
+        Ok(files) => {
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            format!("Saved the game to {}.", names.join(" and "))
+        }
+        Err(err) => format!("Could not save the game: {err:#}."),
+    };
+    let _ = writeln!(out, "{message}");
+}
+
+/// Refuses a file `--save` cannot write before the game starts: its folder must exist and
+/// take the file. A file made for the check is removed.
+pub fn check_writable(path: &Path) -> Result<()> {
+    let name = path.display();
+    let folder = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        bail!(
+            "cannot save to {name}: there is no folder {}",
+            folder.display()
+        );
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("cannot save to {name}"))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// `games-2.pgn` beside `games.pgn`, or `-3`, ...: the first name no file has.
+fn free_sibling(path: &Path) -> PathBuf {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    (2..)
+        .map(|n| path.with_file_name(format!("{stem}-{n}{ext}")))
+        .find(|p| !p.exists())
+        .expect("some number is free")
 }
 
 fn is_sgf(path: &Path) -> bool {
@@ -177,17 +257,20 @@ mod tests {
     #[test]
     fn saves_both_formats_once_per_change_and_loads_them_back() {
         let dir = tempfile::tempdir().unwrap();
-        let mut saver = Saver::new(SaveTarget::Folder(dir.path().join("games")));
-        let mut game = Game::new(Position::startpos().into(), RuleSet::Draw);
         let names = ["Ann B.".to_string(), "loa".to_string()];
-        assert!(saver.save(&game, &names).unwrap().is_empty(), "no moves");
+        let mut saver = Saver::new(SaveTarget::Folder(dir.path().join("games")), names);
+        let mut game = Game::new(Position::startpos().into(), RuleSet::Draw);
+        saver.note(&game);
+        assert!(saver.save().unwrap().is_empty(), "no moves");
         game.play_text("b1-d3").unwrap();
-        let files = saver.save(&game, &names).unwrap();
+        saver.note(&game);
+        let files = saver.save().unwrap();
         assert_eq!(files.len(), 2);
         assert!(files[0].to_string_lossy().ends_with("-Ann_B_-vs-loa.pgn"));
-        assert!(saver.save(&game, &names).unwrap().is_empty(), "unchanged");
+        assert!(saver.save().unwrap().is_empty(), "unchanged");
         game.play_text("a2-c2").unwrap();
-        assert_eq!(saver.save(&game, &names).unwrap(), files, "the same files");
+        saver.note(&game);
+        assert_eq!(saver.save().unwrap(), files, "the same files");
         for file in &files {
             let (loaded, players) = load(file).unwrap();
             assert_eq!(
@@ -197,7 +280,72 @@ mod tests {
             assert_eq!(players[0].as_deref(), Some("Ann B."));
         }
         saver.new_game();
-        let next = saver.save(&game, &names).unwrap();
+        saver.note(&game);
+        let next = saver.save().unwrap();
         assert_ne!(next, files, "a new game gets files of its own");
+    }
+
+    #[test]
+    fn a_move_taken_back_and_another_played_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("game.pgn");
+        let names = ["Ann".to_string(), "loa".to_string()];
+        let mut saver = Saver::new(SaveTarget::File(file.clone()), names);
+        let mut game = Game::new(Position::startpos().into(), RuleSet::Draw);
+        game.play_text("b1-d3").unwrap();
+        saver.note(&game);
+        saver.save().unwrap();
+        game.undo();
+        game.play_text("c1-c3").unwrap();
+        saver.note(&game);
+        assert_eq!(saver.save().unwrap(), std::slice::from_ref(&file));
+        let pgn = std::fs::read_to_string(&file).unwrap();
+        assert!(pgn.contains("1. c1-c3 *"), "{pgn}");
+    }
+
+    #[test]
+    fn each_game_of_a_session_has_a_file_of_its_own_beside_the_one_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mine.pgn");
+        std::fs::write(dir.path().join("mine-2.pgn"), "kept").unwrap();
+        let names = ["Ann".to_string(), "loa".to_string()];
+        let mut saver = Saver::new(SaveTarget::File(file.clone()), names);
+        let mut game = Game::new(Position::startpos().into(), RuleSet::Draw);
+        game.play_text("b1-d3").unwrap();
+        let mut written = Vec::new();
+        for _ in 0..3 {
+            saver.note(&game);
+            written.extend(saver.save().unwrap());
+            saver.new_game();
+        }
+        let named = |name: &str| dir.path().join(name);
+        assert_eq!(
+            written,
+            [named("mine.pgn"), named("mine-3.pgn"), named("mine-4.pgn")]
+        );
+        assert_eq!(
+            std::fs::read_to_string(named("mine-2.pgn")).unwrap(),
+            "kept"
+        );
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_written_is_refused_before_the_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no-such-folder").join("game.pgn");
+        let err = check_writable(&missing).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "cannot save to {}: there is no folder {}",
+                missing.display(),
+                dir.path().join("no-such-folder").display()
+            )
+        );
+        let err = format!("{:#}", check_writable(dir.path()).unwrap_err());
+        assert!(err.starts_with("cannot save to"), "{err}");
+        let fine = dir.path().join("game.pgn");
+        check_writable(&fine).unwrap();
+        assert!(!fine.exists(), "the check leaves no file behind");
     }
 }

@@ -14,14 +14,14 @@ pub const HANG: Duration = Duration::from_secs(60);
 
 /// Runs `loa` with `args`, feeds it `input` on standard input and waits for it. Saved
 /// games go to a data folder of its own that is removed afterwards.
-pub fn loa(args: &[&str], input: &str) -> Output {
+pub fn loa(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let data = tempfile::tempdir().unwrap();
     loa_in(data.path(), args, input, HANG)
 }
 
 /// [`loa`] with the user's data folder at `data`, failing the test if it takes longer
 /// than `limit`.
-pub fn loa_in(data: &Path, args: &[&str], input: &str, limit: Duration) -> Output {
+pub fn loa_in(data: &Path, args: &[&str], input: impl AsRef<[u8]>, limit: Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
         .args(args)
         .env("XDG_DATA_HOME", data)
@@ -31,7 +31,7 @@ pub fn loa_in(data: &Path, args: &[&str], input: &str, limit: Duration) -> Outpu
         .spawn()
         .expect("loa runs");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.as_bytes().to_vec();
+    let input = input.as_ref().to_vec();
     // A program that stops reading must not block the test on a full pipe.
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);

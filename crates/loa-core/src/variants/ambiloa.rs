@@ -308,6 +308,7 @@ impl FromStr for AmbiPosition {
         let (size, squares) = read_placement(placement, "B, W, b, w", |ch| {
             LETTERS.iter().position(|&l| l == ch)
         })?;
+        super::check_board(Variant::AmbiLoa, size)?;
         let mut kinds = [Bitboard::EMPTY; 4];
         for (sq, kind) in squares {
             kinds[kind] = kinds[kind].with(sq);

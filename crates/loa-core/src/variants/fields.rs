@@ -329,6 +329,7 @@ impl FromStr for FieldsPosition {
             'a'..='l' => Some((Color::White, ch as u8 - b'a' + 1)),
             _ => None,
         })?;
+        super::check_board(Variant::FieldsOfAction, size)?;
         let pieces: Vec<(Color, u8, Square)> =
             squares.into_iter().map(|(sq, (c, n))| (c, n, sq)).collect();
         FieldsPosition::from_pieces(&pieces, side, size)

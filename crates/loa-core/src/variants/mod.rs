@@ -51,6 +51,15 @@ impl VariantPosition {
     }
 }
 
+/// Refuses position text of a board `variant` is not played on.
+pub(crate) fn check_board(variant: Variant, size: BoardSize) -> Result<(), PositionTextError> {
+    if variant.sizes().contains(&size) {
+        Ok(())
+    } else {
+        Err(PositionTextError::EightOnly { variant, size })
+    }
+}
+
 macro_rules! from_position {
     ($($ty:ty => $variant:ident),*) => {$(
         impl From<$ty> for VariantPosition {
@@ -194,5 +203,46 @@ pub(crate) mod test_support {
                 .unwrap_or_else(|e| panic!("{text} in {}: {e}", game.position()));
         }
         game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_of_8x8_only_refuse_smaller_boards_in_their_text() {
+        let smaller = [
+            (Variant::Parachute, "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b 0 0"),
+            (
+                Variant::Parachute,
+                "1bbbbb1/w5w/w5w/w5w/w5w/w5w/1bbbbb1 w 1 1",
+            ),
+            (Variant::AmbiLoa, "1bbbb1/w4W/w4W/w4W/w4W/1BBBB1 B"),
+            (Variant::AmbiLoa, "1bbbbb1/w5W/w5W/w5W/w5W/w5W/1BBBBB1 W"),
+            (Variant::Neighbors, "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b"),
+            (Variant::Neighbors, "1bbbbb1/w5w/w5w/w5w/w5w/w5w/1bbbbb1 b"),
+            (Variant::FieldsOfAction, "FE4/2LK2/DC4/6/ab4/ij4 b"),
+            (Variant::FieldsOfAction, "FE5/2LK3/DC5/7/7/ab5/ij5 w"),
+        ];
+        for (variant, text) in smaller {
+            let size = if text.split('/').count() == 6 {
+                "6x6"
+            } else {
+                "7x7"
+            };
+            assert_eq!(
+                VariantPosition::parse(variant, text).map_err(|e| e.to_string()),
+                Err(format!(
+                    "{} is played on 8x8 only, not {size}",
+                    variant.title()
+                )),
+                "{text}"
+            );
+        }
+        // The standard rules are played on every board.
+        for variant in [Variant::Standard, Variant::ScrambledEggs] {
+            assert!(VariantPosition::parse(variant, "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b").is_ok());
+        }
     }
 }

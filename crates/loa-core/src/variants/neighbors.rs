@@ -148,7 +148,9 @@ impl FromStr for NeighborsPosition {
     type Err = PositionTextError;
 
     fn from_str(text: &str) -> Result<NeighborsPosition, PositionTextError> {
-        text.parse().map(NeighborsPosition)
+        let pos: Position = text.parse()?;
+        super::check_board(Variant::Neighbors, pos.size())?;
+        Ok(NeighborsPosition(pos))
     }
 }
 

@@ -234,6 +234,7 @@ impl FromStr for ParachutePosition {
             }
             other => other?,
         };
+        super::check_board(Variant::Parachute, board.size())?;
         for color in Color::ALL {
             let on_board = board.pieces(color).count();
             let reserve = reserves[color.index()];
