@@ -43,9 +43,6 @@ fn database_file(text: &str) -> Result<PathBuf, String> {
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
-    // A port in use is said before the database's folders are made.
-    let address = format!("{}:{}", args.host, args.port);
-    std::net::TcpListener::bind(&address).with_context(|| format!("cannot listen on {address}"))?;
     let db = match args.db {
         Some(path) => path,
         None => dirs::data_dir()

@@ -280,9 +280,12 @@ impl LiveGame {
         }
         if let Some(ply) = expected_ply {
             if ply != self.game.ply() {
+                let played = match self.game.ply() {
+                    1 => "1 move has".to_string(),
+                    n => format!("{n} moves have"),
+                };
                 return Err(ApiError::conflict(format!(
-                    "the move was sent for move {ply}, but {} moves have been played",
-                    self.game.ply()
+                    "the move was sent for move {ply}, but {played} been played"
                 )));
             }
         }

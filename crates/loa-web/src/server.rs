@@ -67,9 +67,14 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the database and binds the address (port 0: any free port).
+    /// Binds the address (port 0: any free port), then opens the database.
     pub async fn bind(config: &Config) -> anyhow::Result<Server> {
         use anyhow::Context;
+        // The port first: a port in use is said before any folder is made.
+        let address = format!("{}:{}", config.host, config.port);
+        let listener = tokio::net::TcpListener::bind(&address)
+            .await
+            .with_context(|| format!("cannot listen on {address}"))?;
         if let Some(dir) = config.db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot make the folder {}", dir.display()))?;
@@ -81,10 +86,6 @@ impl Server {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });
         let hub = Hub::new(store, EnginePool::new(engines));
-        let address = format!("{}:{}", config.host, config.port);
-        let listener = tokio::net::TcpListener::bind(&address)
-            .await
-            .with_context(|| format!("cannot listen on {address}"))?;
         Ok(Server { listener, hub })
     }
 
@@ -104,7 +105,8 @@ impl Server {
             .await
             .map_err(|e| anyhow::anyhow!(e.message))?;
         if resumed > 0 {
-            tracing::info!("{resumed} games with running clocks resumed");
+            let games = if resumed == 1 { "game" } else { "games" };
+            tracing::info!("{resumed} {games} with running clocks resumed");
         }
         axum::serve(self.listener, router(self.hub))
             .with_graceful_shutdown(shutdown)
