@@ -63,6 +63,18 @@ impl Strength {
         }
     }
 
+    /// How it searches, in words: `depth 3`, `1 s a move (full strength)`.
+    pub fn search_in_words(self) -> String {
+        let limits = self.limits();
+        match (limits.depth, limits.time) {
+            (Some(depth), _) => format!("depth {depth}"),
+            (None, Some(TimeLimit::Fixed(time))) if self.level.is_some() => {
+                format!("{} s a move (full strength)", time.as_secs_f64())
+            }
+            _ => self.describe(),
+        }
+    }
+
     /// In words, for the page and records: `level 3`, `2 s a move`.
     pub fn describe(self) -> String {
         match (self.level, self.movetime_ms) {

@@ -11,6 +11,7 @@ mod ids;
 mod levels;
 mod lineup;
 mod live;
+mod meta;
 mod page;
 mod server;
 mod setup;

@@ -36,6 +36,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/js/{name}", get(page::module))
         .route("/style.css", get(page::style))
         .route("/icon.svg", get(page::icon))
+        .route("/api/meta", get(crate::meta::meta))
         .route("/api/games", post(api::create_game).get(api::list_games))
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/moves", post(api::play_move))

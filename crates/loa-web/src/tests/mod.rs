@@ -3,6 +3,7 @@
 
 mod access;
 mod clocks;
+mod meta;
 mod records;
 mod rematch;
 

@@ -1,0 +1,96 @@
+//! `GET /api/meta`: what the server offers (the variants, the engine's levels, the seats'
+//! names, the rule sets and every limit), so that a page or a client never repeats it.
+
+use crate::api::{MAX_EVALUATIONS, MAX_EVALUATION_DEPTH, MAX_LIST};
+use crate::clock::{MAX_DAYS, MAX_INCREMENT_S, MAX_INITIAL_S};
+use crate::levels::{Strength, MAX_LEVEL, MAX_MOVETIME_MS, MIN_MOVETIME_MS};
+use crate::setup::MAX_SETUP_MOVES;
+use crate::ws::MAX_ANALYSIS;
+use axum::Json;
+use loa_core::{RuleSet, Variant};
+use serde::Serialize;
+
+#[derive(Serialize)]
+pub struct Meta {
+    pub variants: Vec<VariantMeta>,
+    /// `draw` and `mover-wins`: what a simultaneous connection is worth.
+    pub rules: Vec<String>,
+    pub levels: Vec<LevelMeta>,
+    /// The seats people take: `black`, `white`, and `black2`, `white2` in AmbiLOA's
+    /// partnership game.
+    pub seats: [&'static str; 4],
+    pub limits: Limits,
+}
+
+#[derive(Serialize)]
+pub struct VariantMeta {
+    /// The id every request takes: `standard`, `scrambled-eggs`, ...
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The board sizes it is played on.
+    pub boards: Vec<u8>,
+    /// Whether a side may have two players (AmbiLOA's partnership game).
+    pub partnership: bool,
+    /// Whether a simultaneous connection can happen (the rule set matters).
+    pub connection: bool,
+}
+
+#[derive(Serialize)]
+pub struct LevelMeta {
+    pub level: u8,
+    pub description: String,
+}
+
+#[derive(Serialize)]
+pub struct Limits {
+    pub setup_moves: usize,
+    pub movetime_ms: [u64; 2],
+    pub live_initial_s: u64,
+    pub live_increment_s: u64,
+    pub correspondence_days: [u64; 2],
+    pub evaluations: usize,
+    pub evaluation_depth: u32,
+    pub analysis_s: u64,
+    pub list: usize,
+}
+
+pub async fn meta() -> Json<Meta> {
+    Json(Meta {
+        variants: Variant::ALL
+            .iter()
+            .map(|&v| VariantMeta {
+                id: v.name(),
+                title: v.title(),
+                boards: v.sizes().iter().map(|s| s.side()).collect(),
+                partnership: v == Variant::AmbiLoa,
+                connection: v.connection_decides(),
+            })
+            .collect(),
+        rules: [RuleSet::Draw, RuleSet::MoverWins]
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        levels: (1..=MAX_LEVEL)
+            .map(|level| LevelMeta {
+                level,
+                description: Strength {
+                    level: Some(level),
+                    movetime_ms: None,
+                }
+                .search_in_words(),
+            })
+            .collect(),
+        seats: ["black", "white", "black2", "white2"],
+        limits: Limits {
+            setup_moves: MAX_SETUP_MOVES,
+            movetime_ms: [MIN_MOVETIME_MS, MAX_MOVETIME_MS],
+            live_initial_s: MAX_INITIAL_S,
+            live_increment_s: MAX_INCREMENT_S,
+            correspondence_days: [1, MAX_DAYS],
+            evaluations: MAX_EVALUATIONS,
+            evaluation_depth: MAX_EVALUATION_DEPTH,
+            analysis_s: MAX_ANALYSIS.as_secs(),
+            list: MAX_LIST,
+        },
+    })
+}

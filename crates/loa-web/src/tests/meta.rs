@@ -1,0 +1,43 @@
+//! What the server offers, as `GET /api/meta` tells it.
+
+use super::App;
+use serde_json::json;
+
+#[tokio::test]
+async fn meta_names_every_variant_level_seat_and_limit() {
+    let app = App::new();
+    let meta = app.ok("GET", "/api/meta", None).await;
+    let ids: Vec<&str> = meta["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "standard",
+            "scrambled-eggs",
+            "parachute",
+            "ambiloa",
+            "neighbors",
+            "fields-of-action"
+        ]
+    );
+    assert_eq!(meta["variants"][0]["boards"], json!([6, 7, 8]));
+    assert_eq!(meta["variants"][2]["boards"], json!([8]));
+    assert_eq!(meta["variants"][3]["partnership"], true);
+    assert_eq!(meta["variants"][5]["connection"], false);
+    assert_eq!(meta["rules"], json!(["draw", "mover-wins"]));
+    assert_eq!(meta["levels"].as_array().unwrap().len(), 8);
+    assert_eq!(meta["levels"][0]["description"], "depth 1");
+    assert_eq!(meta["levels"][6]["description"], "depth 9");
+    assert_eq!(
+        meta["levels"][7]["description"],
+        "1 s a move (full strength)"
+    );
+    assert_eq!(meta["seats"], json!(["black", "white", "black2", "white2"]));
+    assert_eq!(meta["limits"]["setup_moves"], 2000);
+    assert_eq!(meta["limits"]["movetime_ms"], json!([10, 60000]));
+    assert_eq!(meta["limits"]["correspondence_days"], json!([1, 60]));
+}
