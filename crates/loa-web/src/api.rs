@@ -5,8 +5,8 @@
 use crate::clock::now_ms;
 use crate::engine_pool::Cancel;
 use crate::error::{ApiError, ApiResult};
+use crate::game::{Caller, Changed, GameView, LiveGame};
 use crate::hub::Hub;
-use crate::live::{Caller, Changed, GameView, LiveGame};
 use crate::setup::{parse_rules, read_moves, start_position, NewGame};
 use crate::view::{OutcomeView, PositionView};
 use axum::extract::rejection::JsonRejection;
@@ -235,13 +235,7 @@ pub async fn act(
         .change(&open, |live, now| {
             let nothing = |live: &LiveGame| Changed::nothing_at(live.game.ply());
             let changed = match action {
-                Action::Join => {
-                    let token = caller
-                        .token
-                        .as_deref()
-                        .ok_or_else(|| ApiError::forbidden("joining needs your seat's token"))?;
-                    live.join(token, now)?
-                }
+                Action::Join => live.join(&caller, now)?,
                 Action::Resign => {
                     live.resign(&caller, side, now)?;
                     nothing(live)

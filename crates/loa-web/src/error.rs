@@ -1,5 +1,8 @@
-//! The API's errors: a status and a message, sent as `{"error": "..."}`.
+//! The API's errors: a status and a message, sent as `{"error": "..."}`. The domain's
+//! refusals (a game's, the hub's) become statuses here and nowhere else.
 
+use crate::game::GameError;
+use crate::hub::HubError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -30,27 +33,37 @@ impl ApiError {
         ApiError::new(StatusCode::FORBIDDEN, message)
     }
 
-    /// The request is well formed but the game is not in a state to take it.
-    pub fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, message)
-    }
-
-    /// A stored game that cannot be read back: logged with the cause, answered with the
-    /// game's id so that the rest of the site is known to be sound.
-    pub fn damaged(id: &str, detail: impl std::fmt::Display) -> ApiError {
-        tracing::error!("game {id} is damaged in the database: {detail}");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("game {id} is damaged in the database and cannot be opened; other games are not affected"),
-        )
-    }
-
     pub fn internal(err: impl std::fmt::Display) -> ApiError {
         tracing::error!("{err}");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the server failed; nothing was changed",
         )
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(err: GameError) -> ApiError {
+        let status = match err {
+            _ if err.is_about_the_caller() => StatusCode::FORBIDDEN,
+            GameError::IllegalMove(_) => StatusCode::BAD_REQUEST,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError::new(status, err.to_string())
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(err: HubError) -> ApiError {
+        match err {
+            HubError::NotFound => ApiError::not_found(),
+            HubError::Damaged { ref id, ref detail } => {
+                tracing::error!("game {id} is damaged in the database: {detail}");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())
+            }
+            HubError::Store(err) => ApiError::internal(err),
+            HubError::Game(err) => err.into(),
+        }
     }
 }
 
@@ -68,3 +81,50 @@ impl IntoResponse for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loa_core::Color;
+
+    #[test]
+    fn each_refusal_has_its_status() {
+        let status = |err: GameError| ApiError::from(err).status;
+        assert_eq!(status(GameError::NoToken), StatusCode::FORBIDDEN);
+        assert_eq!(status(GameError::NotASeat), StatusCode::FORBIDDEN);
+        let wrong = GameError::WrongSide {
+            seat: Color::Black,
+            asked: Color::White,
+        };
+        assert_eq!(status(wrong), StatusCode::FORBIDDEN);
+        let turn = GameError::NotYourTurn {
+            to_move: "white".into(),
+        };
+        assert_eq!(status(turn), StatusCode::FORBIDDEN);
+        assert_eq!(
+            status(GameError::IllegalMove("x".into())),
+            StatusCode::BAD_REQUEST
+        );
+        for state in [
+            GameError::EngineTurn,
+            GameError::Over("time".into()),
+            GameError::NotStarted,
+            GameError::TimeUp,
+            GameError::StalePly { sent: 3, played: 1 },
+            GameError::EngineDeclines,
+            GameError::NothingToTakeBack,
+            GameError::RematchBeforeEnd,
+        ] {
+            assert_eq!(status(state), StatusCode::CONFLICT);
+        }
+        let stale = ApiError::from(GameError::StalePly { sent: 3, played: 1 });
+        assert_eq!(
+            stale.message,
+            "the move was sent for move 3, but 1 move has been played"
+        );
+        assert_eq!(
+            ApiError::from(HubError::NotFound).status,
+            StatusCode::NOT_FOUND
+        );
+    }
+}

@@ -5,10 +5,9 @@
 
 use crate::clock::now_ms;
 use crate::engine_pool::{Cancel, EnginePool};
-use crate::error::{ApiError, ApiResult};
+use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
 use crate::ids;
-use crate::live::{Caller, Changed, GameView, LiveGame};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 use loa_core::GameState;
 use loa_engine::{SearchLimits, SearchRequest, TimeLimit};
 use std::collections::{BTreeMap, HashMap};
@@ -27,6 +26,24 @@ pub struct OpenGame {
     engine: Mutex<Option<(usize, Arc<Cancel>)>>,
     flag_watch: Mutex<Option<tokio::task::AbortHandle>>,
 }
+
+/// Why the hub could not do what it was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum HubError {
+    #[error("no such game")]
+    NotFound,
+    /// A stored game that cannot be read back: this game's fault alone.
+    #[error(
+        "game {id} is damaged in the database and cannot be opened; other games are not affected"
+    )]
+    Damaged { id: String, detail: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Game(#[from] GameError),
+}
+
+pub type HubResult<T> = Result<T, HubError>;
 
 pub struct Hub {
     pub store: Store,
@@ -48,7 +65,7 @@ impl Hub {
     }
 
     /// Adds a new game: written first, then opened.
-    pub fn create(self: &Arc<Self>, live: LiveGame) -> ApiResult<Arc<OpenGame>> {
+    pub fn create(self: &Arc<Self>, live: LiveGame) -> HubResult<Arc<OpenGame>> {
         self.store.insert(&live.stored())?;
         let id = live.id.clone();
         let open = Arc::new(OpenGame::new(live));
@@ -57,16 +74,19 @@ impl Hub {
     }
 
     /// An open game, read from the database if it is not in memory.
-    pub fn open(self: &Arc<Self>, id: &str) -> ApiResult<Arc<OpenGame>> {
+    pub fn open(self: &Arc<Self>, id: &str) -> HubResult<Arc<OpenGame>> {
         if !ids::is_well_formed(id) {
-            return Err(ApiError::not_found());
+            return Err(HubError::NotFound);
         }
         if let Some(open) = self.games().get(id) {
             return Ok(Arc::clone(open));
         }
         // A row that cannot be read back is this game's fault alone: say which game, and
         // keep serving the others.
-        let damaged = |detail: String| ApiError::damaged(id, detail);
+        let damaged = |detail: String| HubError::Damaged {
+            id: id.to_string(),
+            detail,
+        };
         let stored = self
             .store
             .load(id)
@@ -74,10 +94,10 @@ impl Hub {
                 if e.is_damaged_row() {
                     damaged(e.to_string())
                 } else {
-                    ApiError::from(e)
+                    HubError::from(e)
                 }
             })?
-            .ok_or_else(ApiError::not_found)?;
+            .ok_or(HubError::NotFound)?;
         let live = LiveGame::restore(stored).map_err(damaged)?;
         let mut games = self.games();
         // Another request may have opened it meanwhile: keep the first.
@@ -93,18 +113,40 @@ impl Hub {
     pub async fn change(
         self: &Arc<Self>,
         open: &Arc<OpenGame>,
-        action: impl FnOnce(&mut LiveGame, i64) -> ApiResult<Changed>,
-    ) -> ApiResult<GameView> {
+        action: impl FnOnce(&mut LiveGame, i64) -> Result<Changed, GameError>,
+    ) -> HubResult<GameView> {
+        let mut refusal = None;
+        let view = self
+            .change_if(open, |live, now| {
+                action(live, now).map_err(|e| refusal = Some(e)).ok()
+            })
+            .await?;
+        match (view, refusal) {
+            (Some(view), _) => Ok(view),
+            (None, Some(refusal)) => Err(refusal.into()),
+            (None, None) => unreachable!("an action either changes the game or says why not"),
+        }
+    }
+
+    /// A change the server makes when it applies (the engine's move, a flag): `None`,
+    /// and nothing written, when it does not.
+    pub async fn change_if(
+        self: &Arc<Self>,
+        open: &Arc<OpenGame>,
+        action: impl FnOnce(&mut LiveGame, i64) -> Option<Changed>,
+    ) -> HubResult<Option<GameView>> {
         let mut live = open.game.lock().await;
         let now = now_ms();
         let mut copy = live.clone();
-        let changed = action(&mut copy, now)?;
+        let Some(changed) = action(&mut copy, now) else {
+            return Ok(None);
+        };
         self.store.update(&copy.row(now), &changed.as_change())?;
         copy.updated_at = now;
         *live = copy;
         let view = live.view(now);
         self.after_change(open, &live, &view);
-        Ok(view)
+        Ok(Some(view))
     }
 
     /// The rematch of a finished game for the seat `caller` holds: made on the first
@@ -114,7 +156,7 @@ impl Hub {
         self: &Arc<Self>,
         open: &Arc<OpenGame>,
         caller: &Caller,
-    ) -> ApiResult<(Arc<OpenGame>, bool, BTreeMap<String, String>)> {
+    ) -> HubResult<(Arc<OpenGame>, bool, BTreeMap<String, String>)> {
         let mut live = open.game.lock().await;
         let slots = live.rematch_slots(caller)?;
         let (rematch, made) = match live.rematch.clone() {
@@ -177,15 +219,12 @@ impl Hub {
                 .unwrap_or_else(|e| e.into_inner())
                 .take();
             let flagged = hub
-                .change(&game, |live, now| {
-                    if live.check_flag(now) {
-                        Ok(Changed::nothing_at(live.game.ply()))
-                    } else {
-                        Err(ApiError::conflict("no flag"))
-                    }
+                .change_if(&game, |live, now| {
+                    live.check_flag(now)
+                        .then(|| Changed::nothing_at(live.game.ply()))
                 })
                 .await;
-            if flagged.is_err() {
+            if !matches!(flagged, Ok(Some(_))) {
                 // A move came first, or the write failed: look again.
                 let live = game.game.lock().await;
                 hub.watch_flag(&game, &live);
@@ -239,14 +278,13 @@ impl Hub {
             if cancel.is_cancelled() {
                 return;
             }
-            let played = hub
-                .change(&game, |live, now| {
-                    live.play_engine(best, ply, now)
-                        .ok_or_else(|| ApiError::conflict("the game moved on"))
-                })
-                .await;
-            if let Err(err) = played {
-                tracing::debug!("engine move {best} not played: {}", err.message);
+            match hub
+                .change_if(&game, |live, now| live.play_engine(best, ply, now))
+                .await
+            {
+                Ok(Some(_)) => {}
+                Ok(None) => tracing::debug!("engine move {best} not played: the game moved on"),
+                Err(err) => tracing::error!("engine move {best} not written: {err}"),
             }
         });
     }
@@ -278,7 +316,7 @@ impl Hub {
 
     /// Opens every game whose clock runs, so that its flag falls on time even if nobody
     /// looks at it (after a restart).
-    pub async fn resume_clocks(self: &Arc<Self>) -> ApiResult<usize> {
+    pub async fn resume_clocks(self: &Arc<Self>) -> HubResult<usize> {
         let ids = self.store.clocked_games_in_progress()?;
         for id in &ids {
             let open = self.open(id)?;

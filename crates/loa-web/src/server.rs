@@ -104,7 +104,7 @@ impl Server {
             .hub
             .resume_clocks()
             .await
-            .map_err(|e| anyhow::anyhow!(e.message))?;
+            .map_err(|e| anyhow::anyhow!("cannot resume the games with clocks: {e}"))?;
         if resumed > 0 {
             let games = if resumed == 1 { "game" } else { "games" };
             tracing::info!("{resumed} {games} with running clocks resumed");

@@ -1,0 +1,303 @@
+//! What can happen to a game: joining, a move (a person's or the engine's), a flag,
+//! resigning, draw offers, takebacks, and the setup of a rematch.
+
+use super::{ending_of, swap_slot, to_i64, Caller, Changed, Ending, GameError, LiveGame};
+use crate::lineup::Player;
+use crate::setup::GameSetup;
+use crate::store::MoveRow;
+use loa_core::{Color, GameState, Move, Seat};
+
+type GameResult<T> = Result<T, GameError>;
+
+impl LiveGame {
+    /// A person at an online game's seat opens it; the game starts once every person
+    /// has.
+    pub fn join(&mut self, caller: &Caller, now: i64) -> GameResult<Changed> {
+        let token = caller.token.as_deref().ok_or(GameError::NoToken)?;
+        let index = self
+            .seats
+            .iter()
+            .position(|s| s.token == token)
+            .ok_or(GameError::NotASeat)?;
+        let mut changed = Changed::nothing_at(self.game.ply());
+        if !self.seats[index].joined {
+            self.seats[index].joined = true;
+            changed.seats.push(self.seats[index].clone());
+            if self.seats.iter().all(|s| s.joined) && self.started_at.is_none() {
+                self.start(now);
+            }
+        }
+        Ok(changed)
+    }
+
+    /// A person's move. `expected_ply`, when given, must be the number of moves played:
+    /// a move sent for a position that has changed since is refused.
+    pub fn play_human(
+        &mut self,
+        caller: &Caller,
+        text: &str,
+        expected_ply: Option<usize>,
+        now: i64,
+    ) -> GameResult<Changed> {
+        let slot = self.caller_slot(caller)?.slot.clone();
+        self.check_can_move(expected_ply, now)?;
+        if let Player::Engine(_) = self.lineup.player(self.seat_to_move()) {
+            return Err(GameError::EngineTurn);
+        }
+        let to_move = self.lineup.slot(self.seat_to_move());
+        if slot != to_move {
+            return Err(GameError::NotYourTurn { to_move });
+        }
+        let mv = self
+            .position()
+            .parse_move(text)
+            .map_err(|e| GameError::IllegalMove(e.to_string()))?;
+        Ok(self.play(mv, now))
+    }
+
+    /// The engine's move, searched for the position after `ply` moves.
+    pub fn play_engine(&mut self, mv: Move, ply: usize, now: i64) -> Option<Changed> {
+        if self.game.ply() != ply || self.engine_to_move().is_none() {
+            return None;
+        }
+        if !self.position().is_legal(mv) || self.flag_fallen(now) {
+            return None;
+        }
+        Some(self.play(mv, now))
+    }
+
+    fn check_can_move(&self, expected_ply: Option<usize>, now: i64) -> GameResult<()> {
+        self.check_not_over()?;
+        if self.started_at.is_none() {
+            return Err(GameError::NotStarted);
+        }
+        if self.flag_fallen(now) {
+            return Err(GameError::TimeUp);
+        }
+        if let Some(ply) = expected_ply {
+            if ply != self.game.ply() {
+                return Err(GameError::StalePly {
+                    sent: ply,
+                    played: self.game.ply(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, mv: Move, now: i64) -> Changed {
+        let mover = self.position().side_to_move();
+        let mover_seat = self.seat_to_move();
+        let ply = self.game.ply();
+        self.game.play(mv).expect("checked legal");
+        self.texts.push(self.position().to_string());
+        self.movers.push(mover_seat);
+        let clock_ms = self.clock.as_mut().map(|clock| {
+            clock.press(mover, now);
+            clock.remaining_ms.map(to_i64)
+        });
+        let row = MoveRow {
+            text: mv.to_string(),
+            played_at: now,
+            clock_ms,
+        };
+        self.log.push(row.clone());
+        self.draw_offer = None;
+        self.takeback_offer = None;
+        if let Some(outcome) = self.game.outcome() {
+            self.ending = Some(ending_of(outcome));
+        }
+        Changed {
+            truncate_from: None,
+            new_moves: vec![row],
+            first_new_ply: ply,
+            seats: Vec::new(),
+        }
+    }
+
+    fn flag_fallen(&self, now: i64) -> bool {
+        let to_move = self.position().side_to_move();
+        self.clock
+            .is_some_and(|c| c.running_since.is_some() && c.left_at(to_move, to_move, now) == 0)
+    }
+
+    /// Ends the game on time if the side to move's flag has fallen; whether it did.
+    pub fn check_flag(&mut self, now: i64) -> bool {
+        if self.is_over() || !self.flag_fallen(now) {
+            return false;
+        }
+        let loser = self.position().side_to_move();
+        if let Some(clock) = &mut self.clock {
+            clock.remaining_ms[loser.index()] = 0;
+        }
+        self.ending = Some(Ending {
+            winner: Some(!loser),
+            reason: "time".into(),
+        });
+        true
+    }
+
+    /// When the side to move's flag falls, if a clock runs.
+    pub fn flag_at(&self) -> Option<i64> {
+        if self.is_over() {
+            return None;
+        }
+        self.clock?.flag_at(self.position().side_to_move())
+    }
+
+    pub fn resign(&mut self, caller: &Caller, side: Option<Color>, now: i64) -> GameResult<()> {
+        self.check_not_over()?;
+        let side = self.caller_side(caller, side)?;
+        self.stop_clock(now);
+        self.ending = Some(Ending {
+            winner: Some(!side),
+            reason: "resignation".into(),
+        });
+        Ok(())
+    }
+
+    fn check_not_over(&self) -> GameResult<()> {
+        match &self.ending {
+            Some(ending) => Err(GameError::Over(ending.reason.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// Stops the running clock at `now`, keeping the time used.
+    fn stop_clock(&mut self, now: i64) {
+        let to_move = self.position().side_to_move();
+        if let Some(clock) = &mut self.clock {
+            let left = clock.left_at(to_move, to_move, now);
+            clock.remaining_ms[to_move.index()] = left;
+            clock.running_since = None;
+        }
+    }
+
+    /// Offers a draw, or accepts the other side's offer. The engine declines.
+    pub fn offer_draw(&mut self, caller: &Caller, side: Option<Color>, now: i64) -> GameResult<()> {
+        self.check_not_over()?;
+        let side = self.caller_side(caller, side)?;
+        if self.draw_offer == Some(!side) {
+            self.stop_clock(now);
+            self.ending = Some(Ending {
+                winner: None,
+                reason: "agreement".into(),
+            });
+            self.draw_offer = None;
+            return Ok(());
+        }
+        if self.side_is_engine(!side) {
+            return Err(GameError::EngineDeclines);
+        }
+        self.draw_offer = Some(side);
+        Ok(())
+    }
+
+    fn side_is_engine(&self, side: Color) -> bool {
+        (0..2).all(|index| matches!(self.lineup.player(Seat { side, index }), Player::Engine(_)))
+    }
+
+    /// Withdraws or declines an offer of a draw or a takeback.
+    pub fn decline(
+        &mut self,
+        caller: &Caller,
+        side: Option<Color>,
+        takeback: bool,
+    ) -> GameResult<()> {
+        self.caller_side(caller, side)?;
+        if takeback {
+            self.takeback_offer = None;
+        } else {
+            self.draw_offer = None;
+        }
+        Ok(())
+    }
+
+    /// Asks to take back the asking side's last move, or grants the other side's
+    /// request. Against the engine, and at one board, it is granted at once.
+    pub fn takeback(
+        &mut self,
+        caller: &Caller,
+        side: Option<Color>,
+        now: i64,
+    ) -> GameResult<Changed> {
+        self.check_not_over()?;
+        let side = self.caller_side(caller, side)?;
+        let granted_to = if !self.online || self.side_is_engine(!side) {
+            Some(side)
+        } else if self.takeback_offer == Some(!side) {
+            Some(!side)
+        } else {
+            None
+        };
+        let Some(asker) = granted_to else {
+            self.takeback_offer = Some(side);
+            return Ok(Changed::nothing_at(self.game.ply()));
+        };
+        // Back to before the asker's last move by a person (at one board: the last move).
+        let one_board = !self.online && !self.lineup.has_engine();
+        let mut back = self.game.clone();
+        loop {
+            back.undo().ok_or(GameError::NothingToTakeBack)?;
+            let seat = back.position().seat_to_move();
+            if one_board || (seat.side == asker && self.lineup.player(seat) == Player::Human) {
+                break;
+            }
+        }
+        let keep = back.ply();
+        self.game = back;
+        self.log.truncate(keep);
+        self.texts.truncate(keep + 1);
+        self.movers.truncate(keep);
+        if let Some(clock) = &mut self.clock {
+            let control = clock.control;
+            clock.remaining_ms = self
+                .log
+                .iter()
+                .rev()
+                .find_map(|m| m.clock_ms)
+                .map_or([control.initial_ms(); 2], |c| {
+                    c.map(|ms| u64::try_from(ms).unwrap_or(0))
+                });
+            clock.running_since = Some(now);
+        }
+        self.takeback_offer = None;
+        self.draw_offer = None;
+        Ok(Changed {
+            truncate_from: Some(keep),
+            new_moves: Vec::new(),
+            first_new_ply: keep,
+            seats: Vec::new(),
+        })
+    }
+
+    /// The setup of a rematch: the same game from its start, the sides' players swapped.
+    /// Only a seat of a finished game asks for one.
+    pub fn rematch_setup(&self, caller: &Caller) -> GameResult<GameSetup> {
+        self.caller_slot(caller)?;
+        if !self.is_over() {
+            return Err(GameError::RematchBeforeEnd);
+        }
+        Ok(GameSetup {
+            variant: self.variant,
+            rules: self.rules(),
+            start: *self.game.start(),
+            moves: Vec::new(),
+            lineup: self.lineup.swapped(),
+            clock: self.clock.map(|c| c.control),
+            online: self.online,
+            names: [self.names[1].clone(), self.names[0].clone()],
+        })
+    }
+
+    /// The slots of the rematch the caller's seats become: Black's seats are White's.
+    pub fn rematch_slots(&self, caller: &Caller) -> GameResult<Vec<String>> {
+        let slot = &self.caller_slot(caller)?.slot;
+        let mut slots = vec![swap_slot(slot)];
+        if !self.online {
+            // At one board or against the engine the person holds every person's seat.
+            slots = self.seats.iter().map(|s| swap_slot(&s.slot)).collect();
+        }
+        Ok(slots)
+    }
+}

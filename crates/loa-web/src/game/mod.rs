@@ -1,0 +1,265 @@
+//! A game being played: the rules' game with its clock, seats, offers and ending.
+//! Everything that can happen to it is in `actions` (each change made on a copy of what
+//! it touches only after every check has passed, and returned as the rows to write);
+//! `rows` turns it into the store's rows and back, `view` into what the API shows.
+//! Nothing here knows of HTTP: refusals are [`GameError`]s.
+
+mod actions;
+mod error;
+mod rows;
+mod view;
+
+pub use error::GameError;
+pub use view::GameView;
+
+use crate::clock::{Clock, TimeControl};
+use crate::ids::random_name;
+use crate::levels::Strength;
+use crate::lineup::{Lineup, Player};
+use crate::setup::GameSetup;
+use crate::store::{Change, MoveRow, SeatRow};
+use loa_core::{Color, Game, GameState, RuleSet, Seat, Variant, VariantPosition};
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub winner: Option<Color>,
+    /// `connection`, `simultaneous connection`, `third repetition`, `time`,
+    /// `resignation`, `agreement`...
+    pub reason: String,
+}
+
+/// Who is asking: the token of the seat they hold. An id lets one watch a game; only a
+/// seat's token lets one act in it.
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    pub token: Option<String>,
+}
+
+#[derive(Clone)]
+pub struct LiveGame {
+    pub id: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub variant: Variant,
+    pub lineup: Lineup,
+    pub names: [Option<String>; 2],
+    pub online: bool,
+    pub game: Game<VariantPosition>,
+    /// The position text after each move, the start first (kept, not recomputed: every
+    /// view sends them).
+    pub texts: Vec<String>,
+    /// The seat that made each move.
+    pub movers: Vec<Seat>,
+    pub clock: Option<Clock>,
+    /// When each move was played and the clocks after it.
+    pub log: Vec<MoveRow>,
+    pub seats: Vec<SeatRow>,
+    pub started_at: Option<i64>,
+    pub ending: Option<Ending>,
+    pub draw_offer: Option<Color>,
+    pub takeback_offer: Option<Color>,
+    /// The id of the rematch, once one is made.
+    pub rematch: Option<String>,
+}
+
+/// What an action changed, for the store.
+pub struct Changed {
+    pub truncate_from: Option<usize>,
+    pub new_moves: Vec<MoveRow>,
+    pub first_new_ply: usize,
+    pub seats: Vec<SeatRow>,
+}
+
+impl Changed {
+    pub fn nothing_at(ply: usize) -> Changed {
+        Changed {
+            truncate_from: None,
+            new_moves: Vec::new(),
+            first_new_ply: ply,
+            seats: Vec::new(),
+        }
+    }
+
+    pub fn as_change(&self) -> Change<'_> {
+        Change {
+            truncate_from: self.truncate_from,
+            new_moves: &self.new_moves,
+            first_new_ply: self.first_new_ply,
+            seats: &self.seats,
+        }
+    }
+}
+
+impl LiveGame {
+    /// A new game from a checked setup, started at `now` unless people must join first.
+    pub fn create(setup: GameSetup, now: i64) -> LiveGame {
+        let mut game = Game::new(setup.start, setup.rules);
+        for &mv in &setup.moves {
+            game.play(mv).expect("the setup checked its moves");
+        }
+        let log = setup
+            .moves
+            .iter()
+            .map(|mv| MoveRow {
+                text: mv.to_string(),
+                played_at: now,
+                clock_ms: None,
+            })
+            .collect();
+        // Every person's seat has a token of its own; an online seat is taken when its
+        // person opens the link, the others are the creator's from the start.
+        let seats = setup
+            .lineup
+            .human_slots()
+            .into_iter()
+            .map(|(slot, _)| SeatRow {
+                slot,
+                token: random_name(),
+                joined: !setup.online,
+            })
+            .collect();
+        let (texts, movers) = replay_line(&game);
+        let mut live = LiveGame {
+            id: random_name(),
+            texts,
+            movers,
+            created_at: now,
+            updated_at: now,
+            variant: setup.variant,
+            lineup: setup.lineup,
+            names: setup.names,
+            online: setup.online,
+            ending: game.outcome().map(ending_of),
+            game,
+            clock: setup.clock.map(Clock::new),
+            log,
+            seats,
+            started_at: None,
+            draw_offer: None,
+            takeback_offer: None,
+            rematch: None,
+        };
+        if !live.online {
+            live.start(now);
+        }
+        live
+    }
+
+    /// The game begins. A live clock waits for the first move, so nobody loses time to a
+    /// page still loading; a correspondence move's days run at once.
+    fn start(&mut self, now: i64) {
+        self.started_at = Some(now);
+        let first_move_pending = self.log.is_empty();
+        if let (Some(clock), None) = (&mut self.clock, &self.ending) {
+            if !(first_move_pending && matches!(clock.control, TimeControl::Live { .. })) {
+                clock.start(now);
+            }
+        }
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.game.rules()
+    }
+
+    pub fn position(&self) -> &VariantPosition {
+        self.game.position()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    pub fn seat_to_move(&self) -> Seat {
+        self.position().seat_to_move()
+    }
+
+    /// The engine's strength if the seat to move is the engine's and the game goes on.
+    pub fn engine_to_move(&self) -> Option<Strength> {
+        if self.is_over() || self.started_at.is_none() {
+            return None;
+        }
+        match self.lineup.player(self.seat_to_move()) {
+            Player::Engine(strength) => Some(strength),
+            Player::Human => None,
+        }
+    }
+
+    /// The place a token holds, if it is one of this game's.
+    fn slot_of(&self, token: &str) -> Option<&SeatRow> {
+        self.seats.iter().find(|s| s.token == token)
+    }
+
+    /// The side of the seat the caller's token holds; `requested`, if given, must be it.
+    fn caller_side(&self, caller: &Caller, requested: Option<Color>) -> Result<Color, GameError> {
+        let side = slot_side(&self.caller_slot(caller)?.slot);
+        match requested {
+            Some(requested) if requested != side => Err(GameError::WrongSide {
+                seat: side,
+                asked: requested,
+            }),
+            _ => Ok(side),
+        }
+    }
+
+    /// The seat the caller's token holds.
+    fn caller_slot(&self, caller: &Caller) -> Result<&SeatRow, GameError> {
+        let token = caller.token.as_deref().ok_or(GameError::NoToken)?;
+        self.slot_of(token).ok_or(GameError::NotASeat)
+    }
+
+    /// The tokens of every seat, by place: what the creator of the game is given.
+    pub fn tokens(&self) -> std::collections::BTreeMap<String, String> {
+        self.seats
+            .iter()
+            .map(|s| (s.slot.clone(), s.token.clone()))
+            .collect()
+    }
+
+    /// The place a token holds, for the page to know whose seat it is.
+    pub fn slot_for_token(&self, token: &str) -> Option<String> {
+        self.slot_of(token).map(|s| s.slot.clone())
+    }
+}
+
+/// The position text after each move of `game`, the start first, and the seat that made
+/// each move.
+fn replay_line(game: &Game<VariantPosition>) -> (Vec<String>, Vec<Seat>) {
+    let mut replay = Game::new(*game.start(), game.rules());
+    let mut texts = vec![replay.position().to_string()];
+    let mut movers = Vec::new();
+    for mv in game.moves() {
+        movers.push(replay.position().seat_to_move());
+        replay.play(mv).expect("replaying the game");
+        texts.push(replay.position().to_string());
+    }
+    (texts, movers)
+}
+
+/// The other side's place of the same rank: `black` and `white`, `black2` and `white2`.
+fn swap_slot(slot: &str) -> String {
+    match slot.strip_prefix("black") {
+        Some(rest) => format!("white{rest}"),
+        None => format!("black{}", slot.strip_prefix("white").unwrap_or_default()),
+    }
+}
+
+/// The side of a place: `black`, `black2` are Black's.
+fn slot_side(slot: &str) -> Color {
+    if slot.starts_with("black") {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+fn ending_of(outcome: loa_core::Outcome) -> Ending {
+    Ending {
+        winner: outcome.winner,
+        reason: outcome.reason.to_string(),
+    }
+}
+
+fn to_i64(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}

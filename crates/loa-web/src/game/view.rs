@@ -1,0 +1,106 @@
+//! A game as the API shows it.
+
+use super::LiveGame;
+use crate::clock::TimeControl;
+use crate::lineup::Lineup;
+use crate::view::{color_name, MoveView, OutcomeView, PositionView};
+use loa_core::{Color, GameState};
+use serde::Serialize;
+
+impl LiveGame {
+    /// The game as the API shows it at `now`.
+    pub fn view(&self, now: i64) -> GameView {
+        let to_move = self.position().side_to_move();
+        GameView {
+            id: self.id.clone(),
+            variant: self.variant.name(),
+            rules: self.rules().to_string(),
+            online: self.online,
+            players: self.lineup,
+            names: self.names.clone(),
+            start: self.game.start().to_string(),
+            moves: self.game.moves().map(|m| m.to_string()).collect(),
+            positions: self.texts.clone(),
+            movers: self
+                .movers
+                .iter()
+                .map(|&seat| self.lineup.slot(seat))
+                .collect(),
+            ply: self.game.ply(),
+            position: PositionView::of(self.position(), self.rules(), self.is_over()),
+            last_move: self.game.last_move().map(MoveView::of),
+            to_move_slot: (!self.is_over()).then(|| self.lineup.slot(self.seat_to_move())),
+            clock: self.clock.map(|clock| ClockView {
+                control: clock.control,
+                black_ms: clock.left_at(Color::Black, to_move, now),
+                white_ms: clock.left_at(Color::White, to_move, now),
+                running: (clock.running_since.is_some() && !self.is_over())
+                    .then(|| color_name(to_move)),
+                move_clocks: self.log.iter().map(|m| m.clock_ms).collect(),
+            }),
+            started: self.started_at.is_some(),
+            waiting_for: self
+                .seats
+                .iter()
+                .filter(|s| !s.joined)
+                .map(|s| s.slot.clone())
+                .collect(),
+            result: self
+                .ending
+                .as_ref()
+                .map(|e| OutcomeView::new(e.winner, e.reason.clone())),
+            draw_offer: self.draw_offer.map(color_name),
+            takeback_offer: self.takeback_offer.map(color_name),
+            rematch: self.rematch.clone(),
+            server_time: now,
+            created_at: self.created_at,
+        }
+    }
+}
+
+/// A game as `GET /api/games/{id}` shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    pub id: String,
+    pub variant: &'static str,
+    pub rules: String,
+    pub online: bool,
+    pub players: Lineup,
+    pub names: [Option<String>; 2],
+    /// The start's position text.
+    pub start: String,
+    pub moves: Vec<String>,
+    /// The position text after each move, the start first.
+    pub positions: Vec<String>,
+    /// The seat (`black`, `white`, `black2`, `white2`) that made each move.
+    pub movers: Vec<String>,
+    pub ply: usize,
+    pub position: PositionView,
+    pub last_move: Option<MoveView>,
+    /// The place whose turn it is, while the game goes on.
+    pub to_move_slot: Option<String>,
+    pub clock: Option<ClockView>,
+    /// Whether the game has begun (an online game begins when every person has joined).
+    pub started: bool,
+    /// The places of an online game still to be taken.
+    pub waiting_for: Vec<String>,
+    pub result: Option<OutcomeView>,
+    pub draw_offer: Option<&'static str>,
+    pub takeback_offer: Option<&'static str>,
+    /// The id of the rematch, once a player asked for one.
+    pub rematch: Option<String>,
+    /// The server's clock when this was written, in ms since the epoch.
+    pub server_time: i64,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    pub control: TimeControl,
+    pub black_ms: u64,
+    pub white_ms: u64,
+    /// The side whose time runs.
+    pub running: Option<&'static str>,
+    /// The clocks after each move.
+    pub move_clocks: Vec<Option<[i64; 2]>>,
+}
