@@ -1,0 +1,367 @@
+//! Games: making them, reading them, playing in them, listing them, their records.
+
+use super::{ApiQuery, Body, OptionalBody, MAX_LIST};
+use crate::clock::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::game::{Caller, Changed, GameView, LiveGame};
+use crate::hub::Hub;
+use crate::setup::NewGame;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use loa_core::record::GameRecord;
+use loa_core::Color;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+#[derive(Serialize)]
+pub struct Created {
+    pub id: String,
+    pub position: String,
+    /// The token of each seat the creator plays (every person's seat; in an online game
+    /// the creator passes the others on): only a seat's token acts in the game.
+    pub tokens: std::collections::BTreeMap<String, String>,
+    pub game: GameView,
+}
+
+pub async fn create_game(
+    State(hub): State<Arc<Hub>>,
+    Body(request): Body<NewGame>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let setup = request.check().map_err(ApiError::bad_request)?;
+    let live = LiveGame::create(setup, now_ms());
+    let tokens = live.tokens();
+    let open = hub.create(live)?;
+    let live = open.game.lock().await;
+    let view = live.view(now_ms());
+    hub.after_change(&open, &live, &view);
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            id: live.id.clone(),
+            position: live.position().to_string(),
+            tokens,
+            game: view,
+        }),
+    ))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct TokenQuery {
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct GameAnswer {
+    #[serde(flatten)]
+    pub game: GameView,
+    /// The place the token given holds, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<String>,
+}
+
+pub async fn get_game(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<TokenQuery>,
+) -> ApiResult<Json<GameAnswer>> {
+    let open = hub.open(&id)?;
+    let live = open.game.lock().await;
+    Ok(Json(GameAnswer {
+        game: live.view(now_ms()),
+        you: query.token.as_deref().and_then(|t| live.slot_for_token(t)),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    #[serde(rename = "move")]
+    pub text: String,
+    #[serde(default)]
+    pub token: Option<String>,
+    /// The number of moves played when the move was chosen.
+    #[serde(default)]
+    pub ply: Option<usize>,
+}
+
+pub async fn play_move(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Body(request): Body<MoveRequest>,
+) -> ApiResult<Json<GameView>> {
+    let open = hub.open(&id)?;
+    let caller = Caller {
+        token: request.token,
+    };
+    let view = hub
+        .change(&open, |live, now| {
+            live.play_human(&caller, &request.text, request.ply, now)
+        })
+        .await?;
+    Ok(Json(view))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SideRequest {
+    #[serde(default)]
+    pub token: Option<String>,
+    /// In a game at one board: the side that acts (the side to move by default).
+    #[serde(default)]
+    pub side: Option<String>,
+}
+
+impl SideRequest {
+    fn caller(&self) -> ApiResult<(Caller, Option<Color>)> {
+        let side = match self.side.as_deref() {
+            None => None,
+            Some("black") => Some(Color::Black),
+            Some("white") => Some(Color::White),
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "side is black or white, not '{}'",
+                    loa_core::excerpt(other)
+                )))
+            }
+        };
+        Ok((
+            Caller {
+                token: self.token.clone(),
+            },
+            side,
+        ))
+    }
+}
+
+/// Which of the offers a request makes.
+#[derive(Clone, Copy)]
+pub enum Action {
+    Join,
+    Resign,
+    Draw,
+    DeclineDraw,
+    Takeback,
+    DeclineTakeback,
+}
+
+pub async fn act(
+    hub: Arc<Hub>,
+    id: String,
+    request: SideRequest,
+    action: Action,
+) -> ApiResult<Json<GameView>> {
+    let open = hub.open(&id)?;
+    let (caller, side) = request.caller()?;
+    let view = hub
+        .change(&open, |live, now| {
+            let nothing = |live: &LiveGame| Changed::nothing_at(live.game.ply());
+            let changed = match action {
+                Action::Join => live.join(&caller, now)?,
+                Action::Resign => {
+                    live.resign(&caller, side, now)?;
+                    nothing(live)
+                }
+                Action::Draw => {
+                    live.offer_draw(&caller, side, now)?;
+                    nothing(live)
+                }
+                Action::DeclineDraw => {
+                    live.decline(&caller, side, false)?;
+                    nothing(live)
+                }
+                Action::Takeback => live.takeback(&caller, side, now)?,
+                Action::DeclineTakeback => {
+                    live.decline(&caller, side, true)?;
+                    nothing(live)
+                }
+            };
+            Ok(changed)
+        })
+        .await?;
+    Ok(Json(view))
+}
+
+macro_rules! action_handler {
+    ($($name:ident => $action:ident),*) => {$(
+        pub async fn $name(
+            State(hub): State<Arc<Hub>>,
+            Path(id): Path<String>,
+            OptionalBody(body): OptionalBody<SideRequest>,
+        ) -> ApiResult<Json<GameView>> {
+            act(hub, id, body, Action::$action).await
+        }
+    )*};
+}
+
+action_handler!(
+    join => Join,
+    resign => Resign,
+    offer_draw => Draw,
+    decline_draw => DeclineDraw,
+    takeback => Takeback,
+    decline_takeback => DeclineTakeback
+);
+
+/// Asks for a rematch of a finished game (or joins the one the other player asked for):
+/// 201 when it is made, 200 when it was already; with the tokens of the caller's seats.
+pub async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    OptionalBody(body): OptionalBody<SideRequest>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let open = hub.open(&id)?;
+    let (caller, _) = body.caller()?;
+    let (rematch, made, tokens) = hub.rematch(&open, &caller).await?;
+    let live = rematch.game.lock().await;
+    let status = if made {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(Created {
+            id: live.id.clone(),
+            position: live.position().to_string(),
+            tokens,
+            game: live.view(now_ms()),
+        }),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    #[serde(default)]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub offset: Option<usize>,
+}
+
+#[derive(Serialize)]
+pub struct GameSummary {
+    pub id: String,
+    pub variant: String,
+    pub rules: String,
+    pub online: bool,
+    pub players: serde_json::Value,
+    pub moves: usize,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+pub async fn list_games(
+    State(hub): State<Arc<Hub>>,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> ApiResult<Json<Vec<GameSummary>>> {
+    let limit = query.limit.unwrap_or(50).min(MAX_LIST);
+    // SQLite counts in i64: an offset past every game lists nothing.
+    let offset = query.offset.unwrap_or(0).min(i64::MAX as usize);
+    let games = hub.store.list(limit, offset)?;
+    Ok(Json(
+        games
+            .into_iter()
+            // Online games are listed without their tokens; their ids alone let people
+            // watch, not play.
+            .map(|(row, moves)| GameSummary {
+                players: serde_json::from_str(&row.players).unwrap_or_default(),
+                id: row.id,
+                variant: row.variant,
+                rules: row.rules,
+                online: row.online,
+                moves,
+                result: row.result,
+                reason: row.reason,
+                created_at: row.created_at,
+                updated_at: row.updated_at,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordQuery {
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// The game as a PGN or SGF record.
+pub async fn record(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<RecordQuery>,
+) -> ApiResult<Response> {
+    let open = hub.open(&id)?;
+    let live = open.game.lock().await;
+    let mut record = GameRecord::from_game(&live.game);
+    record.event = Some("loa serve".into());
+    record.date = chrono::DateTime::from_timestamp_millis(live.created_at)
+        .map(|at| at.format("%Y.%m.%d").to_string());
+    record.black = Some(
+        live.names[0]
+            .clone()
+            .unwrap_or_else(|| side_name(&live, Color::Black)),
+    );
+    record.white = Some(
+        live.names[1]
+            .clone()
+            .unwrap_or_else(|| side_name(&live, Color::White)),
+    );
+    if let Some(ending) = &live.ending {
+        record.result = match ending.winner {
+            Some(Color::Black) => loa_core::record::RecordResult::BlackWins,
+            Some(Color::White) => loa_core::record::RecordResult::WhiteWins,
+            None => loa_core::record::RecordResult::Draw,
+        };
+        record.termination = Some(ending.reason.clone());
+    }
+    if let Some(clock) = live.clock {
+        record.time_control = Some(clock.control.label());
+    }
+    let (text, kind, ext) = match query.format.as_deref().unwrap_or("pgn") {
+        "pgn" => (record.to_pgn(), "application/x-chess-pgn", "pgn"),
+        "sgf" => (record.to_sgf(), "application/x-go-sgf", "sgf"),
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "format is pgn or sgf, not '{}'",
+                loa_core::excerpt(other)
+            )))
+        }
+    };
+    let disposition = format!("attachment; filename=\"loa-{id}.{ext}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, kind.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+fn side_name(live: &LiveGame, side: Color) -> String {
+    use crate::lineup::Player;
+    let name = |seat| match live.lineup.player(seat) {
+        Player::Human => "Anonymous".to_string(),
+        Player::Engine(strength) => format!("loa {}", strength.describe()),
+    };
+    let first = name(loa_core::Seat { side, index: 0 });
+    // AmbiLOA's partnership game: both players of the side.
+    let second = name(loa_core::Seat { side, index: 1 });
+    if live
+        .lineup
+        .slot(loa_core::Seat { side, index: 1 })
+        .ends_with('2')
+    {
+        format!("{first} & {second}")
+    } else {
+        first
+    }
+}
