@@ -51,6 +51,11 @@ impl<P: GameState> Game<P> {
         self.history.iter().map(|&(_, mv)| mv)
     }
 
+    /// Each move played with the position it was played in, oldest first.
+    pub fn line(&self) -> impl ExactSizeIterator<Item = (&P, Move)> + '_ {
+        self.history.iter().map(|(pos, mv)| (pos, *mv))
+    }
+
     /// The hashes of the positions before the current one, oldest first: what a search
     /// needs to see repetitions.
     pub fn previous_hashes(&self) -> Vec<u64> {

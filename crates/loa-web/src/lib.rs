@@ -10,6 +10,7 @@ mod game;
 mod hub;
 mod ids;
 mod levels;
+mod line;
 mod lineup;
 mod meta;
 mod page;

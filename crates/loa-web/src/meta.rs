@@ -4,7 +4,7 @@
 use crate::api::{MAX_EVALUATIONS, MAX_EVALUATION_DEPTH, MAX_LIST};
 use crate::clock::{MAX_DAYS, MAX_INCREMENT_S, MAX_INITIAL_S};
 use crate::levels::{Strength, MAX_LEVEL, MAX_MOVETIME_MS, MIN_MOVETIME_MS};
-use crate::setup::MAX_SETUP_MOVES;
+use crate::line::MAX_LINE_MOVES;
 use crate::ws::MAX_ANALYSIS;
 use axum::Json;
 use loa_core::{RuleSet, Variant};
@@ -82,7 +82,7 @@ pub async fn meta() -> Json<Meta> {
             .collect(),
         seats: ["black", "white", "black2", "white2"],
         limits: Limits {
-            setup_moves: MAX_SETUP_MOVES,
+            setup_moves: MAX_LINE_MOVES,
             movetime_ms: [MIN_MOVETIME_MS, MAX_MOVETIME_MS],
             live_initial_s: MAX_INITIAL_S,
             live_increment_s: MAX_INCREMENT_S,

@@ -2,17 +2,17 @@
 //! change; and one for analysis, on which the page asks for a position to be searched and
 //! hears each iteration as it finishes. Both check that the page comes from this server.
 
-use crate::api::{parse_variant, BlackScore};
+use crate::api::BlackScore;
 use crate::engine_pool::Cancel;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
-use crate::setup::{parse_rules, read_moves, start_position};
+use crate::line::{LineSpec, Unknown};
 use crate::view::MoveView;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use loa_core::{Game, GameState};
+use loa_core::GameState;
 use loa_engine::{Info, SearchLimits, SearchRequest, TimeLimit};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -95,23 +95,15 @@ pub async fn game_socket(
 
 /// What the page asks of the analysis socket.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct AnalysisRequest {
-    #[serde(default)]
-    variant: Option<String>,
-    #[serde(default)]
-    rules: Option<String>,
-    #[serde(default)]
-    board: Option<u8>,
-    /// The start of the line (the variant's start when absent)...
-    #[serde(default)]
-    position: Option<String>,
-    /// ...and the moves from it to the position to analyse, for repetitions.
-    #[serde(default)]
-    moves: Vec<String>,
+    /// The line to the position to analyse: its moves count for repetitions.
+    #[serde(flatten)]
+    line: LineSpec,
     /// `false` stops the current analysis.
     #[serde(default = "yes")]
     run: bool,
+    #[serde(flatten)]
+    unknown: Unknown,
 }
 
 fn yes() -> bool {
@@ -198,14 +190,11 @@ fn start_analysis(
     request: AnalysisRequest,
     tx: mpsc::UnboundedSender<AnalysisMessage>,
 ) -> Result<Arc<Cancel>, String> {
-    let variant = parse_variant(request.variant.as_deref()).map_err(|e| e.message)?;
-    let rules = parse_rules(request.rules.as_deref())?;
-    let start = start_position(variant, request.board, request.position.as_deref())?;
-    let moves = read_moves(start, rules, &request.moves)?;
-    let mut game = Game::new(start, rules);
-    for mv in moves {
-        game.play(mv).map_err(|e| e.to_string())?;
+    if let Some(field) = request.unknown.first() {
+        return Err(format!("unknown field `{}`", loa_core::excerpt(field)));
     }
+    let line = request.line.check()?;
+    let (game, rules) = (&line.game, line.game.rules());
     if let Some(outcome) = game.outcome() {
         return Err(format!("the game is over here: {outcome}"));
     }

@@ -1,6 +1,6 @@
 //! Games: making them, reading them, playing in them, listing them, their records.
 
-use super::{ApiQuery, Body, OptionalBody, MAX_LIST};
+use super::{refuse_unknown, ApiQuery, Body, OptionalBody, MAX_LIST};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Caller, Changed, GameView, LiveGame};
@@ -29,6 +29,7 @@ pub async fn create_game(
     State(hub): State<Arc<Hub>>,
     Body(request): Body<NewGame>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
+    refuse_unknown(&request.unknown)?;
     let setup = request.check().map_err(ApiError::bad_request)?;
     let live = LiveGame::create(setup, now_ms());
     let tokens = live.tokens();

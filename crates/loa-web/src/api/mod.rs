@@ -11,10 +11,10 @@ pub use games::*;
 pub use positions::*;
 
 use crate::error::{ApiError, ApiResult};
+use crate::line::Unknown;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::Json;
-use loa_core::Variant;
 
 /// The most positions one evaluation request may ask for.
 pub const MAX_EVALUATIONS: usize = 1_000;
@@ -86,9 +86,14 @@ where
     }
 }
 
-pub fn parse_variant(name: Option<&str>) -> ApiResult<Variant> {
-    name.map_or(Ok(Variant::Standard), |n| {
-        n.parse()
-            .map_err(|e: loa_core::UnknownVariant| ApiError::bad_request(e.to_string()))
-    })
+/// A body's fields that nothing of it named: 422, as serde refuses an unknown field
+/// where a body is read whole.
+pub fn refuse_unknown(unknown: &Unknown) -> ApiResult<()> {
+    match unknown.first() {
+        None => Ok(()),
+        Some(field) => Err(ApiError::new(
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+            format!("unknown field `{}`", loa_core::excerpt(field)),
+        )),
+    }
 }

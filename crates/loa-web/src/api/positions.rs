@@ -1,45 +1,27 @@
 //! Positions, records and evaluations: what is asked of a position or a record, apart
 //! from any game in play.
 
-use super::{parse_variant, Body, MAX_EVALUATIONS, MAX_EVALUATION_DEPTH};
+use super::{refuse_unknown, Body, MAX_EVALUATIONS, MAX_EVALUATION_DEPTH};
 use crate::engine_pool::Cancel;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
-use crate::setup::{parse_rules, read_moves, start_position};
+use crate::line::{rules_named, variant_named, LineSpec, Unknown};
 use crate::view::{OutcomeView, PositionView};
 use axum::extract::State;
 use axum::Json;
 use loa_core::record::parse_games;
-use loa_core::{Color, Game, GameState, Variant, VariantPosition};
+use loa_core::{Color, Game, GameState, VariantPosition};
 use loa_engine::{evaluate_any, Score, SearchLimits, SearchRequest};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+/// The body of `POST /api/position`: a line, whose last position is described.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct PositionRequest {
-    #[serde(default)]
-    pub variant: Option<String>,
-    #[serde(default)]
-    pub rules: Option<String>,
-    #[serde(default)]
-    pub board: Option<u8>,
-    /// The position text; the variant's start when absent.
-    #[serde(default)]
-    pub position: Option<String>,
-    /// Moves to play from it: the answer is the position after them.
-    #[serde(default)]
-    pub moves: Vec<String>,
-}
-
-impl PositionRequest {
-    fn read(&self) -> ApiResult<(Variant, loa_core::RuleSet, VariantPosition)> {
-        let variant = parse_variant(self.variant.as_deref())?;
-        let rules = parse_rules(self.rules.as_deref()).map_err(ApiError::bad_request)?;
-        let pos = start_position(variant, self.board, self.position.as_deref())
-            .map_err(ApiError::bad_request)?;
-        Ok((variant, rules, pos))
-    }
+    #[serde(flatten)]
+    pub line: LineSpec,
+    #[serde(flatten)]
+    pub unknown: Unknown,
 }
 
 #[derive(Serialize)]
@@ -55,20 +37,15 @@ pub struct PositionAnswer {
 pub async fn describe_position(
     Body(request): Body<PositionRequest>,
 ) -> ApiResult<Json<PositionAnswer>> {
-    let (_, rules, start) = request.read()?;
-    let moves = read_moves(start, rules, &request.moves).map_err(ApiError::bad_request)?;
-    let mut game = Game::new(start, rules);
-    let mut line = vec![start.to_string()];
-    for mv in moves {
-        game.play(mv)
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        line.push(game.position().to_string());
-    }
+    refuse_unknown(&request.unknown)?;
+    let line = request.line.check().map_err(ApiError::bad_request)?;
+    let (game, texts) = (&line.game, line.texts());
+    let rules = game.rules();
     let mut view = PositionView::of(game.position(), rules, game.is_over());
     if let Some(outcome) = game.outcome() {
         view.outcome = Some(OutcomeView::of(outcome));
     }
-    Ok(Json(PositionAnswer { view, line }))
+    Ok(Json(PositionAnswer { view, line: texts }))
 }
 
 #[derive(Deserialize)]
@@ -181,8 +158,8 @@ pub async fn evaluate(
     State(hub): State<Arc<Hub>>,
     Body(request): Body<EvaluateRequest>,
 ) -> ApiResult<Json<Vec<BlackScore>>> {
-    let variant = parse_variant(request.variant.as_deref())?;
-    let rules = parse_rules(request.rules.as_deref()).map_err(ApiError::bad_request)?;
+    let variant = variant_named(request.variant.as_deref()).map_err(ApiError::bad_request)?;
+    let rules = rules_named(request.rules.as_deref()).map_err(ApiError::bad_request)?;
     if request.positions.len() > MAX_EVALUATIONS {
         return Err(ApiError::bad_request(format!(
             "at most {MAX_EVALUATIONS} positions"

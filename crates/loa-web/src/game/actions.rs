@@ -280,9 +280,7 @@ impl LiveGame {
         }
         Ok(GameSetup {
             variant: self.variant,
-            rules: self.rules(),
-            start: *self.game.start(),
-            moves: Vec::new(),
+            game: loa_core::Game::new(*self.game.start(), self.rules()),
             lineup: self.lineup.swapped(),
             clock: self.clock.map(|c| c.control),
             online: self.online,

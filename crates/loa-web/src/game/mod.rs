@@ -94,13 +94,9 @@ impl Changed {
 impl LiveGame {
     /// A new game from a checked setup, started at `now` unless people must join first.
     pub fn create(setup: GameSetup, now: i64) -> LiveGame {
-        let mut game = Game::new(setup.start, setup.rules);
-        for &mv in &setup.moves {
-            game.play(mv).expect("the setup checked its moves");
-        }
-        let log = setup
-            .moves
-            .iter()
+        let game = setup.game;
+        let log = game
+            .moves()
             .map(|mv| MoveRow {
                 text: mv.to_string(),
                 played_at: now,
@@ -119,7 +115,7 @@ impl LiveGame {
                 joined: !setup.online,
             })
             .collect();
-        let (texts, movers) = replay_line(&game);
+        let (texts, movers) = line_of(&game);
         let mut live = LiveGame {
             id: random_name(),
             texts,
@@ -223,16 +219,13 @@ impl LiveGame {
 }
 
 /// The position text after each move of `game`, the start first, and the seat that made
-/// each move.
-fn replay_line(game: &Game<VariantPosition>) -> (Vec<String>, Vec<Seat>) {
-    let mut replay = Game::new(*game.start(), game.rules());
-    let mut texts = vec![replay.position().to_string()];
-    let mut movers = Vec::new();
-    for mv in game.moves() {
-        movers.push(replay.position().seat_to_move());
-        replay.play(mv).expect("replaying the game");
-        texts.push(replay.position().to_string());
-    }
+/// each move: read from the game's own history, not replayed.
+fn line_of(game: &Game<VariantPosition>) -> (Vec<String>, Vec<Seat>) {
+    let (mut texts, movers): (Vec<String>, Vec<Seat>) = game
+        .line()
+        .map(|(pos, _)| (pos.to_string(), pos.seat_to_move()))
+        .unzip();
+    texts.push(game.position().to_string());
     (texts, movers)
 }
 

@@ -1,6 +1,6 @@
 //! A game as the store keeps it: its rows, and the game read back from them.
 
-use super::{replay_line, to_i64, Ending, LiveGame};
+use super::{line_of, to_i64, Ending, LiveGame};
 use crate::clock::{Clock, TimeControl};
 use crate::lineup::Lineup;
 use crate::store::{GameRow, StoredGame};
@@ -80,7 +80,7 @@ impl LiveGame {
             Some("white") => Some(Color::White),
             _ => None,
         };
-        let (texts, movers) = replay_line(&game);
+        let (texts, movers) = line_of(&game);
         Ok(LiveGame {
             texts,
             movers,

@@ -256,3 +256,32 @@ async fn a_damaged_game_is_named_and_the_others_go_on() {
     assert!(ids.contains(&id_of(&good)) && ids.contains(&id_of(&bad)));
     assert!(!ids.contains(&id_of(&worse)), "{ids:?}");
 }
+
+#[tokio::test]
+async fn unknown_fields_are_refused_beside_a_line() {
+    let app = App::new();
+    for (path, body) in [
+        (
+            "/api/games",
+            json!({"black": "human", "white": "human", "colour": "red"}),
+        ),
+        ("/api/position", json!({"moves": ["b1-b3"], "depth": 3})),
+    ] {
+        let (status, answer) = app.call("POST", path, Some(body)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("unknown field"),
+            "{answer}"
+        );
+    }
+    // The same fields, known, are read.
+    let described = app
+        .ok(
+            "POST",
+            "/api/position",
+            Some(json!({"board": 7, "moves": ["b1-b3"]})),
+        )
+        .await;
+    assert_eq!(described["size"], 7);
+    assert_eq!(described["line"].as_array().unwrap().len(), 2);
+}
