@@ -217,3 +217,38 @@ fn two_threads_prove_a_deep_win_with_a_checked_proof() {
         "{checked:?}"
     );
 }
+
+#[test]
+fn parachute_turns_are_solved_and_their_proofs_checked() {
+    // Black joins a1 and b3 with a1-a2, and places White's last piece on any of some 60
+    // empty squares: more turns than a move list of the standard game holds.
+    let position = "7w/6w1/8/8/8/1b6/8/b7 b 0 1";
+    let (out, _dir, path) = solve_with_proof(position, &["--variant", "parachute"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("win\nbest move a1-a2@"), "{text}");
+    let checked = loa(&["verify-proof", &path], "");
+    assert!(
+        stdout(&checked).starts_with("valid: Black wins"),
+        "{checked:?}"
+    );
+    let analysis = loa(
+        &[
+            "analyze",
+            "--variant",
+            "parachute",
+            "--position",
+            position,
+            "--time",
+            "1",
+            "--solve",
+        ],
+        "",
+    );
+    assert!(analysis.status.success(), "{analysis:?}");
+    assert!(
+        stdout(&analysis).contains("proved: a1-a2@"),
+        "{}",
+        stdout(&analysis)
+    );
+}

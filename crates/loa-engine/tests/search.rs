@@ -1,6 +1,7 @@
 //! Search finds game ends exactly and scores them by distance.
 
-use loa_core::{Position, RuleSet};
+use loa_core::variants::ParachutePosition;
+use loa_core::{GameState, Position, RuleSet};
 use loa_engine::solver::{SolveLimits, Solver, Verdict};
 use loa_engine::{Engine, Score, SearchLimits, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -254,4 +255,18 @@ fn the_solver_stops_with_the_search() {
     assert_eq!(result.depth, 1);
     assert_eq!(result.proven, None);
     assert_eq!(scores.len(), 1);
+}
+
+#[test]
+fn the_solver_beside_the_search_takes_whole_parachute_turns() {
+    // Black joins a1 and b3 with a1-a2 and places White's last piece on one of the
+    // empty squares: some 600 turns, more than a move list holds.
+    let pos: ParachutePosition = "7w/6w1/8/8/8/1b6/8/b7 b 0 1".parse().unwrap();
+    let (stop, halt) = (AtomicBool::new(false), AtomicBool::new(false));
+    let proven = loa_engine::solver::beside::prove(&pos, &[], RuleSet::Draw, &stop, &halt);
+    let proven = proven.expect("a proved result");
+    assert!(proven.win);
+    let best = proven.best.unwrap();
+    let outcome = pos.after(best).outcome_after(best, RuleSet::Draw);
+    assert_eq!(outcome.and_then(|o| o.winner), Some(pos.side_to_move()));
 }

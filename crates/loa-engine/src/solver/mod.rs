@@ -18,7 +18,7 @@ mod table;
 
 use loa_core::proof::{Next, Proof};
 use loa_core::topology::euler4;
-use loa_core::{symmetry, BoardSize, Color, GameState, Move, MoveList, RuleSet, VariantPosition};
+use loa_core::{symmetry, BoardSize, Color, GameState, Move, RuleSet, VariantPosition};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -388,13 +388,13 @@ impl<'a> Solver<'a> {
     /// of its position with the same history, so is worth the same: only the first move
     /// of each such set is kept.
     fn children<P: GameState + Copy>(&mut self, pos: &P, symmetries: u8) -> Vec<Child<P>> {
-        let mut moves = MoveList::new();
-        pos.for_each_move(|mv| moves.push(mv));
+        // A whole turn of some variants (Parachute's placements) is more than a
+        // `MoveList` holds: the moves go in a `Vec`.
+        let mut moves = pos.moves();
         if symmetries != 0 {
-            moves = distinct_up_to(symmetries, moves.as_slice(), pos.size());
+            moves = distinct_up_to(symmetries, &moves, pos.size());
         }
         let mut children: Vec<Child<P>> = moves
-            .as_slice()
             .iter()
             .map(|&mv| Child {
                 mv,
@@ -577,8 +577,8 @@ fn select<P>(children: &[Child<P>], or_node: bool, first: usize) -> (usize, u32)
 }
 
 /// The moves that are not an image of an earlier one under `symmetries`.
-fn distinct_up_to(symmetries: u8, moves: &[Move], size: BoardSize) -> MoveList {
-    let mut distinct = MoveList::new();
+fn distinct_up_to(symmetries: u8, moves: &[Move], size: BoardSize) -> Vec<Move> {
+    let mut distinct = Vec::new();
     for (index, &mv) in moves.iter().enumerate() {
         let seen = (1..8)
             .filter(|i| symmetries & 1 << i != 0)
