@@ -128,6 +128,9 @@ pub struct Solver<'a> {
     pub checkpoint_error: Option<String>,
     /// What the table holds for each child of the node being expanded.
     probes: Vec<Option<Entry>>,
+    /// The moves of the node being expanded: a whole turn of some variants (Parachute's
+    /// placements) is more than a `MoveList` holds.
+    moves: Vec<Move>,
     /// The board symmetries that leave every position from the root to the node being
     /// searched as it is (see [`Solver::children`]).
     path_symmetries: u8,
@@ -177,6 +180,7 @@ impl<'a> Solver<'a> {
             resumed: None,
             checkpoint_error: None,
             probes: Vec::new(),
+            moves: Vec::new(),
             path_symmetries: 0,
         })
     }
@@ -388,9 +392,9 @@ impl<'a> Solver<'a> {
     /// of its position with the same history, so is worth the same: only the first move
     /// of each such set is kept.
     fn children<P: GameState + Copy>(&mut self, pos: &P, symmetries: u8) -> Vec<Child<P>> {
-        // A whole turn of some variants (Parachute's placements) is more than a
-        // `MoveList` holds: the moves go in a `Vec`.
-        let mut moves = pos.moves();
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        pos.for_each_move(|mv| moves.push(mv));
         if symmetries != 0 {
             moves = distinct_up_to(symmetries, &moves, pos.size());
         }
@@ -405,6 +409,7 @@ impl<'a> Solver<'a> {
                 ends: false,
             })
             .collect();
+        self.moves = moves;
         // Every child's bucket is read in one tight loop, before the work on each child,
         // so that the memory accesses overlap instead of waiting one after another.
         self.probes.clear();
