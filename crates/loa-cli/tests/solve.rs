@@ -252,3 +252,24 @@ fn parachute_turns_are_solved_and_their_proofs_checked() {
         stdout(&analysis)
     );
 }
+
+#[test]
+fn a_proof_naming_a_huge_node_is_refused_by_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("proof.txt");
+    std::fs::write(
+        &path,
+        "loa-proof 1\nvariant standard\nrules draw\nposition 8/8/8/8/8/7w/8/b1b4w b\n\
+         winner black\n0: a1-a2=99999999\n99999999: h3-h2=win\n",
+    )
+    .unwrap();
+    let out = loa(&["verify-proof", path.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "line 7: node 99999999: the proof has 2 node lines, so its nodes are numbered 0 to 1"
+        ),
+        "{err}"
+    );
+}
