@@ -151,3 +151,34 @@ fn mistakes_on_the_command_line_are_explained() {
     assert!(!out.status.success());
     assert!(text(&out).contains("line 2"), "{}", text(&out));
 }
+
+#[test]
+fn record_files_are_checked_before_any_engine_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    let file = missing.join("games.txt");
+    let file = file.to_str().unwrap();
+    let engine = format!("cmd={LOA}");
+    for option in ["--pgn", "--sgf", "--make-book"] {
+        // The second engine cannot start: the record file is named first.
+        let out = run_match(&[
+            "--engine",
+            &engine,
+            "arg=engine",
+            "--engine",
+            "cmd=/no/such/engine",
+            "--depth",
+            "1",
+            option,
+            file,
+        ]);
+        assert!(!out.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim(),
+            format!(
+                "error: {option} {file}: the folder {} does not exist",
+                missing.display()
+            )
+        );
+    }
+}

@@ -273,3 +273,72 @@ fn a_proof_naming_a_huge_node_is_refused_by_its_line() {
         "{err}"
     );
 }
+
+#[test]
+fn output_files_are_checked_before_the_solve_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    let file = missing.join("out.txt");
+    let file = file.to_str().unwrap();
+    for option in ["--proof", "--checkpoint"] {
+        // The 6x6 start is not solved in 30 s: the error comes first.
+        let started = std::time::Instant::now();
+        let out = loa(
+            &[
+                "solve", "--board", "6", "--time", "30", "--hash", "16", option, file,
+            ],
+            "",
+        );
+        assert!(started.elapsed().as_secs() < 20, "{out:?}");
+        assert!(!out.status.success(), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.trim(),
+            format!(
+                "error: {option} {file}: the folder {} does not exist",
+                missing.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn a_truncated_checkpoint_is_refused_with_where_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("six.ckpt");
+    let path = checkpoint.to_str().unwrap();
+    let first = loa(
+        &[
+            "solve",
+            "--board",
+            "6",
+            "--time",
+            "0.2",
+            "--hash",
+            "16",
+            "--checkpoint",
+            path,
+        ],
+        "",
+    );
+    assert!(first.status.success(), "{first:?}");
+    let bytes = std::fs::read(&checkpoint).unwrap();
+    std::fs::write(&checkpoint, &bytes[..bytes.len() - 5]).unwrap();
+    let again = loa(
+        &[
+            "solve", "--board", "6", "--time", "0.2", "--hash", "16", "--resume", path,
+        ],
+        "",
+    );
+    assert!(!again.status.success(), "{again:?}");
+    let err = String::from_utf8_lossy(&again.stderr);
+    let entries = (bytes.len() - 39) / 20;
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: cannot resume from {path}: the file is truncated or damaged: its header \
+             counts {entries} entries, but its {} bytes end inside entry {entries}",
+            bytes.len() - 5
+        )
+    );
+}
