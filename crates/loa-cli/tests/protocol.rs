@@ -474,7 +474,8 @@ fn stop_and_quit_end_a_long_perft_at_once() {
 #[test]
 fn huge_tokens_are_quoted_short() {
     let mut loa = Loa::start();
-    let token = "x".repeat(10 << 20);
+    // Within the cap on a line's length (below).
+    let token = "x".repeat(512 << 10);
     for command in [
         token.clone(),
         format!("position fen {token} b"),
@@ -501,6 +502,19 @@ fn huge_tokens_are_quoted_short() {
             lines[0].len()
         );
     }
+    // A line beyond 1 MB is not kept: it is refused whole, and the session goes on.
+    loa.send(&format!(
+        "position startpos moves {}",
+        "b1d3 ".repeat(1 << 20)
+    ));
+    assert_eq!(
+        loa.sync(),
+        [format!(
+            "{ERROR}a line longer than 1048576 bytes (1 MB) is ignored; it starts 'position \
+             startpos moves b1d3 b1d'"
+        )]
+    );
+    assert_eq!(shown_position(&mut loa), START);
 }
 
 #[test]
