@@ -7,11 +7,12 @@
 
 use super::engine_spec::{EngineSpec, Protocol};
 use super::process_group;
+use loa_core::excerpt;
 use loa_core::{RuleSet, Variant};
 use loa_engine::Score;
-use loa_ugi::{Command, Dialect, Go, Response};
+use loa_ugi::{read_line, skip_line, Command, Dialect, Go, LineRead, Response, MAX_LINE};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
@@ -39,6 +40,8 @@ enum Event {
     /// Any response but `info` and `bestmove`.
     Response(Response),
     BestMove(BestMove),
+    /// A line longer than [`MAX_LINE`]: the engine is broken.
+    TooLong,
     /// The output closed: the process has exited (or closed it).
     Eof,
 }
@@ -59,6 +62,8 @@ pub enum EngineError {
     Exited(String),
     /// No answer in time; what was awaited.
     Timeout(String),
+    /// A line of its output was longer than [`MAX_LINE`].
+    LineTooLong,
 }
 
 impl fmt::Display for EngineError {
@@ -67,6 +72,10 @@ impl fmt::Display for EngineError {
             EngineError::Spawn(e) => write!(f, "could not be started: {e}"),
             EngineError::Exited(how) => write!(f, "the engine process {how}"),
             EngineError::Timeout(what) => write!(f, "no {what} in time"),
+            EngineError::LineTooLong => write!(
+                f,
+                "it wrote a line longer than {MAX_LINE} bytes (1 MB), which is not read"
+            ),
         }
     }
 }
@@ -175,8 +184,9 @@ impl EngineProcess {
     fn handshake(&mut self, protocol: Protocol, timeout: Duration) -> Result<(), EngineError> {
         let start = Instant::now();
         let full = start + timeout;
-        let refused =
-            |line: String| EngineError::Exited(format!("refused the handshake: '{line}'"));
+        let refused = |line: String| {
+            EngineError::Exited(format!("refused the handshake: '{}'", excerpt(&line)))
+        };
         if protocol == Protocol::Uci {
             self.send(&[Command::Uci])?;
             return match self.collect_handshake(full, "uciok")? {
@@ -236,7 +246,9 @@ impl EngineProcess {
                     }
                 }
                 Event::BestMove(_) => {}
-                Event::Eof => unreachable!("next_event turns Eof into an error"),
+                Event::Eof | Event::TooLong => {
+                    unreachable!("next_event turns these into errors")
+                }
             }
         }
     }
@@ -272,6 +284,7 @@ impl EngineProcess {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.events.recv_timeout(wait) {
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+            Ok(Event::TooLong) => Err(EngineError::LineTooLong),
             Ok(event) => Ok(event),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(awaited.to_string())),
         }
@@ -304,6 +317,7 @@ impl EngineProcess {
         loop {
             match self.events.try_recv() {
                 Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Err(self.exited()),
+                Ok(Event::TooLong) => return Err(EngineError::LineTooLong),
                 Ok(_) => {}
                 Err(TryRecvError::Empty) => return Ok(()),
             }
@@ -400,19 +414,25 @@ fn describe_exit(status: ExitStatus) -> String {
 }
 
 /// The reader thread: passes lines on until the output closes or nobody listens. It
-/// keeps the last score of the `info` lines and hands it over with the `bestmove`.
+/// keeps the last score of the `info` lines and hands it over with the `bestmove`. A
+/// line beyond [`MAX_LINE`] is reported as soon as it passes the limit and skipped.
 fn read_output(stdout: ChildStdout, tx: Sender<Event>) {
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut buf = Vec::with_capacity(256);
     let mut score = None;
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => {
+        match read_line(&mut reader, &mut buf, MAX_LINE) {
+            Ok(LineRead::Line) => {}
+            Ok(LineRead::TooLong) => {
+                if tx.send(Event::TooLong).is_err() || skip_line(&mut reader).is_err() {
+                    return;
+                }
+                continue;
+            }
+            Ok(LineRead::End) | Err(_) => {
                 let _ = tx.send(Event::Eof);
                 return;
             }
-            Ok(_) => {}
         }
         let text = String::from_utf8_lossy(&buf);
         let line = text.trim();
