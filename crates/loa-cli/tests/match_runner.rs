@@ -186,7 +186,7 @@ fn record_files_are_checked_before_any_engine_starts() {
 /// A bash engine that answers the handshake (declaring a `Hash` option) and `isready`,
 /// and misbehaves as its first argument says: `long` answers `go` with a line of 2 MB,
 /// `endless` writes 3 MB with no newline and then waits, `wide` answers `bestmove` with
-/// a 600 KB word.
+/// a 600 KB word, `picky` answers every `setoption` with an error.
 const FAKE_ENGINE: &str = r#"#!/usr/bin/env bash
 mode=$1
 while IFS= read -r line; do
@@ -196,6 +196,8 @@ while IFS= read -r line; do
       echo "option name Hash type spin default 1 min 1 max 64"
       echo "${line}ok" ;;
     isready) echo readyok ;;
+    setoption*)
+      if [ "$mode" = picky ]; then echo "info string error: unknown option"; fi ;;
     go*)
       case $mode in
         long) head -c 2000000 /dev/zero | tr '\0' x; echo ;;
@@ -266,5 +268,69 @@ fn an_engine_writing_huge_lines_loses_with_a_short_termination() {
         for record in records {
             assert_eq!(record.termination.as_deref(), Some(termination.as_str()));
         }
+    }
+}
+
+#[test]
+fn options_the_engine_refuses_or_does_not_declare_and_a_missing_folder_stop_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = write_fake_engine(dir.path());
+    let script = &fake["cmd=".len()..];
+    let engine = format!("cmd={LOA}");
+    let missing = dir.path().join("no-such-folder");
+    let cases = [
+        (
+            vec![fake.clone(), "name=fake".into(), "option.Colour=red".into()],
+            format!(
+                "error: engine 'fake' ({script}): option.Colour: the engine declares no such \
+                 option (it declares Hash)"
+            ),
+        ),
+        (
+            vec![
+                fake.clone(),
+                "name=picky".into(),
+                "arg=picky".into(),
+                "option.Hash=8".into(),
+            ],
+            format!(
+                "error: engine 'picky' ({script}): 'setoption name Hash value 8': the engine \
+                 answered 'info string error: unknown option'"
+            ),
+        ),
+        (
+            vec![
+                engine.clone(),
+                "arg=engine".into(),
+                "name=loa".into(),
+                "option.Hsah=8".into(),
+            ],
+            format!(
+                "error: engine 'loa' ({LOA}): option.Hsah: the engine declares no such option \
+                 (it declares Hash, Threads, MoveOverhead, SimultaneousConnection, UCI_Variant, \
+                 RandomMoves, Solver)"
+            ),
+        ),
+        (
+            vec![
+                engine.clone(),
+                "arg=engine".into(),
+                "name=elsewhere".into(),
+                format!("dir={}", missing.display()),
+            ],
+            format!(
+                "error: engine 'elsewhere' ({LOA}): could not be started: its working \
+                 directory dir={} is not a folder that exists",
+                missing.display()
+            ),
+        ),
+    ];
+    for (words, expected) in cases {
+        let mut args = vec!["--engine", &engine, "arg=engine", "name=good", "--engine"];
+        args.extend(words.iter().map(String::as_str));
+        args.extend(["--depth", "1", "--games", "2"]);
+        let out = run_match(&args);
+        assert!(!out.status.success(), "{words:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), expected);
     }
 }

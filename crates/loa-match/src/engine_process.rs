@@ -64,6 +64,9 @@ pub enum EngineError {
     Timeout(String),
     /// A line of its output was longer than [`MAX_LINE`].
     LineTooLong,
+    /// It answered a `setoption` with an error, or was given an option it does not
+    /// declare: the option and what is wrong.
+    BadOption(String),
 }
 
 impl fmt::Display for EngineError {
@@ -76,6 +79,7 @@ impl fmt::Display for EngineError {
                 f,
                 "it wrote a line longer than {MAX_LINE} bytes (1 MB), which is not read"
             ),
+            EngineError::BadOption(what) => write!(f, "{what}"),
         }
     }
 }
@@ -112,6 +116,13 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(dir) = &spec.dir {
+            // Else the failure to start would name the program, not the folder.
+            if !dir.is_dir() {
+                return Err(EngineError::Spawn(format!(
+                    "its working directory dir={} is not a folder that exists",
+                    dir.display()
+                )));
+            }
             command.current_dir(dir);
         }
         process_group::isolate(&mut command);
@@ -141,6 +152,13 @@ impl EngineProcess {
             reaped: false,
         };
         engine.handshake(spec.protocol, timeout)?;
+        if let Some((name, _)) = spec.options.iter().find(|(name, _)| !engine.declares(name)) {
+            return Err(EngineError::BadOption(format!(
+                "option.{}: the engine declares no such option (it declares {})",
+                excerpt(name),
+                engine.declared_list()
+            )));
+        }
         let mut setup: Vec<Command> = spec
             .options
             .iter()
@@ -149,20 +167,14 @@ impl EngineProcess {
                 value: Some(value.clone()),
             })
             .collect();
-        let declares_rules = engine
-            .declared
-            .iter()
-            .any(|o| o.eq_ignore_ascii_case("SimultaneousConnection"));
+        let declares_rules = engine.declares("SimultaneousConnection");
         if declares_rules || rules != RuleSet::Draw {
             setup.push(Command::SetOption {
                 name: "SimultaneousConnection".to_string(),
                 value: Some(rules.name().to_string()),
             });
         }
-        let declares_variants = engine
-            .declared
-            .iter()
-            .any(|o| o.eq_ignore_ascii_case("UCI_Variant"));
+        let declares_variants = engine.declares("UCI_Variant");
         if variant != Variant::Standard && !declares_variants {
             return Err(EngineError::Exited(format!(
                 "declares no UCI_Variant option, so it cannot be asked to play {}",
@@ -175,10 +187,64 @@ impl EngineProcess {
                 value: Some(variant.name().to_string()),
             });
         }
-        setup.push(Command::IsReady);
-        engine.send(&setup)?;
-        engine.wait_for(&Response::ReadyOk, timeout)?;
+        // One at a time, each followed by `isready`: an error line before `readyok` is
+        // the answer to that option.
+        for option in &setup {
+            engine.send(&[option.clone(), Command::IsReady])?;
+            engine.wait_for_ready_after(option, timeout)?;
+        }
+        if setup.is_empty() {
+            engine.send(&[Command::IsReady])?;
+            engine.wait_for(&Response::ReadyOk, timeout)?;
+        }
         Ok(engine)
+    }
+
+    /// The options the engine declared, for a message: the first dozen.
+    fn declared_list(&self) -> String {
+        const SHOWN: usize = 12;
+        let mut names: Vec<String> = (self.declared.iter().take(SHOWN))
+            .map(|name| excerpt(name).into_owned())
+            .collect();
+        if self.declared.len() > SHOWN {
+            names.push(format!("and {} more", self.declared.len() - SHOWN));
+        }
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    }
+
+    /// Whether the engine declared the option `name` (option names are read in any
+    /// case).
+    fn declares(&self, name: &str) -> bool {
+        self.declared.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// Waits for `readyok` after `command`; a line before it that reports an error is
+    /// the engine refusing the command.
+    fn wait_for_ready_after(
+        &mut self,
+        command: &Command,
+        timeout: Duration,
+    ) -> Result<(), EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.next_event(deadline, "readyok")? {
+                Event::Response(Response::ReadyOk) => return Ok(()),
+                Event::Response(response) => {
+                    if let Some(line) = error_reply(&response) {
+                        return Err(EngineError::BadOption(format!(
+                            "'{}': the engine answered '{}'",
+                            excerpt(&command.to_string()),
+                            excerpt(&line)
+                        )));
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     fn handshake(&mut self, protocol: Protocol, timeout: Duration) -> Result<(), EngineError> {
@@ -397,6 +463,19 @@ impl Drop for EngineProcess {
             let _ = self.child.wait();
         }
     }
+}
+
+/// The line of a response that reports an error (`info string error: ...`, `No such
+/// option: X`, `Unknown option`), as engines word them.
+fn error_reply(response: &Response) -> Option<String> {
+    let (Response::InfoString(text) | Response::Text(text)) = response else {
+        return None;
+    };
+    let lower = text.to_ascii_lowercase();
+    ["error", "unknown", "no such", "invalid", "illegal"]
+        .iter()
+        .any(|word| lower.contains(word))
+        .then(|| response.to_string())
 }
 
 fn describe_exit(status: ExitStatus) -> String {
