@@ -327,6 +327,22 @@ fn stop_ends_an_infinite_search_at_once() {
 }
 
 #[test]
+fn a_search_stopped_before_its_first_move_is_searched_reports_no_line() {
+    let mut loa = Loa::start();
+    assert!(loa.ask("position startpos").is_empty());
+    // The node limit stops it at the root: no move has a value, so no info line says
+    // one has; the move given is still legal.
+    let (info, best) = loa.go("go nodes 1");
+    assert_eq!(info, Vec::<String>::new());
+    assert_legal(&best, &game(START, &[]));
+    // After a search of the position, the move it found best is given.
+    let (_, searched) = loa.go("go depth 3");
+    let (info, best) = loa.go("go nodes 1");
+    assert_eq!(info, Vec::<String>::new());
+    assert_eq!(best, searched);
+}
+
+#[test]
 fn the_end_of_input_or_quit_ends_a_search_cleanly() {
     // The end of the input stops the search, which still prints bestmove.
     let mut loa = Loa::start();
