@@ -342,3 +342,27 @@ fn a_truncated_checkpoint_is_refused_with_where_it_ends() {
         )
     );
 }
+
+#[test]
+fn the_solver_beside_a_search_to_a_depth_has_time_to_prove() {
+    // White wins in 5 (a position of the solver's deep test set, some 0.1 s of solving);
+    // the search to depth 1 ends at once.
+    let out = loa(
+        &[
+            "analyze",
+            "--position",
+            "3wbw2/2bb4/5w2/2b2w2/2b5/3b3b/8/3bb1b1 w",
+            "--depth",
+            "1",
+            "--solve",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    let proved = text
+        .lines()
+        .find(|l| l.starts_with("proved: "))
+        .unwrap_or("");
+    assert!(proved.contains(" wins, in at most "), "{text}");
+}
