@@ -12,12 +12,15 @@ use loa_engine::{
     MAX_DEPTH, MAX_HASH_MB,
 };
 use std::io::IsTerminal;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 /// The most lines a multi-line search reports.
 const MAX_LINES: usize = 256;
+
+/// The least time the solver has beside a search to a depth, which may end at once.
+const MIN_SOLVE: Duration = Duration::from_secs(5);
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -43,8 +46,8 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 256, allow_negative_numbers = true,
           value_parser = whole(1, MAX_HASH_MB))]
     hash: usize,
-    /// Run the proof-number solver beside the search, for as long: a proved result is
-    /// reported, with its winning move.
+    /// Run the proof-number solver beside the search, for as long (beside a search to
+    /// a depth, at least 5 s): a proved result is reported, with its winning move.
     #[arg(long)]
     solve: bool,
 }
@@ -92,30 +95,47 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         |_| {},
     )
     .context("cannot start the search")?;
+    let solver_stop = Arc::new(AtomicBool::new(false));
     if std::io::stdin().is_terminal() {
         eprintln!("(press Enter to stop)");
         let stopper = handle.stopper();
+        let solver_stop = Arc::clone(&solver_stop);
         std::thread::spawn(move || {
             let mut line = String::new();
             if std::io::stdin().read_line(&mut line).is_ok() {
                 stopper.stop();
+                solver_stop.store(true, Ordering::Relaxed);
             }
         });
     }
-    // The solver has the search's time, or stops when a search to a depth ends.
-    let solver_stop = Arc::new(AtomicBool::new(false));
+    // The solver has the search's time; beside a search to a depth, it runs until the
+    // search ends and for at least MIN_SOLVE.
+    let solver_started = Instant::now();
     let solver = args.solve.then(|| {
         let budget = time.map(TimeLimit::hard);
         let history = game.previous_hashes();
         let stop = Arc::clone(&solver_stop);
-        std::thread::spawn(move || solve_beside(&pos, &history, rules, budget, &stop))
+        let (answer, proved) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = answer.send(solve_beside(&pos, &history, rules, budget, &stop));
+        });
+        proved
     });
     let (_, result) = handle.wait().context("the search thread stopped")?;
-    if time.is_none() {
-        solver_stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-    if let Some(proved) = solver.and_then(|thread| thread.join().ok()) {
-        say!("{proved}");
+    if let Some(proved) = solver {
+        let answer = match time {
+            Some(_) => proved.recv().ok(),
+            None => {
+                let rest = MIN_SOLVE.saturating_sub(solver_started.elapsed());
+                proved.recv_timeout(rest).ok().or_else(|| {
+                    solver_stop.store(true, Ordering::Relaxed);
+                    proved.recv().ok()
+                })
+            }
+        };
+        if let Some(answer) = answer {
+            say!("{answer}");
+        }
     }
     if let Some(best) = result.best {
         say!(

@@ -5,6 +5,7 @@ mod bench;
 mod engine;
 mod match_cmd;
 mod numbers;
+mod out_file;
 mod output;
 mod perft;
 mod play;

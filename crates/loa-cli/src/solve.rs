@@ -2,6 +2,7 @@
 //! `loa verify-proof`: checks a proof with the rules alone.
 
 use crate::numbers::whole;
+use crate::out_file::check_writable;
 use crate::output::say;
 use crate::setup::{PositionArgs, RulesArg};
 use crate::text_file;
@@ -76,6 +77,12 @@ pub fn run(args: SolveArgs) -> Result<()> {
         bail!("the game is over in this position: {outcome}");
     }
     loa_engine::check_hash_size(args.hash, 0).map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
+    if let Some(path) = &args.proof {
+        check_writable("--proof", path)?;
+    }
+    if let Some(path) = &args.checkpoint {
+        check_writable("--checkpoint", path)?;
+    }
     static STOP: AtomicBool = AtomicBool::new(false);
     // Ctrl-C stops the solver, which then writes its checkpoint.
     let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));

@@ -327,6 +327,22 @@ fn stop_ends_an_infinite_search_at_once() {
 }
 
 #[test]
+fn a_search_stopped_before_its_first_move_is_searched_reports_no_line() {
+    let mut loa = Loa::start();
+    assert!(loa.ask("position startpos").is_empty());
+    // The node limit stops it at the root: no move has a value, so no info line says
+    // one has; the move given is still legal.
+    let (info, best) = loa.go("go nodes 1");
+    assert_eq!(info, Vec::<String>::new());
+    assert_legal(&best, &game(START, &[]));
+    // After a search of the position, the move it found best is given.
+    let (_, searched) = loa.go("go depth 3");
+    let (info, best) = loa.go("go nodes 1");
+    assert_eq!(info, Vec::<String>::new());
+    assert_eq!(best, searched);
+}
+
+#[test]
 fn the_end_of_input_or_quit_ends_a_search_cleanly() {
     // The end of the input stops the search, which still prints bestmove.
     let mut loa = Loa::start();
@@ -474,7 +490,8 @@ fn stop_and_quit_end_a_long_perft_at_once() {
 #[test]
 fn huge_tokens_are_quoted_short() {
     let mut loa = Loa::start();
-    let token = "x".repeat(10 << 20);
+    // Within the cap on a line's length (below).
+    let token = "x".repeat(512 << 10);
     for command in [
         token.clone(),
         format!("position fen {token} b"),
@@ -501,6 +518,19 @@ fn huge_tokens_are_quoted_short() {
             lines[0].len()
         );
     }
+    // A line beyond 1 MB is not kept: it is refused whole, and the session goes on.
+    loa.send(&format!(
+        "position startpos moves {}",
+        "b1d3 ".repeat(1 << 20)
+    ));
+    assert_eq!(
+        loa.sync(),
+        [format!(
+            "{ERROR}a line longer than 1048576 bytes (1 MB) is ignored; it starts 'position \
+             startpos moves b1d3 b1d'"
+        )]
+    );
+    assert_eq!(shown_position(&mut loa), START);
 }
 
 #[test]

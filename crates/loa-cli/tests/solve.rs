@@ -217,3 +217,152 @@ fn two_threads_prove_a_deep_win_with_a_checked_proof() {
         "{checked:?}"
     );
 }
+
+#[test]
+fn parachute_turns_are_solved_and_their_proofs_checked() {
+    // Black joins a1 and b3 with a1-a2, and places White's last piece on any of some 60
+    // empty squares: more turns than a move list of the standard game holds.
+    let position = "7w/6w1/8/8/8/1b6/8/b7 b 0 1";
+    let (out, _dir, path) = solve_with_proof(position, &["--variant", "parachute"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("win\nbest move a1-a2@"), "{text}");
+    let checked = loa(&["verify-proof", &path], "");
+    assert!(
+        stdout(&checked).starts_with("valid: Black wins"),
+        "{checked:?}"
+    );
+    let analysis = loa(
+        &[
+            "analyze",
+            "--variant",
+            "parachute",
+            "--position",
+            position,
+            "--time",
+            "1",
+            "--solve",
+        ],
+        "",
+    );
+    assert!(analysis.status.success(), "{analysis:?}");
+    assert!(
+        stdout(&analysis).contains("proved: a1-a2@"),
+        "{}",
+        stdout(&analysis)
+    );
+}
+
+#[test]
+fn a_proof_naming_a_huge_node_is_refused_by_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("proof.txt");
+    std::fs::write(
+        &path,
+        "loa-proof 1\nvariant standard\nrules draw\nposition 8/8/8/8/8/7w/8/b1b4w b\n\
+         winner black\n0: a1-a2=99999999\n99999999: h3-h2=win\n",
+    )
+    .unwrap();
+    let out = loa(&["verify-proof", path.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "line 7: node 99999999: the proof has 2 node lines, so its nodes are numbered 0 to 1"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn output_files_are_checked_before_the_solve_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    let file = missing.join("out.txt");
+    let file = file.to_str().unwrap();
+    for option in ["--proof", "--checkpoint"] {
+        // The 6x6 start is not solved in 30 s: the error comes first.
+        let started = std::time::Instant::now();
+        let out = loa(
+            &[
+                "solve", "--board", "6", "--time", "30", "--hash", "16", option, file,
+            ],
+            "",
+        );
+        assert!(started.elapsed().as_secs() < 20, "{out:?}");
+        assert!(!out.status.success(), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.trim(),
+            format!(
+                "error: {option} {file}: the folder {} does not exist",
+                missing.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn a_truncated_checkpoint_is_refused_with_where_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("six.ckpt");
+    let path = checkpoint.to_str().unwrap();
+    let first = loa(
+        &[
+            "solve",
+            "--board",
+            "6",
+            "--time",
+            "0.2",
+            "--hash",
+            "16",
+            "--checkpoint",
+            path,
+        ],
+        "",
+    );
+    assert!(first.status.success(), "{first:?}");
+    let bytes = std::fs::read(&checkpoint).unwrap();
+    std::fs::write(&checkpoint, &bytes[..bytes.len() - 5]).unwrap();
+    let again = loa(
+        &[
+            "solve", "--board", "6", "--time", "0.2", "--hash", "16", "--resume", path,
+        ],
+        "",
+    );
+    assert!(!again.status.success(), "{again:?}");
+    let err = String::from_utf8_lossy(&again.stderr);
+    let entries = (bytes.len() - 39) / 20;
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: cannot resume from {path}: the file is truncated or damaged: its header \
+             counts {entries} entries, but its {} bytes end inside entry {entries}",
+            bytes.len() - 5
+        )
+    );
+}
+
+#[test]
+fn the_solver_beside_a_search_to_a_depth_has_time_to_prove() {
+    // White wins in 5 (a position of the solver's deep test set, some 0.1 s of solving);
+    // the search to depth 1 ends at once.
+    let out = loa(
+        &[
+            "analyze",
+            "--position",
+            "3wbw2/2bb4/5w2/2b2w2/2b5/3b3b/8/3bb1b1 w",
+            "--depth",
+            "1",
+            "--solve",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    let proved = text
+        .lines()
+        .find(|l| l.starts_with("proved: "))
+        .unwrap_or("");
+    assert!(proved.contains(" wins, in at most "), "{text}");
+}

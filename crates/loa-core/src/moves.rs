@@ -274,7 +274,8 @@ impl MoveText {
 }
 
 /// A list of moves that lives on the stack: at most 8 moves for each of at most 64 pieces.
-/// Nothing is written until a move is pushed.
+/// Nothing is written until a move is pushed. A whole Parachute turn (a move with each
+/// placement) can be more: [`GameState::moves`](crate::GameState::moves) holds any.
 #[derive(Clone, Default)]
 pub struct MoveList(ArrayVec<Move, { MoveList::CAPACITY }>);
 

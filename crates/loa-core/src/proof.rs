@@ -24,6 +24,9 @@ use crate::{Color, GameState, RuleSet, Variant, VariantPosition};
 use std::collections::HashMap;
 use std::fmt::Write;
 
+/// A node's moves (in notation) and where they lead.
+type NodeMoves = Vec<(String, Next)>;
+
 /// Where a move of a proof leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -126,7 +129,9 @@ impl Proof {
             "white" => Color::White,
             _ => return Err(syntax(line, "the winner is black or white")),
         };
-        let mut nodes: Vec<Option<Vec<(String, Next)>>> = Vec::new();
+        // Each node with its id and line, in file order: the ids are checked against the
+        // number of nodes before any table is made by them.
+        let mut given: Vec<(usize, usize, NodeMoves)> = Vec::new();
         for (line, text) in lines {
             if text.is_empty() {
                 continue;
@@ -138,9 +143,6 @@ impl Proof {
                 .trim()
                 .parse()
                 .map_err(|_| syntax(line, "a node's id is a whole number"))?;
-            if id > 100_000_000 {
-                return Err(syntax(line, "node ids stop at 100,000,000"));
-            }
             let mut moves = Vec::new();
             for pair in rest.split_whitespace() {
                 let (mv, next) = pair
@@ -156,23 +158,27 @@ impl Proof {
                 };
                 moves.push((mv.to_string(), next));
             }
-            if nodes.len() <= id {
-                nodes.resize(id + 1, None);
-            }
-            if nodes[id].replace(moves).is_some() {
+            given.push((id, line, moves));
+        }
+        let count = given.len();
+        let mut nodes: Vec<Option<NodeMoves>> = vec![None; count];
+        for (id, line, moves) in given {
+            let slot = nodes.get_mut(id).ok_or_else(|| {
+                syntax(
+                    line,
+                    &format!(
+                        "node {id}: the proof has {count} node lines, so its nodes are \
+                         numbered 0 to {}",
+                        count.saturating_sub(1)
+                    ),
+                )
+            })?;
+            if slot.replace(moves).is_some() {
                 return Err(syntax(line, &format!("node {id} is given twice")));
             }
         }
-        let nodes = nodes
-            .into_iter()
-            .enumerate()
-            .map(|(id, node)| {
-                node.ok_or(ProofError::Invalid {
-                    node: id,
-                    message: "no line gives this node".into(),
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        // As many distinct ids below `count` as there are lines: every node is given.
+        let nodes: Vec<NodeMoves> = nodes.into_iter().flatten().collect();
         if nodes.is_empty() {
             return Err(syntax(0, "the proof has no nodes"));
         }
@@ -417,6 +423,32 @@ mod tests {
                 .and_then(|p| p.verify())
                 .unwrap_err();
             assert!(err.to_string().contains(expected), "{nodes}: {err}");
+        }
+    }
+
+    #[test]
+    fn node_ids_beyond_the_node_lines_are_refused_by_their_line() {
+        // Memory follows the lines given, not the numbers written in them.
+        for (nodes, expected) in [
+            (
+                "0: a1-a2=1\n99999999: h3-h2=win\n",
+                "line 7: node 99999999: the proof has 2 node lines, so its nodes are \
+                 numbered 0 to 1",
+            ),
+            (
+                "0: a1-a2=1\n1000: h3-h2=win\n",
+                "line 7: node 1000: the proof has 2 node lines, so its nodes are numbered \
+                 0 to 1",
+            ),
+            (
+                "0: a1-a2=18446744073709551615\n1: h3-h2=win\n",
+                "node 0: a1-a2 leads to node 18446744073709551615, which is not given",
+            ),
+        ] {
+            let err = Proof::parse(&proof(nodes))
+                .and_then(|p| p.verify())
+                .unwrap_err();
+            assert_eq!(err.to_string(), expected, "{nodes}");
         }
     }
 

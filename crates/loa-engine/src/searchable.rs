@@ -5,7 +5,9 @@
 
 use crate::eval;
 use loa_core::topology::euler4;
-use loa_core::variants::{AmbiPosition, FieldsPosition, NeighborsPosition, ParachutePosition};
+use loa_core::variants::{
+    AmbiPosition, FieldsPosition, NeighborsPosition, ParachutePosition, MAX_PIECES,
+};
 use loa_core::{Bitboard, GameState, Move, MoveList, Position, RuleSet, Square, VariantPosition};
 
 /// A position the search can search.
@@ -174,6 +176,10 @@ impl Searchable for AmbiPosition {
 
 /// How many placements of each move the search tries in Parachute.
 const PLACEMENTS_TRIED: usize = 4;
+
+// A side's pieces have at most 8 moves each: the moves tried fit in a move list (a whole
+// turn, with every placement, does not).
+const _: () = assert!(MAX_PIECES as usize * 8 * PLACEMENTS_TRIED <= MoveList::CAPACITY);
 
 impl Searchable for ParachutePosition {
     /// Every move, each with the few placements that help the opponent least: the empty

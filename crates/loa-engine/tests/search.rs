@@ -1,6 +1,7 @@
 //! Search finds game ends exactly and scores them by distance.
 
-use loa_core::{Position, RuleSet};
+use loa_core::variants::ParachutePosition;
+use loa_core::{Color, GameState, Move, Position, RuleSet};
 use loa_engine::solver::{SolveLimits, Solver, Verdict};
 use loa_engine::{Engine, Score, SearchLimits, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -108,13 +109,7 @@ fn forced_win(pos: &Position, plies: u32, rules: RuleSet) -> bool {
         .any(|&mv| winning_move(pos, mv, plies, rules, us))
 }
 
-fn winning_move(
-    pos: &Position,
-    mv: loa_core::Move,
-    plies: u32,
-    rules: RuleSet,
-    us: loa_core::Color,
-) -> bool {
+fn winning_move(pos: &Position, mv: Move, plies: u32, rules: RuleSet, us: Color) -> bool {
     let child = pos.after(mv);
     match child.outcome(rules) {
         Some(outcome) => outcome.winner == Some(us),
@@ -254,4 +249,86 @@ fn the_solver_stops_with_the_search() {
     assert_eq!(result.depth, 1);
     assert_eq!(result.proven, None);
     assert_eq!(scores.len(), 1);
+}
+
+#[test]
+fn the_solver_beside_the_search_takes_whole_parachute_turns() {
+    // Black joins a1 and b3 with a1-a2 and places White's last piece on one of the
+    // empty squares: some 600 turns, more than a move list holds.
+    let pos: ParachutePosition = "7w/6w1/8/8/8/1b6/8/b7 b 0 1".parse().unwrap();
+    let (stop, halt) = (AtomicBool::new(false), AtomicBool::new(false));
+    let proven = loa_engine::solver::beside::prove(&pos, &[], RuleSet::Draw, &stop, &halt);
+    let proven = proven.expect("a proved result");
+    assert!(proven.win);
+    let best = proven.best.unwrap();
+    let outcome = pos.after(best).outcome_after(best, RuleSet::Draw);
+    assert_eq!(outcome.and_then(|o| o.winner), Some(pos.side_to_move()));
+}
+
+#[test]
+fn a_search_stopped_before_any_root_move_is_searched_reports_no_line() {
+    let start = Position::startpos();
+    let mut engine = Engine::new(16, RuleSet::Draw);
+    // Stopped from outside before it starts, or by a node limit at the root itself.
+    let stopped = AtomicBool::new(true);
+    let one_node = SearchLimits {
+        nodes: Some(1),
+        ..SearchLimits::default()
+    };
+    for (limits, stop) in [
+        (SearchLimits::default(), &stopped),
+        (one_node, &AtomicBool::new(false)),
+    ] {
+        let mut lines = Vec::new();
+        let result = engine.search(&start, &[], &limits, stop, |info| lines.push(info.clone()));
+        assert_eq!(lines, []);
+        assert_eq!(result.depth, 0);
+        assert!(start.is_legal(result.best.unwrap()));
+    }
+    // After a search of the position, its best move is the answer.
+    let depth_three = SearchLimits {
+        depth: Some(3),
+        ..SearchLimits::default()
+    };
+    let searched = engine.search(&start, &[], &depth_three, &AtomicBool::new(false), |_| {});
+    let again = engine.search(&start, &[], &SearchLimits::default(), &stopped, |_| {});
+    assert_eq!(again.best, searched.best);
+}
+
+#[test]
+fn a_first_iteration_cut_short_reports_the_moves_it_searched_through() {
+    // Black joins a1 and c1 with a1-b2 or a1-d1, and no other move; the search is
+    // stopped within its first iteration, after it has searched some root moves.
+    let pos: Position = "8/8/8/8/8/7w/8/b1b4w b".parse().unwrap();
+    let connects = |mv: Move| {
+        let outcome = pos.after(mv).outcome_after(mv, RuleSet::Draw);
+        outcome.is_some_and(|o| o.winner == Some(Color::Black))
+    };
+    let legal = pos.legal_moves().len() as u64;
+    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut reported = 0;
+    for nodes in 2..legal {
+        engine.clear();
+        let limits = SearchLimits {
+            nodes: Some(nodes),
+            ..SearchLimits::default()
+        };
+        let mut lines = Vec::new();
+        let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |info| {
+            lines.push(info.clone());
+        });
+        // Each line reported is a move searched through, with its true value: a
+        // connection for a winning move, a lesser score for any other.
+        for info in &lines {
+            assert_eq!(info.depth, 1);
+            assert_eq!(
+                info.score == Score::Mate(1),
+                connects(info.pv[0]),
+                "{nodes}: {info:?}"
+            );
+            reported += 1;
+        }
+        assert!(pos.is_legal(result.best.unwrap()));
+    }
+    assert!(reported > 0);
 }

@@ -86,7 +86,11 @@ pub fn make_book(spec: &EngineSpec, plan: &BookPlan, path: &Path) -> Result<usiz
             .wait_bestmove(sent + plan.timeout)
             .map_err(|e| anyhow::anyhow!("{}: {e}", spec.name))?;
         let Some(score) = best.score else {
-            bail!("{} gave no score ({})", spec.name, best.line);
+            bail!(
+                "{} gave no score ({})",
+                spec.name,
+                loa_core::excerpt(&best.line)
+            );
         };
         if score.as_cp().abs() <= plan.margin_cp {
             kept.push(opening.moves);

@@ -7,11 +7,12 @@
 
 use super::engine_spec::{EngineSpec, Protocol};
 use super::process_group;
+use loa_core::excerpt;
 use loa_core::{RuleSet, Variant};
 use loa_engine::Score;
-use loa_ugi::{Command, Dialect, Go, Response};
+use loa_ugi::{read_line, skip_line, Command, Dialect, Go, LineRead, Response, MAX_LINE};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
@@ -39,6 +40,8 @@ enum Event {
     /// Any response but `info` and `bestmove`.
     Response(Response),
     BestMove(BestMove),
+    /// A line longer than [`MAX_LINE`]: the engine is broken.
+    TooLong,
     /// The output closed: the process has exited (or closed it).
     Eof,
 }
@@ -59,6 +62,11 @@ pub enum EngineError {
     Exited(String),
     /// No answer in time; what was awaited.
     Timeout(String),
+    /// A line of its output was longer than [`MAX_LINE`].
+    LineTooLong,
+    /// It answered a `setoption` with an error, or was given an option it does not
+    /// declare: the option and what is wrong.
+    BadOption(String),
 }
 
 impl fmt::Display for EngineError {
@@ -67,6 +75,11 @@ impl fmt::Display for EngineError {
             EngineError::Spawn(e) => write!(f, "could not be started: {e}"),
             EngineError::Exited(how) => write!(f, "the engine process {how}"),
             EngineError::Timeout(what) => write!(f, "no {what} in time"),
+            EngineError::LineTooLong => write!(
+                f,
+                "it wrote a line longer than {MAX_LINE} bytes (1 MB), which is not read"
+            ),
+            EngineError::BadOption(what) => write!(f, "{what}"),
         }
     }
 }
@@ -103,6 +116,13 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(dir) = &spec.dir {
+            // Else the failure to start would name the program, not the folder.
+            if !dir.is_dir() {
+                return Err(EngineError::Spawn(format!(
+                    "its working directory dir={} is not a folder that exists",
+                    dir.display()
+                )));
+            }
             command.current_dir(dir);
         }
         process_group::isolate(&mut command);
@@ -132,6 +152,13 @@ impl EngineProcess {
             reaped: false,
         };
         engine.handshake(spec.protocol, timeout)?;
+        if let Some((name, _)) = spec.options.iter().find(|(name, _)| !engine.declares(name)) {
+            return Err(EngineError::BadOption(format!(
+                "option.{}: the engine declares no such option (it declares {})",
+                excerpt(name),
+                engine.declared_list()
+            )));
+        }
         let mut setup: Vec<Command> = spec
             .options
             .iter()
@@ -140,20 +167,14 @@ impl EngineProcess {
                 value: Some(value.clone()),
             })
             .collect();
-        let declares_rules = engine
-            .declared
-            .iter()
-            .any(|o| o.eq_ignore_ascii_case("SimultaneousConnection"));
+        let declares_rules = engine.declares("SimultaneousConnection");
         if declares_rules || rules != RuleSet::Draw {
             setup.push(Command::SetOption {
                 name: "SimultaneousConnection".to_string(),
                 value: Some(rules.name().to_string()),
             });
         }
-        let declares_variants = engine
-            .declared
-            .iter()
-            .any(|o| o.eq_ignore_ascii_case("UCI_Variant"));
+        let declares_variants = engine.declares("UCI_Variant");
         if variant != Variant::Standard && !declares_variants {
             return Err(EngineError::Exited(format!(
                 "declares no UCI_Variant option, so it cannot be asked to play {}",
@@ -166,17 +187,72 @@ impl EngineProcess {
                 value: Some(variant.name().to_string()),
             });
         }
-        setup.push(Command::IsReady);
-        engine.send(&setup)?;
-        engine.wait_for(&Response::ReadyOk, timeout)?;
+        // One at a time, each followed by `isready`: an error line before `readyok` is
+        // the answer to that option.
+        for option in &setup {
+            engine.send(&[option.clone(), Command::IsReady])?;
+            engine.wait_for_ready_after(option, timeout)?;
+        }
+        if setup.is_empty() {
+            engine.send(&[Command::IsReady])?;
+            engine.wait_for(&Response::ReadyOk, timeout)?;
+        }
         Ok(engine)
+    }
+
+    /// The options the engine declared, for a message: the first dozen.
+    fn declared_list(&self) -> String {
+        const SHOWN: usize = 12;
+        let mut names: Vec<String> = (self.declared.iter().take(SHOWN))
+            .map(|name| excerpt(name).into_owned())
+            .collect();
+        if self.declared.len() > SHOWN {
+            names.push(format!("and {} more", self.declared.len() - SHOWN));
+        }
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    }
+
+    /// Whether the engine declared the option `name` (option names are read in any
+    /// case).
+    fn declares(&self, name: &str) -> bool {
+        self.declared.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// Waits for `readyok` after `command`; a line before it that reports an error is
+    /// the engine refusing the command.
+    fn wait_for_ready_after(
+        &mut self,
+        command: &Command,
+        timeout: Duration,
+    ) -> Result<(), EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.next_event(deadline, "readyok")? {
+                Event::Response(Response::ReadyOk) => return Ok(()),
+                Event::Response(response) => {
+                    if let Some(line) = error_reply(&response) {
+                        return Err(EngineError::BadOption(format!(
+                            "'{}': the engine answered '{}'",
+                            excerpt(&command.to_string()),
+                            excerpt(&line)
+                        )));
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     fn handshake(&mut self, protocol: Protocol, timeout: Duration) -> Result<(), EngineError> {
         let start = Instant::now();
         let full = start + timeout;
-        let refused =
-            |line: String| EngineError::Exited(format!("refused the handshake: '{line}'"));
+        let refused = |line: String| {
+            EngineError::Exited(format!("refused the handshake: '{}'", excerpt(&line)))
+        };
         if protocol == Protocol::Uci {
             self.send(&[Command::Uci])?;
             return match self.collect_handshake(full, "uciok")? {
@@ -236,7 +312,9 @@ impl EngineProcess {
                     }
                 }
                 Event::BestMove(_) => {}
-                Event::Eof => unreachable!("next_event turns Eof into an error"),
+                Event::Eof | Event::TooLong => {
+                    unreachable!("next_event turns these into errors")
+                }
             }
         }
     }
@@ -272,6 +350,7 @@ impl EngineProcess {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.events.recv_timeout(wait) {
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+            Ok(Event::TooLong) => Err(EngineError::LineTooLong),
             Ok(event) => Ok(event),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(awaited.to_string())),
         }
@@ -304,6 +383,7 @@ impl EngineProcess {
         loop {
             match self.events.try_recv() {
                 Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Err(self.exited()),
+                Ok(Event::TooLong) => return Err(EngineError::LineTooLong),
                 Ok(_) => {}
                 Err(TryRecvError::Empty) => return Ok(()),
             }
@@ -385,6 +465,19 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The line of a response that reports an error (`info string error: ...`, `No such
+/// option: X`, `Unknown option`), as engines word them.
+fn error_reply(response: &Response) -> Option<String> {
+    let (Response::InfoString(text) | Response::Text(text)) = response else {
+        return None;
+    };
+    let lower = text.to_ascii_lowercase();
+    ["error", "unknown", "no such", "invalid", "illegal"]
+        .iter()
+        .any(|word| lower.contains(word))
+        .then(|| response.to_string())
+}
+
 fn describe_exit(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
         return format!("exited with code {code}");
@@ -400,19 +493,25 @@ fn describe_exit(status: ExitStatus) -> String {
 }
 
 /// The reader thread: passes lines on until the output closes or nobody listens. It
-/// keeps the last score of the `info` lines and hands it over with the `bestmove`.
+/// keeps the last score of the `info` lines and hands it over with the `bestmove`. A
+/// line beyond [`MAX_LINE`] is reported as soon as it passes the limit and skipped.
 fn read_output(stdout: ChildStdout, tx: Sender<Event>) {
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut buf = Vec::with_capacity(256);
     let mut score = None;
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => {
+        match read_line(&mut reader, &mut buf, MAX_LINE) {
+            Ok(LineRead::Line) => {}
+            Ok(LineRead::TooLong) => {
+                if tx.send(Event::TooLong).is_err() || skip_line(&mut reader).is_err() {
+                    return;
+                }
+                continue;
+            }
+            Ok(LineRead::End) | Err(_) => {
                 let _ = tx.send(Event::Eof);
                 return;
             }
-            Ok(_) => {}
         }
         let text = String::from_utf8_lossy(&buf);
         let line = text.trim();

@@ -97,8 +97,9 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
     if config.games_per_pairing.is_none() && config.sprt.is_none() {
         bail!("a match without an SPRT needs a number of games");
     }
-    // A bad opening source fails now, not in the middle of the match.
+    // A bad opening source or record file fails now, not in the middle of the match.
     config.openings.get(0).map_err(anyhow::Error::msg)?;
+    let mut records = RecordWriter::new(config.pgn.as_deref(), config.sgf.as_deref())?;
     process_group::end_engines_on_interrupt();
     for spec in &config.engines {
         let engine = EngineProcess::start(spec, config.rules, config.variant, config.timeout)
@@ -122,7 +123,6 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
         seed: config.seed,
         concurrency: config.concurrency,
     };
-    let mut records = RecordWriter::new(config.pgn.as_deref(), config.sgf.as_deref())?;
     let plan = tournament::Plan {
         specs: config.engines.into_iter().map(Arc::new).collect(),
         schedule,

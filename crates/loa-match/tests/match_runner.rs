@@ -597,7 +597,8 @@ fn a_stuck_engine_is_killed_with_what_it_started() {
     let pid_file = dir.path().join("helper.pid");
     let report = run_match(
         &[
-            engine("good", &[]),
+            // The stuck engine declares no option.
+            engine("good", &["option.Hash=1"]),
             words(&[
                 &format!("cmd={}", script.display()),
                 &format!("arg={}", pid_file.display()),
@@ -605,7 +606,7 @@ fn a_stuck_engine_is_killed_with_what_it_started() {
             ]),
         ],
         |s| {
-            s.each = words(&["depth=1", "option.Hash=1"]);
+            s.each = words(&["depth=1"]);
             s.timeout = Duration::from_millis(300);
         },
     )

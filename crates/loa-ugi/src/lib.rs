@@ -19,6 +19,7 @@
 mod command;
 mod error;
 mod go;
+mod line;
 mod options;
 mod response;
 mod session;
@@ -26,6 +27,7 @@ mod session;
 pub use command::{Command, Query, Start};
 pub use error::ProtocolError;
 pub use go::{Dialect, Go, MAX_CLOCK};
+pub use line::{read_line, skip_line, LineRead, MAX_LINE};
 pub use options::{EngineOption, OptionDecl, OptionKind};
 pub use response::{InfoLine, Response};
 pub use session::Session;

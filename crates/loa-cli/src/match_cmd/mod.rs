@@ -5,6 +5,7 @@ mod engine_args;
 mod progress;
 
 use crate::numbers::{whole, MAX_THREADS};
+use crate::out_file::check_writable;
 use crate::setup::{variant_names, RulesArg};
 use anyhow::Result;
 use engine_args::EngineArgs;
@@ -186,6 +187,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
     };
     let engines =
         build_specs(&args.engines.0, &args.each, match_limits).map_err(anyhow::Error::msg)?;
+    for (option, path) in [
+        ("--pgn", &args.pgn),
+        ("--sgf", &args.sgf),
+        ("--make-book", &args.make_book),
+    ] {
+        if let Some(path) = path {
+            check_writable(option, path)?;
+        }
+    }
     let seed = args.seed.unwrap_or_else(clock_seed);
     let timeout = Duration::from_millis(args.timeout);
     if let Some(path) = &args.make_book {

@@ -148,6 +148,9 @@ impl FieldsPosition {
     /// Fills `moves` with the legal moves; none when the side to move cannot move (it
     /// has then lost).
     pub fn generate_moves(&self, moves: &mut MoveList) {
+        // Twelve pieces, each reaching at most the 27 squares of the queen lines from
+        // a centre square: every move fits.
+        const _: () = assert!(12 * 27 <= MoveList::CAPACITY);
         moves.clear();
         let us = self.side;
         let them = self.pieces[(!us).index()];

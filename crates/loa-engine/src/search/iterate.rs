@@ -20,8 +20,12 @@ impl Searcher<'_> {
     ) -> SearchResult {
         let mut root_moves = MoveList::new();
         root.search_moves(&mut root_moves);
+        // Until an iteration says better: the move an earlier search found best here.
+        let known = (self.tt.probe(root.key()))
+            .and_then(|e| e.mv)
+            .filter(|mv| root_moves.contains(mv));
         let mut result = SearchResult {
-            best: (root.outcome(self.rules).is_none()).then(|| root_moves[0]),
+            best: (root.outcome(self.rules).is_none()).then(|| known.unwrap_or(root_moves[0])),
             score: 0,
             depth: 0,
             nodes: 0,
@@ -45,13 +49,18 @@ impl Searcher<'_> {
                     break 'deepening;
                 }
                 let pv = self.pv[0].clone();
-                if let Some(&first) = pv.first() {
-                    self.excluded.push(first);
-                }
+                // Stopped before any move of this line was searched through.
+                let Some(&first) = pv.first() else {
+                    break;
+                };
+                self.excluded.push(first);
                 found.push((score, pv));
                 if self.stopped {
                     break;
                 }
+            }
+            if found.is_empty() {
+                break;
             }
             // A later line can score above an earlier one (the windows and the table
             // differ): the lines are reported best first, and the best is the answer.

@@ -144,8 +144,13 @@ impl Searcher<'_> {
                 score
             };
             self.keys.pop();
-            if self.stopped && ply > 0 {
-                return 0;
+            // A move whose search was cut short has no value; at the root it is not
+            // taken, so a stopped iteration holds only moves searched through.
+            if self.stopped {
+                if ply > 0 {
+                    return 0;
+                }
+                break;
             }
             if score > best {
                 best = score;
@@ -166,9 +171,6 @@ impl Searcher<'_> {
                         break;
                     }
                 }
-            }
-            if self.stopped {
-                break;
             }
         }
         // A root searched without some of its moves has no true value to store.

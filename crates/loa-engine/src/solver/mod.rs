@@ -18,7 +18,7 @@ mod table;
 
 use loa_core::proof::{Next, Proof};
 use loa_core::topology::euler4;
-use loa_core::{symmetry, BoardSize, Color, GameState, Move, MoveList, RuleSet, VariantPosition};
+use loa_core::{symmetry, BoardSize, Color, GameState, Move, RuleSet, VariantPosition};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -128,6 +128,9 @@ pub struct Solver<'a> {
     pub checkpoint_error: Option<String>,
     /// What the table holds for each child of the node being expanded.
     probes: Vec<Option<Entry>>,
+    /// The moves of the node being expanded: a whole turn of some variants (Parachute's
+    /// placements) is more than a `MoveList` holds.
+    moves: Vec<Move>,
     /// The board symmetries that leave every position from the root to the node being
     /// searched as it is (see [`Solver::children`]).
     path_symmetries: u8,
@@ -177,6 +180,7 @@ impl<'a> Solver<'a> {
             resumed: None,
             checkpoint_error: None,
             probes: Vec::new(),
+            moves: Vec::new(),
             path_symmetries: 0,
         })
     }
@@ -388,13 +392,13 @@ impl<'a> Solver<'a> {
     /// of its position with the same history, so is worth the same: only the first move
     /// of each such set is kept.
     fn children<P: GameState + Copy>(&mut self, pos: &P, symmetries: u8) -> Vec<Child<P>> {
-        let mut moves = MoveList::new();
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
         pos.for_each_move(|mv| moves.push(mv));
         if symmetries != 0 {
-            moves = distinct_up_to(symmetries, moves.as_slice(), pos.size());
+            moves = distinct_up_to(symmetries, &moves, pos.size());
         }
         let mut children: Vec<Child<P>> = moves
-            .as_slice()
             .iter()
             .map(|&mv| Child {
                 mv,
@@ -405,6 +409,7 @@ impl<'a> Solver<'a> {
                 ends: false,
             })
             .collect();
+        self.moves = moves;
         // Every child's bucket is read in one tight loop, before the work on each child,
         // so that the memory accesses overlap instead of waiting one after another.
         self.probes.clear();
@@ -577,8 +582,8 @@ fn select<P>(children: &[Child<P>], or_node: bool, first: usize) -> (usize, u32)
 }
 
 /// The moves that are not an image of an earlier one under `symmetries`.
-fn distinct_up_to(symmetries: u8, moves: &[Move], size: BoardSize) -> MoveList {
-    let mut distinct = MoveList::new();
+fn distinct_up_to(symmetries: u8, moves: &[Move], size: BoardSize) -> Vec<Move> {
+    let mut distinct = Vec::new();
     for (index, &mv) in moves.iter().enumerate() {
         let seen = (1..8)
             .filter(|i| symmetries & 1 << i != 0)

@@ -38,6 +38,7 @@ impl Solver<'_> {
             resumed: None,
             checkpoint_error: None,
             probes: Vec::new(),
+            moves: Vec::new(),
             path_symmetries: self.path_symmetries,
         }
     }

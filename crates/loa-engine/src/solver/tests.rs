@@ -1,6 +1,6 @@
 use super::*;
 use crate::{Engine, Score, SearchLimits};
-use loa_core::{BoardSize, Position, Variant};
+use loa_core::{BoardSize, MoveList, Position, Variant};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -118,6 +118,29 @@ fn a_stopped_solver_says_unknown() {
     let solution = solver.solve(&start, &[]);
     assert_eq!(solution.verdict, Verdict::Unknown);
     assert!(solution.proof.is_none());
+}
+
+#[test]
+fn parachute_turns_beyond_a_move_lists_capacity_are_solved() {
+    use loa_core::variants::ParachutePosition;
+    // Black joins a1 and b3 with a1-a2 and places White's last piece anywhere empty.
+    let win: ParachutePosition = "7w/6w1/8/8/8/1b6/8/b7 b 0 1".parse().unwrap();
+    assert!(win.count_moves() > MoveList::CAPACITY as u64);
+    let solution = solve(&win.into(), RuleSet::Draw);
+    assert_eq!(solution.verdict, Verdict::Win);
+    solution.proof.unwrap().verify().unwrap();
+    // The start: every one of its 936 turns gets its numbers before the time runs out.
+    let start = ParachutePosition::start();
+    assert_eq!(start.count_moves(), 936);
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        nodes: Some(1),
+        ..SolveLimits::default()
+    };
+    let mut solver = Solver::new(4, RuleSet::Draw, limits, &stop).unwrap();
+    let solution = solver.solve(&start.into(), &[]);
+    assert_eq!(solution.verdict, Verdict::Unknown);
+    assert_eq!(solution.root_moves.len(), 936);
 }
 
 #[test]

@@ -198,10 +198,12 @@ fn ready(seat: &mut Seat, settings: &GameSettings<'_>) -> Result<(), EngineError
     engine.new_game(settings.timeout)
 }
 
-/// A process that exited is a crash; anything else a failure to start or get ready.
+/// A process that exited is a crash, a line too long a malformed reply; anything else a
+/// failure to start or get ready.
 fn failure(error: EngineError) -> Termination {
     match error {
         EngineError::Exited(how) => Termination::Crash { how },
+        EngineError::LineTooLong => Termination::LineTooLong,
         other => Termination::StartFailure {
             error: other.to_string(),
         },

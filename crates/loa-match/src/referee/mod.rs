@@ -7,7 +7,8 @@ pub mod game;
 
 use super::engine_process::{EngineError, EngineProcess};
 use super::engine_spec::EngineSpec;
-use loa_core::{Color, Game, Reason, RuleSet, Variant, VariantPosition};
+use loa_core::{excerpt, Color, Game, Reason, RuleSet, Variant, VariantPosition};
+use loa_ugi::MAX_LINE;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +32,8 @@ pub enum Termination {
     },
     /// The loser's reply could not be read as a move.
     Malformed { line: String },
+    /// The loser wrote a line too long to be read.
+    LineTooLong,
     /// The loser could not be (re)started or did not get ready for the game.
     StartFailure { error: String },
     /// Drawn by length.
@@ -52,7 +55,7 @@ impl Termination {
             Termination::Crash { .. } => "crash",
             Termination::Hang { .. } => "hang",
             Termination::TimeForfeit { .. } => "time forfeit",
-            Termination::Malformed { .. } => "malformed reply",
+            Termination::Malformed { .. } | Termination::LineTooLong => "malformed reply",
             Termination::StartFailure { .. } => "start failure",
             Termination::DrawAdjudication { .. } => "draw adjudication",
             Termination::Resignation { .. } => "resignation",
@@ -70,7 +73,8 @@ impl Termination {
     }
 }
 
-/// In words, as the records write it.
+/// In words, as the records write it: what an engine wrote is quoted by its start when
+/// long, so that a record's tag stays one short line.
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -80,7 +84,7 @@ impl fmt::Display for Termination {
                 if why.contains(text.as_str()) {
                     write!(f, "illegal move: {why}")
                 } else {
-                    write!(f, "illegal move '{text}': {why}")
+                    write!(f, "illegal move '{}': {why}", excerpt(text))
                 }
             }
             Termination::Crash { how } => write!(f, "crash: the engine process {how}"),
@@ -104,7 +108,11 @@ impl fmt::Display for Termination {
                 "time forfeit: no bestmove within {} ms (with the margin)",
                 allowed.as_millis()
             ),
-            Termination::Malformed { line } => write!(f, "malformed reply '{line}'"),
+            Termination::Malformed { line } => write!(f, "malformed reply '{}'", excerpt(line)),
+            Termination::LineTooLong => write!(
+                f,
+                "malformed reply: a line longer than {MAX_LINE} bytes (1 MB)"
+            ),
             Termination::StartFailure { error } => write!(f, "engine failure: {error}"),
             Termination::DrawAdjudication { moves } => {
                 write!(f, "adjudication: draw after {moves} moves")

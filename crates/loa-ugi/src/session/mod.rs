@@ -11,7 +11,9 @@ mod job;
 mod show;
 
 use crate::options::OptionValue;
-use crate::{Command, EngineOption, ProtocolError, Response, Start};
+use crate::{
+    read_line, skip_line, Command, EngineOption, LineRead, ProtocolError, Response, Start, MAX_LINE,
+};
 use job::Job;
 use loa_core::{excerpt, BoardSize, Game, GameState, RuleSet, Variant, VariantPosition};
 use loa_engine::{check_hash_size, Engine, SearchRequest};
@@ -129,12 +131,20 @@ impl Session {
     pub fn serve(mut self, mut input: impl BufRead) {
         let mut buf = Vec::new();
         loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
+            match read_line(&mut input, &mut buf, MAX_LINE) {
+                Ok(LineRead::Line) => {}
+                Ok(LineRead::TooLong) => {
+                    let start = String::from_utf8_lossy(&buf[..32]);
+                    self.out.error(&format!(
+                        "a line longer than {MAX_LINE} bytes (1 MB) is ignored; it starts \
+                         '{start}'"
+                    ));
+                    if skip_line(&mut input).is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                Ok(LineRead::End) | Err(_) => break,
             }
             // Bytes that are not UTF-8 become replacement characters, and so an unknown
             // command or a bad argument, never a failure of the loop.

@@ -40,6 +40,19 @@ fn a_session_over_memory_answers_in_order() {
     assert!(lines.contains(&"readyok"), "{text}");
 }
 
+#[test]
+fn a_line_beyond_the_cap_is_refused_and_the_next_one_answered() {
+    let mut input = b"position startpos moves ".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE));
+    input.extend_from_slice(b"\nisready\n");
+    let text = session(&input);
+    assert_eq!(
+        text,
+        "info string error: a line longer than 1048576 bytes (1 MB) is ignored; it starts \
+         'position startpos moves xxxxxxxx'\nreadyok\n"
+    );
+}
+
 /// Arguments that are sometimes right and often wrong.
 fn word() -> impl Strategy<Value = String> {
     prop_oneof![
