@@ -1,9 +1,10 @@
 //! Each engine runs in a process group of its own, so that ending an engine ends whatever
 //! it started too (the engine behind a wrapper script, helper processes), and an
-//! interrupted match (Ctrl-C) ends every engine it started. The one `unsafe` of the
-//! project is here: `kill(2)` on a process group, which the standard library lacks.
-#![allow(unsafe_code)]
+//! interrupted match (Ctrl-C) ends every engine it started. `killpg(2)`, which the
+//! standard library lacks, comes from `nix`.
 
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::sync::{Mutex, PoisonError};
@@ -31,10 +32,12 @@ pub fn kill(pid: u32) {
     LIVE.lock()
         .unwrap_or_else(PoisonError::into_inner)
         .retain(|&p| p != pid);
-    // SAFETY: kill(2) takes plain integers; a group that is gone gives ESRCH, ignored.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
-    }
+    kill_group(pid);
+}
+
+/// A group that is gone already gives ESRCH: nothing left to end.
+fn kill_group(pid: i32) {
+    let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
 }
 
 /// On Ctrl-C (or SIGTERM) every engine group is killed before the match ends.
@@ -42,10 +45,7 @@ pub fn end_engines_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
         let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner).clone();
         for pid in live {
-            // SAFETY: as in `kill`.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
+            kill_group(pid);
         }
         eprintln!("interrupted: the engines are stopped");
         std::process::exit(130);
