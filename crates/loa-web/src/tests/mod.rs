@@ -3,6 +3,7 @@
 
 mod access;
 mod clocks;
+mod endpoints;
 mod meta;
 mod records;
 mod rematch;
