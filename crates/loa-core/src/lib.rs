@@ -34,7 +34,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::BoardSize;
-pub use color::Color;
+pub use color::{Color, UnknownColor};
 pub use excerpt::excerpt;
 pub use game::{Game, PlayError};
 pub use game_state::{GameState, Piece, Seat};

@@ -69,7 +69,7 @@ impl Lineup {
 
     /// The place of the person at `seat`.
     pub fn slot(&self, seat: Seat) -> String {
-        let name = crate::view::color_name(seat.side);
+        let name = seat.side.id();
         match self.side(seat.side) {
             SidePlayers::Two(_) if seat.index == 1 => format!("{name}2"),
             _ => name.to_string(),

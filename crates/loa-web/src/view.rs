@@ -62,7 +62,7 @@ impl OutcomeView {
     pub fn new(winner: Option<Color>, reason: String) -> OutcomeView {
         OutcomeView {
             result: result_token(winner),
-            winner: winner.map(color_name),
+            winner: winner.map(Color::id),
             reason,
         }
     }
@@ -78,13 +78,6 @@ pub fn result_token(winner: Option<Color>) -> &'static str {
         Some(Color::Black) => "1-0",
         Some(Color::White) => "0-1",
         None => "1/2-1/2",
-    }
-}
-
-pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
     }
 }
 
@@ -115,7 +108,7 @@ impl PositionView {
                 if let Some(piece) = pos.piece_at(square) {
                     pieces.push(PieceView {
                         square: square.to_string(),
-                        color: color_name(piece.color),
+                        color: piece.color.id(),
                         seat: piece.seat,
                         number: piece.number,
                     });
@@ -132,7 +125,7 @@ impl PositionView {
             position: pos.to_string(),
             variant: pos.variant().name(),
             size,
-            to_move: color_name(pos.side_to_move()),
+            to_move: pos.side_to_move().id(),
             seat: pos.seat_to_move().index,
             pieces,
             reserves: match pos {

@@ -118,17 +118,12 @@ pub struct SideRequest {
 
 impl SideRequest {
     fn caller(&self) -> ApiResult<(Caller, Option<Color>)> {
-        let side = match self.side.as_deref() {
-            None => None,
-            Some("black") => Some(Color::Black),
-            Some("white") => Some(Color::White),
-            Some(other) => {
-                return Err(ApiError::bad_request(format!(
-                    "side is black or white, not '{}'",
-                    loa_core::excerpt(other)
-                )))
-            }
-        };
+        let side = self
+            .side
+            .as_deref()
+            .map(str::parse::<Color>)
+            .transpose()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
         Ok((
             Caller {
                 token: self.token.clone(),

@@ -4,7 +4,7 @@ use super::{line_of, to_i64, Ending, LiveGame};
 use crate::clock::{Clock, TimeControl};
 use crate::lineup::Lineup;
 use crate::store::{GameRow, StoredGame};
-use crate::view::{color_name, result_token};
+use crate::view::result_token;
 use loa_core::{Color, Game, RuleSet, Variant, VariantPosition};
 
 impl LiveGame {
@@ -34,10 +34,10 @@ impl LiveGame {
                 .ending
                 .as_ref()
                 .and_then(|e| e.winner)
-                .map(|c| color_name(c).into()),
+                .map(|c| c.id().into()),
             reason: self.ending.as_ref().map(|e| e.reason.clone()),
-            draw_offer: self.draw_offer.map(|c| color_name(c).into()),
-            takeback_offer: self.takeback_offer.map(|c| color_name(c).into()),
+            draw_offer: self.draw_offer.map(|c| c.id().into()),
+            takeback_offer: self.takeback_offer.map(|c| c.id().into()),
             rematch: self.rematch.clone(),
         }
     }
@@ -75,11 +75,8 @@ impl LiveGame {
                 Some(clock)
             }
         };
-        let parse_color = |name: &Option<String>| match name.as_deref() {
-            Some("black") => Some(Color::Black),
-            Some("white") => Some(Color::White),
-            _ => None,
-        };
+        let parse_color =
+            |name: &Option<String>| name.as_deref().and_then(|n| n.parse::<Color>().ok());
         let (texts, movers) = line_of(&game);
         Ok(LiveGame {
             texts,

@@ -3,7 +3,7 @@
 use super::LiveGame;
 use crate::clock::TimeControl;
 use crate::lineup::Lineup;
-use crate::view::{color_name, MoveView, OutcomeView, PositionView};
+use crate::view::{MoveView, OutcomeView, PositionView};
 use loa_core::{Color, GameState};
 use serde::Serialize;
 
@@ -34,8 +34,7 @@ impl LiveGame {
                 control: clock.control,
                 black_ms: clock.left_at(Color::Black, to_move, now),
                 white_ms: clock.left_at(Color::White, to_move, now),
-                running: (clock.running_since.is_some() && !self.is_over())
-                    .then(|| color_name(to_move)),
+                running: (clock.running_since.is_some() && !self.is_over()).then(|| to_move.id()),
                 move_clocks: self.log.iter().map(|m| m.clock_ms).collect(),
             }),
             started: self.started_at.is_some(),
@@ -49,8 +48,8 @@ impl LiveGame {
                 .ending
                 .as_ref()
                 .map(|e| OutcomeView::new(e.winner, e.reason.clone())),
-            draw_offer: self.draw_offer.map(color_name),
-            takeback_offer: self.takeback_offer.map(color_name),
+            draw_offer: self.draw_offer.map(Color::id),
+            takeback_offer: self.takeback_offer.map(Color::id),
             rematch: self.rematch.clone(),
             server_time: now,
             created_at: self.created_at,
