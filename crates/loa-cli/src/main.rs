@@ -8,6 +8,7 @@ mod numbers;
 mod output;
 mod perft;
 mod play;
+mod record_file;
 mod replay;
 mod serve;
 mod setup;
