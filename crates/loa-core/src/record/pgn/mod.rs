@@ -20,8 +20,9 @@
 //! `[SetUp "1"]` and `[FEN "<position text>"]`; when White moves first the moves begin
 //! `1... a7-c7`. Moves are in the rule book's notation, wrapped at 80 columns, and end
 //! with the result. Reading also takes `:` for captures, upper-case squares, missing
-//! move numbers, comments `{...}` and `;`, variations `(...)` (skipped), NAGs `$1` and
-//! `!`/`?` suffixes. See `docs/records.md`.
+//! move numbers, comments `{...}` and `;`, variations `(...)` (skipped), NAGs `$1`,
+//! `!`/`?` suffixes, and `resigns` or `forfeits` in a move's place. See
+//! `docs/records.md`.
 
 use super::moves;
 use super::{date_to_pgn, Format, GameRecord, RecordError};

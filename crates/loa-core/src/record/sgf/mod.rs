@@ -17,7 +17,9 @@
 //! resignation, a time forfeit or another forfeit; the termination in words is kept in the
 //! custom property `TERMINATION`. A time control `base+increment` in seconds is
 //! `TM[base]OT[increment fischer]`. Other tags are written as properties when their name
-//! is an SGF property name, and as `TAG[Name:value]` otherwise. See `docs/records.md`.
+//! is an SGF property name, and as `TAG[Name:value]` otherwise. Reading also takes FF[3]
+//! names (`GaMe`), moves written `B[c1 a3]`, and `B[Resign]`/`W[Forfeit]`. See
+//! `docs/records.md`.
 
 mod lex;
 mod read;
