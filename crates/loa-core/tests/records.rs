@@ -3,7 +3,8 @@
 //! records whose errors must say where the record is wrong.
 
 use loa_core::record::{
-    parse_games, parse_records, pgn, sgf, GameRecord, RecordResult, ReplayError, ResultCheck,
+    parse_games, parse_records, pgn, read_games, sgf, GameRecord, GameSplitter, GameText,
+    RecordError, RecordResult, ReplayError, ResultCheck,
 };
 use loa_core::{
     BoardSize, Color, Game, GameState, Move, Position, RuleSet, Variant, VariantPosition,
@@ -734,7 +735,21 @@ fn result_checks() {
         .is_none());
 }
 
-/// Garbage and damaged records give errors, never a panic.
+/// The games of `text`, cut from blocks of `block` bytes.
+fn cut_in_blocks(text: &str, block: usize) -> Vec<Result<GameText, RecordError>> {
+    let mut splitter = GameSplitter::new();
+    let mut games = Vec::new();
+    for bytes in text.as_bytes().chunks(block) {
+        splitter.push(bytes);
+        games.extend(std::iter::from_fn(|| splitter.next_game()));
+    }
+    splitter.finish();
+    games.extend(std::iter::from_fn(|| splitter.next_game()));
+    games
+}
+
+/// Garbage and damaged records give errors, never a panic; blocks of any size cut them
+/// into the same games.
 #[test]
 fn garbage_never_panics() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -755,6 +770,11 @@ fn garbage_never_panics() {
     samples.push(record.to_pgn());
     samples.push(record.to_sgf());
     let exercise = |text: &str| {
+        let whole = cut_in_blocks(text, text.len().max(1));
+        assert_eq!(cut_in_blocks(text, 1 + text.len() % 5), whole, "{text:?}");
+        for game in read_games(text).flatten() {
+            let _ = game.replay.result.warning();
+        }
         if let Ok(games) = parse_games(text) {
             for game in games.into_iter().flatten() {
                 if let Ok(replay) = game.check() {
