@@ -55,10 +55,6 @@ pub struct GameText {
 }
 
 impl GameText {
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-
     /// The text: UTF-8, or else Latin-1, the encoding of many old records (see
     /// [`GameText::not_utf8`]).
     pub fn text(&self) -> Cow<'_, str> {
