@@ -42,29 +42,28 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let wanted = args.game.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let (mut checked, mut ok, mut warned) = (0usize, 0usize, 0usize);
     let mut wrong: Vec<String> = Vec::new();
+    // The error past which nothing can be read.
+    let mut stopped: Option<String> = None;
     let mut seen = 0;
     for text in file.by_ref() {
-        let verdict = match text? {
-            Ok(text) => {
-                seen = text.number;
-                if wanted.is_some_and(|n| n != text.number) {
-                    continue;
-                }
-                check_game(text.number, text.read(args.variant), args.quiet)
-            }
+        let text = match text? {
+            Ok(text) => text,
             Err(error) => {
-                // Nothing can be read past it.
                 let error = shown(&error.to_string()).into_owned();
-                if args.quiet {
-                    say!("wrong: {error}");
-                } else {
-                    say!("The rest cannot be read: {error}");
+                if checked > 0 {
+                    let rest = if args.quiet { "the rest" } else { "The rest" };
+                    say!("{rest} cannot be read: {error}");
                 }
-                Verdict::Wrong(error)
+                stopped = Some(error);
+                break;
             }
         };
+        seen = text.number;
+        if wanted.is_some_and(|n| n != text.number) {
+            continue;
+        }
         checked += 1;
-        match verdict {
+        match check_game(text.number, text.read(args.variant), args.quiet) {
             Verdict::Ok => ok += 1,
             Verdict::Warning => warned += 1,
             Verdict::Wrong(msg) => wrong.push(msg),
@@ -73,7 +72,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             break;
         }
     }
-    if let Some(n) = wanted.filter(|&n| n > seen && wrong.is_empty()) {
+    if let Some(n) = wanted.filter(|&n| n > seen && stopped.is_none()) {
         bail!(
             "{name} holds {seen} game{}; there is no game {n}",
             plural(seen)
@@ -85,24 +84,37 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             wrong.len()
         );
     }
+    let mut failures: Vec<String> = Vec::new();
     match wrong.as_slice() {
-        [] if args.strict && warned > 0 => bail!(
-            "{name}: {warned} game{} with a recorded result against the board (--strict)",
-            plural(warned)
-        ),
-        [] => Ok(()),
+        [] => {}
         // Each error is on its game's line already.
-        _ if args.quiet => bail!(
-            "{name}: {} of {checked} game{} wrong",
+        _ if args.quiet => failures.push(format!(
+            "{} of {checked} game{} wrong",
             wrong.len(),
             if checked == 1 { " is" } else { "s are" }
-        ),
-        [one] if checked == 1 => bail!("{name}: {one}"),
-        [first, ..] => bail!(
-            "{name}: {} of {checked} games are wrong; the first: {first}",
+        )),
+        [one] if checked == 1 => failures.push(one.clone()),
+        [first, ..] => failures.push(format!(
+            "{} of {checked} games are wrong; the first: {first}",
             wrong.len()
-        ),
+        )),
     }
+    if let Some(error) = stopped {
+        failures.push(match (args.quiet, checked) {
+            (true, 1..) => "the rest cannot be read".to_string(),
+            _ => error,
+        });
+    }
+    if !failures.is_empty() {
+        bail!("{name}: {}", failures.join("; "));
+    }
+    if args.strict && warned > 0 {
+        bail!(
+            "{name}: {warned} game{} with a recorded result against the board (--strict)",
+            plural(warned)
+        );
+    }
+    Ok(())
 }
 
 fn plural(n: usize) -> &'static str {

@@ -346,3 +346,28 @@ fn latin1_records_are_read_with_one_warning() {
         )
     );
 }
+
+#[test]
+fn a_value_never_closed_ends_the_file_after_the_games_before_it() {
+    let out = loa(
+        &["replay", "-q", "-"],
+        "(;GM[9];B[b1-b3])\n(;GM[9]PB[never closed",
+    );
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "game 1: ok, 1 move, * unfinished\nthe rest cannot be read: SGF line 2, column 10: \
+         the value of property PB is never closed: missing ']'\n"
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: -: the rest cannot be read\n"
+    );
+    let out = loa(&["replay", "-"], "");
+    assert!(!out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: -: PGN line 1, column 1: no game found: expected tags [Name \"value\"] or moves\n"
+    );
+}
