@@ -9,6 +9,7 @@ mod out_file;
 mod output;
 mod perft;
 mod play;
+mod record_file;
 mod replay;
 mod serve;
 mod setup;

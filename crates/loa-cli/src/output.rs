@@ -46,12 +46,39 @@ pub fn count<N: Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
     format!("{n} {noun}{plural}")
 }
 
+/// Text from a file or another program, safe to print on a terminal: control characters
+/// (an escape sequence in a player's name, a line break) are shown as escapes (`\u{1b}`,
+/// `\n`) instead of acting on the terminal.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn one_is_singular() {
-        assert_eq!(super::count(1usize, "move"), "1 move");
-        assert_eq!(super::count(0u64, "node"), "0 nodes");
-        assert_eq!(super::count(2usize, "move"), "2 moves");
+        assert_eq!(count(1usize, "move"), "1 move");
+        assert_eq!(count(0u64, "node"), "0 nodes");
+        assert_eq!(count(2usize, "move"), "2 moves");
+    }
+
+    #[test]
+    fn control_characters_are_shown_as_escapes() {
+        assert_eq!(shown("Björn \"B\" \\"), "Björn \"B\" \\");
+        assert_eq!(shown("\u{1b}[31mRed\u{1b}[0m"), "\\u{1b}[31mRed\\u{1b}[0m");
+        assert_eq!(shown("a\nb\tc\u{9b}2J\u{7f}"), "a\\nb\\tc\\u{9b}2J\\u{7f}");
     }
 }

@@ -1,11 +1,12 @@
 //! `loa replay FILE`: read a game record (SGF or PGN, one game or many), check it move by
 //! move, and print each game's final position and result, or the exact place where the
-//! record is wrong.
+//! record is wrong. The file is read one game at a time.
 
-use crate::output::say;
+use crate::output::{say, shown};
+use crate::record_file::RecordFile;
 use crate::setup::variant_names;
 use anyhow::{bail, Result};
-use loa_core::record::{parse_games_as, GameRecord, RecordError, Replay, ReplayError, ResultCheck};
+use loa_core::record::{CheckedGame, GameError, GameRecord, Names, ReplayError, ResultCheck};
 use loa_core::{Bitboard, Game, GameState, Variant, VariantPosition};
 use std::path::PathBuf;
 
@@ -31,61 +32,89 @@ pub struct ReplayArgs {
 enum Verdict {
     Ok,
     Warning,
+    /// The error, naming the game.
     Wrong(String),
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
-    let name = args.file.display().to_string();
-    let text = crate::text_file::read(&args.file)?;
-    let games = parse_games_as(&text, args.variant).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    let total = games.len();
-    let selected: Vec<(usize, Result<GameRecord, RecordError>)> = match args.game {
-        Some(n) => {
-            let n = usize::try_from(n).unwrap_or(usize::MAX);
-            if n > total {
-                bail!(
-                    "{name} holds {total} game{}; there is no game {n}",
-                    plural(total)
-                );
-            }
-            vec![(n, games.into_iter().nth(n - 1).expect("checked in range"))]
-        }
-        None => games
-            .into_iter()
-            .enumerate()
-            .map(|(i, g)| (i + 1, g))
-            .collect(),
-    };
-
-    let (mut ok, mut warned) = (0usize, 0usize);
+    let mut file = RecordFile::open(&args.file)?;
+    let name = file.name().to_string();
+    let wanted = args.game.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let (mut checked, mut ok, mut warned) = (0usize, 0usize, 0usize);
     let mut wrong: Vec<String> = Vec::new();
-    for (index, game) in &selected {
-        let verdict = check_game(*index, total, game, args.quiet);
-        match verdict {
+    // The error past which nothing can be read.
+    let mut stopped: Option<String> = None;
+    let mut seen = 0;
+    for text in file.by_ref() {
+        let text = match text? {
+            Ok(text) => text,
+            Err(error) => {
+                let error = shown(&error.to_string()).into_owned();
+                if checked > 0 {
+                    let rest = if args.quiet { "the rest" } else { "The rest" };
+                    say!("{rest} cannot be read: {error}");
+                }
+                stopped = Some(error);
+                break;
+            }
+        };
+        seen = text.number;
+        if wanted.is_some_and(|n| n != text.number) {
+            continue;
+        }
+        checked += 1;
+        match check_game(text.number, text.read(args.variant), args.quiet) {
             Verdict::Ok => ok += 1,
             Verdict::Warning => warned += 1,
             Verdict::Wrong(msg) => wrong.push(msg),
         }
+        if wanted.is_some() {
+            break;
+        }
     }
-    let checked = selected.len();
-    if args.quiet && checked > 1 {
+    if let Some(n) = wanted.filter(|&n| n > seen && stopped.is_none()) {
+        bail!(
+            "{name} holds {seen} game{}; there is no game {n}",
+            plural(seen)
+        );
+    }
+    if checked > 1 {
         say!(
             "{checked} games: {ok} ok, {warned} with a result against the board, {} wrong",
             wrong.len()
         );
     }
+    let mut failures: Vec<String> = Vec::new();
     match wrong.as_slice() {
-        [] if args.strict && warned > 0 => bail!(
+        [] => {}
+        // Each error is on its game's line already.
+        _ if args.quiet => failures.push(format!(
+            "{} of {checked} game{} wrong",
+            wrong.len(),
+            if checked == 1 { " is" } else { "s are" }
+        )),
+        [one] if checked == 1 => failures.push(one.clone()),
+        [first, ..] => failures.push(format!(
+            "{} of {checked} games are wrong; the first: {first}",
+            wrong.len()
+        )),
+    }
+    if let Some(error) = stopped {
+        failures.push(match (args.quiet, checked) {
+            (true, 1..) => "the rest cannot be read".to_string(),
+            _ => error,
+        });
+    }
+    if !failures.is_empty() {
+        bail!("{name}: {}", failures.join("; "));
+    }
+    if args.strict && warned > 0 {
+        bail!(
             "{name}: {warned} game{} with a recorded result against the board (--strict)",
             plural(warned)
-        ),
-        [] => Ok(()),
-        [one] if checked == 1 => bail!("{name}: {one}"),
-        [first, ..] => bail!(
-            "{name}: {} of {checked} games are wrong; the first: {first}",
-            wrong.len()
-        ),
+        );
     }
+    Ok(())
 }
 
 fn plural(n: usize) -> &'static str {
@@ -96,38 +125,25 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn check_game(
-    index: usize,
-    total: usize,
-    game: &Result<GameRecord, RecordError>,
-    quiet: bool,
-) -> Verdict {
-    let record = match game {
-        Ok(record) => record,
-        Err(err) => {
-            // The error names the game, line and column.
-            if quiet {
-                say!("game {index}: wrong: {err}");
-            } else {
-                say!("Game {index} of {total}: cannot be read");
-                say!("  {err}");
-                say!("");
-            }
-            return Verdict::Wrong(err.to_string());
+fn check_game(number: usize, game: Result<CheckedGame, GameError>, quiet: bool) -> Verdict {
+    let error = match game {
+        Ok(CheckedGame { record, replay, .. }) => {
+            return played(number, &record, &replay.game, &replay.result, quiet);
         }
+        Err(error) => error,
     };
-    if !quiet {
-        say!("Game {index} of {total}: {}", header(record));
-        say!("Start: {}, rules {}", start_text(record), record.rules);
-    }
-    match record.check() {
-        Err(err) => {
-            let msg = format!("game {index}: {err}");
+    // It names the game and its players, and where the record is wrong.
+    let named = shown(&error.to_string()).into_owned();
+    match &error {
+        GameError::Moves { record, error, .. } => {
+            let why = shown(&error.to_string()).into_owned();
             if quiet {
-                say!("game {index}: wrong: {err}");
+                say!("game {number}: wrong: {why}");
             } else {
-                say!("Wrong: {err}");
-                let (what, position) = match &err {
+                say!("Game {number}: {}", header(record));
+                say!("Start: {}, rules {}", start_text(record), record.rules);
+                say!("Wrong: {why}");
+                let (what, position) = match &**error {
                     ReplayError::Illegal { position, .. } => ("before that move", position),
                     ReplayError::AfterEnd { position, .. } => ("where the game ended", position),
                 };
@@ -136,55 +152,82 @@ fn check_game(
                 say!("Position: {position}");
                 say!("");
             }
-            Verdict::Wrong(msg)
         }
-        Ok(Replay { game, result }) => {
-            let line = result_line(record, &result);
-            let warning = result.warning();
-            if quiet {
-                let status = if warning.is_some() { "warning" } else { "ok" };
-                say!(
-                    "game {index}: {status}, {} move{}, {line}",
-                    game.ply(),
-                    plural(game.ply())
-                );
-            } else {
-                say!("Moves: {}, all legal", game.ply());
-                say!(
-                    "{}",
-                    game.position().diagram(last_move_squares(&game)).trim_end()
-                );
-                say!("Position: {}", game.position());
-                say!("Result: {line}");
-                say!("");
-            }
-            match warning {
-                Some(w) => {
-                    eprintln!("warning: game {index}: {w}");
-                    Verdict::Warning
-                }
-                None => Verdict::Ok,
-            }
+        _ if quiet => say!("game {number}: wrong: {named}"),
+        _ => {
+            say!("Game {number}: cannot be read");
+            say!("  {named}");
+            say!("");
         }
+    }
+    Verdict::Wrong(named)
+}
+
+/// A game whose moves could all be played.
+fn played(
+    number: usize,
+    record: &GameRecord,
+    game: &Game<VariantPosition>,
+    result: &ResultCheck,
+    quiet: bool,
+) -> Verdict {
+    let line = result_line(record, result);
+    let warning = result.warning();
+    if quiet {
+        let status = if warning.is_some() { "warning" } else { "ok" };
+        say!(
+            "game {number}: {status}, {} move{}, {line}",
+            game.ply(),
+            plural(game.ply())
+        );
+    } else {
+        say!("Game {number}: {}", header(record));
+        say!("Start: {}, rules {}", start_text(record), record.rules);
+        say!("Moves: {}, all legal", game.ply());
+        say!(
+            "{}",
+            game.position().diagram(last_move_squares(game)).trim_end()
+        );
+        say!("Position: {}", game.position());
+        say!("Result: {line}");
+        say!("");
+    }
+    match warning {
+        Some(w) => {
+            eprintln!("warning: game {number}: {w}");
+            Verdict::Warning
+        }
+        None => Verdict::Ok,
     }
 }
 
+/// `Kok (Black) - Heppell (White), MSO, 2026.11.22`, safe to print.
 fn header(record: &GameRecord) -> String {
+    let Names {
+        event,
+        black,
+        white,
+    } = Names::of(record);
     let mut parts = vec![format!(
         "{} (Black) - {} (White)",
-        record.black.as_deref().unwrap_or("?"),
-        record.white.as_deref().unwrap_or("?")
+        black.as_deref().unwrap_or("?"),
+        white.as_deref().unwrap_or("?")
     )];
-    parts.extend(record.event.clone());
+    parts.extend(event);
     parts.extend(record.date.clone());
-    parts.join(", ")
+    shown(&parts.join(", ")).into_owned()
 }
 
+/// The start: a variant's array (saying when it is reflected), or the position.
 fn start_text(record: &GameRecord) -> String {
     let size = record.start.size();
-    match record.named_start() {
-        Some(start) => format!("{start} {size}"),
-        None => format!("{} position {}", record.variant(), record.start),
+    match (record.named_start(), record.reflected_start()) {
+        (Some(start), _) => format!("{start} {size}"),
+        (None, Some(variant)) => format!(
+            "{variant} {size}, its array reflected top to bottom (as some sites set it up): {}",
+            record.start
+        ),
+        (None, None) => format!("{} position {}", record.variant(), record.start),
     }
 }
 
@@ -198,7 +241,7 @@ fn result_line(record: &GameRecord, check: &ResultCheck) -> String {
     let why = record
         .termination
         .as_deref()
-        .map(|t| format!(" ({t})"))
+        .map(|t| format!(" ({})", shown(t)))
         .unwrap_or_default();
     match *check {
         ResultCheck::Agrees(o) => format!("{} {o}", o.score_text()),

@@ -79,7 +79,7 @@ fn a_file_of_games() {
     let (ok, out, err) = replay(&[&data("games.pgn")]);
     assert!(ok, "{err}");
     assert!(
-        out.contains("Game 1 of 5: Random A (Black) - Random B (White), Test games, 2026.11.22"),
+        out.contains("Game 1: Random A (Black) - Random B (White), Test games, 2026.11.22"),
         "{out}"
     );
     assert!(
@@ -92,6 +92,10 @@ fn a_file_of_games() {
     );
     assert!(
         out.contains("Start: scrambled-eggs 8x8, rules mover-wins"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n5 games: 5 ok, 0 with a result against the board, 0 wrong\n"),
         "{out}"
     );
 
@@ -111,10 +115,11 @@ fn a_file_of_games() {
     let (ok, out, _) = replay(&["--game", "2", &data("games.pgn")]);
     assert!(ok);
     assert!(
-        out.starts_with("Game 2 of 5: Random C (Black) - Random D (White)"),
+        out.starts_with("Game 2: Random C (Black) - Random D (White)"),
         "{out}"
     );
-    assert!(!out.contains("Game 1 of 5"), "{out}");
+    assert!(!out.contains("Game 1:"), "{out}");
+    assert!(!out.contains("games:"), "no summary for one game: {out}");
 
     let (ok, _, err) = replay(&["--game", "6", &data("games.pgn")]);
     assert!(!ok);
@@ -126,11 +131,11 @@ fn wrong_records_fail_and_say_where() {
     let cases = [
         (
             "bad-illegal.pgn",
-            "game 1: move 2 (Black, ply 3) d1-b3: 'd1-b3' is illegal: the line from d1 towards b3 holds 3 pieces",
+            "game 1 (An illegal move): move 2 (Black, ply 3) d1-b3: 'd1-b3' is illegal: the line from d1 towards b3 holds 3 pieces",
         ),
         (
             "bad-after-end.pgn",
-            "game 1: move 6 (White, ply 12) a6-b6: the game was already over after move 6 (Black): Black wins by connection",
+            "game 1 (Moves after the end): move 6 (White, ply 12) a6-b6: the game was already over after move 6 (Black): Black wins by connection",
         ),
         (
             "bad-unterminated.sgf",
@@ -138,11 +143,11 @@ fn wrong_records_fail_and_say_where() {
         ),
         (
             "bad-result.pgn",
-            "PGN game 1, line 2, column 1: tag Result: unknown result '2-0'",
+            "PGN game 1 (Unknown result), line 2, column 1: tag Result: unknown result '2-0'",
         ),
         (
             "bad-fen.pgn",
-            "PGN game 1, line 2, column 1: tag FEN: bad position text",
+            "PGN game 1 (Bad FEN), line 2, column 1: tag FEN: bad position text",
         ),
     ];
     for (name, expected) in cases {
@@ -208,7 +213,7 @@ fn many_games_from_standard_input_with_a_summary() {
         "{stdout}"
     );
     assert!(
-        lines[7].starts_with("game 8: wrong: PGN game 8, line "),
+        lines[7].starts_with("game 8: wrong: PGN game 8 (Unknown result), line 61, column 1: "),
         "{stdout}"
     );
     assert_eq!(
@@ -217,8 +222,152 @@ fn many_games_from_standard_input_with_a_summary() {
     );
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr
-            .contains("error: -: 2 of 8 games are wrong; the first: game 6: move 2 (Black, ply 3)"),
-        "{stderr}"
+        stderr.ends_with("error: -: 2 of 8 games are wrong\n"),
+        "each error once, on its game's line: {stderr}"
+    );
+}
+
+#[test]
+fn archives_from_other_sites_and_programs() {
+    let (ok, out, err) = replay(&["-q", &data("archive.sgf")]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "game 1: ok, 4 moves, 0-1 White wins (resignation), not decided on the board",
+            "game 2: ok, 15 moves, 1-0 Black wins (forfeit), not decided on the board",
+            "game 3: ok, 2 moves, 0-1 White wins (resignation), not decided on the board",
+            "3 games: 3 ok, 0 with a result against the board, 0 wrong",
+        ]
+    );
+    let (_, out, _) = replay(&["--game", "2", &data("archive.sgf")]);
+    assert!(
+        out.contains(
+            "Start: scrambled-eggs 8x8, its array reflected top to bottom (as some sites set \
+             it up): 1wbwbwb1/b6w/w6b/b6w/w6b/b6w/w6b/1bwbwbw1 b, rules draw"
+        ),
+        "{out}"
+    );
+
+    // Game 2 has an illegal move at move 7; games 1 and 3 are read.
+    let path = data("archive.pgn");
+    let (ok, out, err) = replay(&["-q", &path]);
+    assert!(!ok);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "game 1: ok, 3 moves, 1-0 Black wins (resignation), not decided on the board",
+            "game 2: wrong: move 7 (Black, ply 13) b1-b2: 'b1-b2' is illegal: the line from b1 \
+             towards b2 holds 3 pieces, so the piece moves 3 squares, not 1",
+            "game 3: ok, 15 moves, 1-0 Black wins (forfeit), not decided on the board",
+            "3 games: 2 ok, 0 with a result against the board, 1 wrong",
+        ]
+    );
+    assert_eq!(err, format!("error: {path}: 1 of 3 games are wrong\n"));
+    let (_, _, err) = replay(&[&path]);
+    assert_eq!(
+        err,
+        format!(
+            "error: {path}: 1 of 3 games are wrong; the first: game 2 (Random A - Random B, Club \
+             night): move 7 (Black, ply 13) b1-b2: 'b1-b2' is illegal: the line from b1 towards \
+             b2 holds 3 pieces, so the piece moves 3 squares, not 1\n"
+        )
+    );
+}
+
+#[test]
+fn quiet_says_each_error_once() {
+    let path = data("bad-illegal.pgn");
+    let (ok, out, err) = replay(&["-q", &path]);
+    assert!(!ok);
+    let error = "move 2 (Black, ply 3) d1-b3: 'd1-b3' is illegal";
+    assert_eq!(
+        (out + &err).matches(error).count(),
+        1,
+        "the game's line says it, the exit message does not repeat it"
+    );
+    assert_eq!(err, format!("error: {path}: 1 of 1 game is wrong\n"));
+}
+
+#[test]
+fn control_characters_from_records_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("escapes.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"\u{1b}]0;title\u{7}\"]\n[Black \"\u{1b}[31mRed\"]\n[Termination \"x\u{9b}2J\"]\n\
+         [Result \"1-0\"]\n\n1. b1-b3 1-0\n\n[White \"\u{1b}[2J\"]\n1. b1-b2 *\n\n\
+         [Result \"\u{1b}[5m\"]\n*\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    for args in [vec![file], vec!["-q", file]] {
+        let (ok, out, err) = replay(&args);
+        assert!(!ok);
+        for text in [&out, &err] {
+            assert!(
+                !text.chars().any(|c| c.is_control() && c != '\n'),
+                "{text:?}"
+            );
+        }
+        assert!(out.contains("unknown result '\\u{1b}[5m'"), "{out}");
+        if args.len() == 1 {
+            assert!(
+                out.contains("Game 1: \\u{1b}[31mRed (Black) - ? (White), \\u{1b}]0;title\\u{7}"),
+                "{out}"
+            );
+            assert!(out.contains("(x\\u{9b}2J), not decided"), "{out}");
+            assert!(
+                err.contains("the first: game 2 (? - \\u{1b}[2J): move 1"),
+                "{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn latin1_records_are_read_with_one_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("latin1.pgn");
+    std::fs::write(
+        &file,
+        b"[Black \"Bj\xf6rn\"]\n1. b1-b3 *\n[Black \"S\xf8ren\"]\n1. b1-b3 *\n",
+    )
+    .unwrap();
+    let (ok, out, err) = replay(&[file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Game 1: Björn (Black)"), "{out}");
+    assert!(out.contains("Game 2: Søren (Black)"), "{out}");
+    assert_eq!(
+        err,
+        format!(
+            "warning: {}: not UTF-8 (byte 0xf6 at line 1, column 11); read as Latin-1\n",
+            file.display()
+        )
+    );
+}
+
+#[test]
+fn a_value_never_closed_ends_the_file_after_the_games_before_it() {
+    let out = loa(
+        &["replay", "-q", "-"],
+        "(;GM[9];B[b1-b3])\n(;GM[9]PB[never closed",
+    );
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "game 1: ok, 1 move, * unfinished\nthe rest cannot be read: SGF line 2, column 10: \
+         the value of property PB is never closed: missing ']'\n"
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: -: the rest cannot be read\n"
+    );
+    let out = loa(&["replay", "-"], "");
+    assert!(!out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: -: PGN line 1, column 1: no game found: expected tags [Name \"value\"] or moves\n"
     );
 }

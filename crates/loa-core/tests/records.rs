@@ -3,7 +3,8 @@
 //! records whose errors must say where the record is wrong.
 
 use loa_core::record::{
-    parse_games, parse_records, pgn, sgf, GameRecord, RecordResult, ReplayError, ResultCheck,
+    parse_games, parse_records, pgn, read_games, sgf, GameRecord, GameSplitter, GameText,
+    RecordError, RecordResult, ReplayError, ResultCheck,
 };
 use loa_core::{
     BoardSize, Color, Game, GameState, Move, Position, RuleSet, Variant, VariantPosition,
@@ -328,17 +329,17 @@ fn sgf_in_other_styles() {
 
     // Variations: the main line is the first one at each fork; several games.
     let text = "(;GM[9];B[b1-b3](;W[h4-f2];B[d1:a4](;W[h2-e2])(;W[a2-c2]))(;W[a2-c2]))\n\
-        garbage between games is skipped\n(;GM[9]RE[W+Time];B[c1-c3];W[resign])";
+        garbage between games is skipped\n(;GM[9]RE[B+Time];B[c1-c3];W[resign])";
     let records = sgf::parse(text).unwrap();
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].moves, expert_moves());
     assert_eq!(records[1].moves.len(), 1);
+    assert_eq!(records[1].result, RecordResult::BlackWins);
     assert_eq!(
-        records[1].result,
-        RecordResult::WhiteWins,
-        "RE wins over resign"
+        records[1].termination.as_deref(),
+        Some("time forfeit"),
+        "RE's reason comes first"
     );
-    assert_eq!(records[1].termination.as_deref(), Some("time forfeit"));
     let resigned = &sgf::parse("(;GM[9];B[c1-c3];W[resign])").unwrap()[0];
     assert_eq!(resigned.result, RecordResult::BlackWins);
     assert_eq!(resigned.termination.as_deref(), Some("resignation"));
@@ -572,12 +573,12 @@ fn malformed_sgf_says_where() {
         ("(;GM[9];B[b1-b3];B[c1-c3])", "SGF game 1, line 1, column 18: B[c1-c3], ply 2: White is to move, not Black"),
         ("(;GM[9];W[h4-f2])", "SGF game 1, line 1, column 9: W[h4-f2], ply 1: Black is to move, not White"),
         ("(;GM[1];B[dd])", "SGF game 1, line 1, column 5: GM[1]: not a Lines of Action game"),
-        ("(;GM[9]RE[B+2.5x]x)", "SGF line 1, column 18: 'x' is not a property name"),
+        ("(;GM[9]RE[B+2.5x]x)", "SGF game 1, line 1, column 18: 'x' is not a property name"),
         ("(;GM[9]RE[Black wins])", "SGF game 1, line 1, column 10: RE[Black wins]: unknown result (expected B+, W+, 0 for a draw, or ?)"),
         ("(;GM[9]RU[olympiad])", "SGF game 1, line 1, column 10: RU[olympiad]: unknown rule set 'olympiad'"),
         ("(;GM[9]SZ[19])", "SGF game 1, line 1, column 10: SZ[19]: boards are 6, 7 or 8 squares a side"),
         ("(;GM[9]SU[Custom]AB[a1])", "SGF game 1, line 1, column 1: the start position: White has no piece"),
-        ("(;GM[9];B[b1-b3]\n(;W[h4-f2]);B[c1-c3])", "SGF line 2, column 12: a node ';' after a variation"),
+        ("(;GM[9];B[b1-b3]\n(;W[h4-f2]);B[c1-c3])", "SGF game 1, line 2, column 12: a node ';' after a variation"),
         ("(;GM[9]SU[Chess])", "SGF game 1, line 1, column 10: SU[Chess]: unknown variant 'Chess'"),
         ("(;GM[9]SU[Parachute]SZ[7])", "SGF game 1, line 1, column 1: Parachute is played on 8x8, not 7x7"),
         ("(;GM[9]SU[Neighbors]AB[a1]AW[h8])", "SGF game 1, line 1, column 1: AB/AW/AE cannot set up a Neighbors position"),
@@ -609,8 +610,8 @@ fn malformed_pgn_says_where() {
     let cases: [(&str, &str); 10] = [
         ("", "PGN line 1, column 1: no game found"),
         ("  \n", "PGN line 1, column 1: no game found"),
-        ("[Event \"x]\n1. b1-b3 *", "PGN line 1, column 1: tag Event: the value's closing '\"' is missing"),
-        ("[Event x]", "PGN line 1, column 8: tag Event: expected its value in quotes"),
+        ("[Event \"x]\n1. b1-b3 *", "PGN game 1, line 1, column 1: tag Event: the value's closing '\"' is missing"),
+        ("[Event x]", "PGN game 1, line 1, column 8: tag Event: expected its value in quotes"),
         ("1. b1-b3 {never closed\nh4-f2 *", "PGN line 1, column 10: comment '{' is never closed"),
         ("1. b1-b3 (h4-f2 *", "PGN line 1, column 10: variation '(' is never closed"),
         ("1. b1-b3 h4-f2\n2. d1-a4 h2-e9 *", "PGN game 1, line 2, column 10: move 2 (White): 'h2-e9': e9 is not a square"),
@@ -734,7 +735,21 @@ fn result_checks() {
         .is_none());
 }
 
-/// Garbage and damaged records give errors, never a panic.
+/// The games of `text`, cut from blocks of `block` bytes.
+fn cut_in_blocks(text: &str, block: usize) -> Vec<Result<GameText, RecordError>> {
+    let mut splitter = GameSplitter::new();
+    let mut games = Vec::new();
+    for bytes in text.as_bytes().chunks(block) {
+        splitter.push(bytes);
+        games.extend(std::iter::from_fn(|| splitter.next_game()));
+    }
+    splitter.finish();
+    games.extend(std::iter::from_fn(|| splitter.next_game()));
+    games
+}
+
+/// Garbage and damaged records give errors, never a panic; blocks of any size cut them
+/// into the same games.
 #[test]
 fn garbage_never_panics() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -755,6 +770,11 @@ fn garbage_never_panics() {
     samples.push(record.to_pgn());
     samples.push(record.to_sgf());
     let exercise = |text: &str| {
+        let whole = cut_in_blocks(text, text.len().max(1));
+        assert_eq!(cut_in_blocks(text, 1 + text.len() % 5), whole, "{text:?}");
+        for game in read_games(text).flatten() {
+            let _ = game.replay.result.warning();
+        }
         if let Ok(games) = parse_games(text) {
             for game in games.into_iter().flatten() {
                 if let Ok(replay) = game.check() {

@@ -1,8 +1,10 @@
 //! Saving a game of `loa play` as PGN and SGF, and loading one to continue it.
 
+use crate::output::shown;
+use crate::record_file::RecordFile;
 use anyhow::{bail, Context, Result};
-use loa_core::record::{parse_records, GameRecord};
-use loa_core::{Color, Game, Move, VariantPosition};
+use loa_core::record::{GameError, GameRecord};
+use loa_core::{Color, Game, Move, Variant, VariantPosition};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -220,17 +222,19 @@ fn free_stem(folder: &Path, stem: &str) -> String {
 }
 
 /// The first game of a record file, replayed, and its players' names when it has them.
+/// Only that game is read: the games after it do not matter.
 pub fn load(path: &Path) -> Result<(Game<VariantPosition>, [Option<String>; 2])> {
-    let text = crate::text_file::read(path)?;
-    let name = path.display();
-    let records = parse_records(&text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    let Some(record) = records.into_iter().next() else {
+    let mut file = RecordFile::open(path)?;
+    let name = file.name().to_string();
+    let Some(first) = file.next() else {
         bail!("{name} holds no game");
     };
-    let game = record
-        .replay()
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    Ok((game, [record.black, record.white]))
+    let read = first?
+        .map_err(GameError::Split)
+        .and_then(|text| text.read(Variant::Standard));
+    let game = read.map_err(|e| anyhow::anyhow!("{name}: {}", shown(&e.to_string())))?;
+    let record = game.record;
+    Ok((game.replay.game, [record.black, record.white]))
 }
 
 /// The name of the person at this terminal.
@@ -347,5 +351,28 @@ mod tests {
         let fine = dir.path().join("game.pgn");
         check_writable(&fine).unwrap();
         assert!(!fine.exists(), "the check leaves no file behind");
+    }
+
+    #[test]
+    fn loading_reads_the_first_game_of_an_archive_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("archive.sgf");
+        let archive = "(;GaMe[9]FF[3]PB[Kok]PW[];B[B1 B3];W[h4 f2+]C[x])\n\
+            (;GM[9]PB[Bad];B[b1-b9])\n(;GM[9]PB[never closed";
+        std::fs::write(&file, archive).unwrap();
+        let (loaded, players) = load(&file).unwrap();
+        assert_eq!(loaded.ply(), 2);
+        assert_eq!(players, [Some("Kok".to_string()), None]);
+
+        std::fs::write(&file, "[Black \"\u{1b}[2J\"]\n1. b1-b2 *\n1. b1-b3 *").unwrap();
+        let err = load(&file).unwrap_err().to_string();
+        assert!(
+            err.ends_with(
+                "archive.sgf: game 1 (\\u{1b}[2J - ?): move 1 (Black, ply 1) b1-b2: 'b1-b2' is \
+                 illegal: the line from b1 towards b2 holds 2 pieces, so the piece moves 2 \
+                 squares, not 1"
+            ),
+            "{err}"
+        );
     }
 }

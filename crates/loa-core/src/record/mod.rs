@@ -9,6 +9,12 @@
 //! under the record's rules and says which move is wrong and why ([`ReplayError`]), and
 //! whether the recorded result agrees with the board ([`ResultCheck`]).
 //!
+//! [`read_games`] does both for every game of a text, one game at a time: each item is a
+//! game played through ([`CheckedGame`]) or an error that names the game, its players and
+//! what is wrong ([`GameError`]), and a bad game does not stop the others. A
+//! [`GameSplitter`] cuts text that comes in blocks (a file as it is read) into games, so
+//! that only one game is held at a time.
+//!
 //! ```
 //! use loa_core::record::{parse_records, RecordResult};
 //!
@@ -20,15 +26,21 @@
 //! assert!(records[0].to_sgf().contains(";B[d1:a4]"));
 //! ```
 
-use crate::{Color, Game, GameState, Move, Outcome, RuleSet, Variant, VariantPosition};
+use crate::{
+    BoardSize, Color, Game, GameState, Move, Outcome, Position, RuleSet, Variant, VariantPosition,
+};
 use std::fmt;
 
+mod games;
 mod moves;
 pub mod pgn;
 mod replay;
 pub mod sgf;
+mod split;
 
+pub use games::{read_games, read_games_as, CheckedGame, GameError, Games, Names};
 pub use replay::{Replay, ReplayError, ResultCheck};
+pub use split::{GameSplitter, GameText, Location};
 
 /// The result written in a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -185,10 +197,25 @@ impl GameRecord {
         Variant::of_start(&self.start)
     }
 
-    /// The variant played: the one whose start the record starts from, else the one
-    /// whose rules its start position follows.
+    /// The variant whose starting array, reflected top to bottom, the record starts from,
+    /// when that is not the variant's own array: Scrambled Eggs as some sites set it up,
+    /// with Black on e8.
+    pub fn reflected_start(&self) -> Option<Variant> {
+        let VariantPosition::Standard(start) = self.start else {
+            return None;
+        };
+        Variant::ALL
+            .into_iter()
+            .find(|&v| reflected_array(v, start.size()) == Some(start))
+    }
+
+    /// The variant played: the one whose start (or its reflection, see
+    /// [`GameRecord::reflected_start`]) the record starts from, else the one whose rules
+    /// its start position follows.
     pub fn variant(&self) -> Variant {
-        self.named_start().unwrap_or_else(|| self.start.variant())
+        self.named_start()
+            .or_else(|| self.reflected_start())
+            .unwrap_or_else(|| self.start.variant())
     }
 
     /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
@@ -251,17 +278,17 @@ pub struct RecordError {
 
 impl RecordError {
     pub(crate) fn at(format: Format, text: &str, offset: usize, message: String) -> RecordError {
-        let offset = offset.min(text.len());
-        let before = &text[..floor_char_boundary(text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before[line_start..].chars().count() + 1;
+        let before = &text.as_bytes()[..offset.min(text.len())];
+        RecordError::located(format, Location::START.after(before), message)
+    }
+
+    pub(crate) fn located(format: Format, location: Location, message: String) -> RecordError {
         RecordError {
             format,
             game: None,
-            line,
-            column,
-            offset,
+            line: location.line,
+            column: location.column,
+            offset: location.offset,
             message,
         }
     }
@@ -270,13 +297,16 @@ impl RecordError {
         self.game = Some(game);
         self
     }
-}
 
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
+    /// The error in a text that starts at `origin` of the whole input.
+    pub(crate) fn shifted(mut self, origin: Location) -> RecordError {
+        if self.line == 1 {
+            self.column += origin.column - 1;
+        }
+        self.line += origin.line - 1;
+        self.offset += origin.offset;
+        self
     }
-    offset
 }
 
 impl fmt::Display for RecordError {
@@ -303,7 +333,8 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 
 /// Reads every game of a text, SGF or PGN, keeping each game's own error: an error in
 /// the outer result means the text could not even be split into games (an unterminated
-/// value, comment or game tree, or no game at all).
+/// value, comment, variation or game tree, or no game at all). To read a long text one
+/// game at a time, see [`read_games`].
 pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
     parse_games_as(text, Variant::Standard)
 }
@@ -313,10 +344,29 @@ pub fn parse_games_as(
     text: &str,
     default: Variant,
 ) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    match Format::detect(text) {
-        Format::Sgf => sgf::parse_games_as(text, default),
-        Format::Pgn => pgn::parse_games_as(text, default),
-    }
+    parse_games_in(text, None, default)
+}
+
+/// [`parse_games_as`] in a format, or the format [`GameSplitter`] finds.
+fn parse_games_in(
+    text: &str,
+    format: Option<Format>,
+    default: Variant,
+) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    games::GameTexts::new(text, format)
+        .map(|game| game.map(|game| game.parse(default)))
+        .collect()
+}
+
+/// A variant's starting array reflected top to bottom (rank 1 and rank 8 exchanged),
+/// when that is not the variant's own array: Scrambled Eggs as some sites set it up.
+pub(crate) fn reflected_array(variant: Variant, size: BoardSize) -> Option<Position> {
+    let own = variant.standard_start(size)?;
+    let [black, white] = [Color::Black, Color::White]
+        .map(|color| crate::symmetry::images(own.pieces(color), size)[1]);
+    let reflected = Position::from_parts(black, white, Color::Black, size)
+        .expect("a reflected array has the pieces of the array");
+    (reflected != own).then_some(reflected)
 }
 
 /// Dates: `YYYY.MM.DD` (PGN, `??` for unknown parts) and `YYYY-MM-DD` (SGF, unknown parts
@@ -392,11 +442,52 @@ mod tests {
     }
 
     #[test]
+    fn scrambled_eggs_reflected_has_black_on_e8() {
+        let reflected = reflected_array(Variant::ScrambledEggs, BoardSize::Eight).unwrap();
+        assert_eq!(
+            reflected.to_string(),
+            "1wbwbwb1/b6w/w6b/b6w/w6b/b6w/w6b/1bwbwbw1 b"
+        );
+        assert_eq!(
+            Variant::ScrambledEggs
+                .start(BoardSize::Eight)
+                .unwrap()
+                .to_string(),
+            "1bwbwbw1/w6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 b"
+        );
+        for size in [BoardSize::Six, BoardSize::Seven, BoardSize::Eight] {
+            assert_eq!(reflected_array(Variant::Standard, size), None, "symmetric");
+        }
+        assert_eq!(reflected_array(Variant::Parachute, BoardSize::Eight), None);
+        let mut record = GameRecord::new(reflected, RuleSet::Draw);
+        assert_eq!(record.reflected_start(), Some(Variant::ScrambledEggs));
+        assert_eq!(record.variant(), Variant::ScrambledEggs);
+        assert_eq!(record.named_start(), None);
+        record.start = Position::startpos().into();
+        assert_eq!(record.reflected_start(), None);
+    }
+
+    #[test]
     fn errors_name_line_and_column() {
         let text = "ab\ncdé\nfgh";
         let e = RecordError::at(Format::Pgn, text, 7, "x".to_string());
         assert_eq!((e.line, e.column), (2, 4));
         assert_eq!(e.to_string(), "PGN line 2, column 4: x");
-        assert_eq!(e.in_game(3).to_string(), "PGN game 3, line 2, column 4: x");
+        assert_eq!(
+            e.clone().in_game(3).to_string(),
+            "PGN game 3, line 2, column 4: x"
+        );
+        let origin = Location {
+            offset: 100,
+            line: 10,
+            column: 5,
+        };
+        assert_eq!(
+            (e.clone().shifted(origin).line, e.shifted(origin).column),
+            (11, 4)
+        );
+        let first_line = RecordError::at(Format::Pgn, text, 1, "x".to_string());
+        let shifted = first_line.shifted(origin);
+        assert_eq!((shifted.line, shifted.column, shifted.offset), (10, 6, 101));
     }
 }

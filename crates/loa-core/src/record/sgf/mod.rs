@@ -17,13 +17,40 @@
 //! resignation, a time forfeit or another forfeit; the termination in words is kept in the
 //! custom property `TERMINATION`. A time control `base+increment` in seconds is
 //! `TM[base]OT[increment fischer]`. Other tags are written as properties when their name
-//! is an SGF property name, and as `TAG[Name:value]` otherwise. See `docs/records.md`.
+//! is an SGF property name, and as `TAG[Name:value]` otherwise. Reading also takes FF[3]
+//! names (`GaMe`), moves written `B[c1 a3]`, and `B[Resign]`/`W[Forfeit]`. See
+//! `docs/records.md`.
 
+mod lex;
 mod read;
+mod tree;
 mod write;
 
-pub use read::{parse, parse_games, parse_games_as};
+use super::{Format, GameRecord, RecordError};
+use crate::Variant;
+pub(crate) use lex::{ident, lex, Lexed, Lexeme};
+pub(crate) use read::read;
 pub use write::write;
+
+/// Reads every game tree of a collection; the first error is returned.
+pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    parse_games(text)?.into_iter().collect()
+}
+
+/// Reads every game tree of a collection, each game with its own result; the outer error
+/// is one that stops the reading (a value or game tree never closed, or no game at all).
+pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    parse_games_as(text, Variant::Standard)
+}
+
+/// [`parse_games`], with games that name no variant (no `SU`) taken as games of
+/// `default`.
+pub fn parse_games_as(
+    text: &str,
+    default: Variant,
+) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    super::parse_games_in(text, Some(Format::Sgf), default)
+}
 
 /// A decimal number of seconds such as `10` or `0.1`, as time control properties hold.
 fn is_number(s: &str) -> bool {
@@ -36,7 +63,6 @@ fn is_number(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::GameRecord;
     use crate::{Position, RuleSet};
 
     #[test]

@@ -1,274 +1,50 @@
-//! Reading SGF: the collection split into game trees, then each main line read into a
-//! record.
+//! Reading one game of SGF: the main line of its game tree read into a record.
 
 use super::is_number;
-use crate::record::moves::{self, MoveReader};
-use crate::record::{Format, GameRecord, RecordError, RecordResult, SHARED_TAGS};
+use super::tree::{self, Tree, Value};
+use crate::record::moves::{self, Ended, Ending, MoveReader};
+use crate::record::{
+    reflected_array, Format, GameRecord, Names, RecordError, RecordResult, SHARED_TAGS,
+};
 use crate::{
     Bitboard, BoardSize, Color, MoveText, Position, RuleSet, Square, Variant, VariantPosition,
 };
 
-/// Reads every game tree of a collection; the first error is returned.
-pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-    parse_games(text)?.into_iter().collect()
-}
-
-/// Reads every game tree of a collection, each game with its own result; the outer error
-/// is a syntax error that stops the reading (an unclosed value or game tree).
-pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    parse_games_as(text, Variant::Standard)
-}
-
-/// [`parse_games`], with games that name no variant (no `SU`) taken as games of
-/// `default`.
-pub fn parse_games_as(
+/// Reads the first game tree of `text` (a game's text, as [`crate::record::GameSplitter`]
+/// cuts it). `reflect` sets up a game named by its variant alone from the variant's
+/// array reflected top to bottom. The error comes with the names read before it.
+pub(crate) fn read(
     text: &str,
     default: Variant,
-) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    let trees = split(text)?;
-    Ok(trees
-        .iter()
-        .enumerate()
-        .map(|(i, tree)| read_game(text, tree, default).map_err(|e| e.in_game(i + 1)))
-        .collect())
+    reflect: bool,
+) -> Result<GameRecord, (RecordError, Box<Names>)> {
+    let (tree, error) = tree::read(text);
+    let failed = |error| (error, Box::new(names(&tree)));
+    match error {
+        Some(error) => Err(failed(error)),
+        None => read_game(text, &tree, default, reflect).map_err(failed),
+    }
 }
 
-struct Value {
-    text: String,
-    /// Offset of the `[`.
-    at: usize,
-}
-
-struct Prop {
-    ident: String,
-    at: usize,
-    values: Vec<Value>,
-}
-
-struct Node {
-    props: Vec<Prop>,
-}
-
-/// The main line of a game tree: at each fork, the first variation.
-struct Tree {
-    at: usize,
-    nodes: Vec<Node>,
-}
-
-struct Frame {
-    at: usize,
-    main: bool,
-    nodes: usize,
-    children: usize,
-}
-
-/// Splits a collection into the main lines of its game trees. Text before the first
-/// game tree and between game trees is skipped.
-fn split(text: &str) -> Result<Vec<Tree>, RecordError> {
-    let b = text.as_bytes();
-    let err = |at: usize, message: String| RecordError::at(Format::Sgf, text, at, message);
-    let mut trees = Vec::new();
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut tree = Tree {
-        at: 0,
-        nodes: Vec::new(),
-    };
-    let mut in_node = false;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let Some(frame) = frames.last_mut() else {
-            if c == b'(' {
-                frames.push(Frame {
-                    at: i,
-                    main: true,
-                    nodes: 0,
-                    children: 0,
-                });
-                tree = Tree {
-                    at: i,
-                    nodes: Vec::new(),
-                };
-                in_node = false;
-            }
-            i += 1;
-            continue;
-        };
-        match c {
-            b'(' => {
-                if frame.nodes == 0 {
-                    return Err(err(
-                        i,
-                        "a variation '(' before any node: a game tree starts with a node ';'"
-                            .to_string(),
-                    ));
-                }
-                let main = frame.main && frame.children == 0;
-                frame.children += 1;
-                frames.push(Frame {
-                    at: i,
-                    main,
-                    nodes: 0,
-                    children: 0,
-                });
-                in_node = false;
-            }
-            b')' => {
-                if frame.nodes == 0 {
-                    return Err(err(
-                        frame.at,
-                        "empty game tree: '(' must be followed by a node ';'".to_string(),
-                    ));
-                }
-                frames.pop();
-                in_node = false;
-                if frames.is_empty() {
-                    trees.push(std::mem::replace(
-                        &mut tree,
-                        Tree {
-                            at: 0,
-                            nodes: Vec::new(),
-                        },
-                    ));
-                }
-            }
-            b';' => {
-                if frame.children > 0 {
-                    return Err(err(
-                        i,
-                        "a node ';' after a variation: the nodes of a game tree come before its variations"
-                            .to_string(),
-                    ));
-                }
-                frame.nodes += 1;
-                in_node = true;
-                if frame.main {
-                    tree.nodes.push(Node { props: Vec::new() });
-                }
-            }
-            c if c.is_ascii_alphabetic() => {
-                let start = i;
-                while i < b.len() && b[i].is_ascii_alphabetic() {
-                    i += 1;
-                }
-                let raw = &text[start..i];
-                // FF[3] allowed lower-case letters in names (AddBlack for AB).
-                let ident: String = raw.chars().filter(|c| c.is_ascii_uppercase()).collect();
-                if ident.is_empty() {
-                    return Err(err(
-                        start,
-                        format!("'{raw}' is not a property name (names are upper-case letters)"),
-                    ));
-                }
-                if !in_node {
-                    return Err(err(
-                        start,
-                        format!("property {ident} outside a node (a node starts with ';')"),
-                    ));
-                }
-                let mut values = Vec::new();
-                loop {
-                    while i < b.len() && b[i].is_ascii_whitespace() {
-                        i += 1;
-                    }
-                    if i >= b.len() || b[i] != b'[' {
-                        break;
-                    }
-                    let open = i;
-                    i += 1;
-                    let mut value = String::new();
-                    let mut seg = i;
-                    loop {
-                        if i >= b.len() {
-                            return Err(err(
-                                open,
-                                format!(
-                                    "the value of property {ident} is never closed: missing ']'"
-                                ),
-                            ));
-                        }
-                        match b[i] {
-                            b'\\' => {
-                                value.push_str(&text[seg..i]);
-                                i += 1;
-                                if i >= b.len() {
-                                    continue;
-                                }
-                                // A backslash before a line break removes it (soft break).
-                                if b[i] == b'\n' || b[i] == b'\r' {
-                                    let first = b[i];
-                                    i += 1;
-                                    if i < b.len()
-                                        && (b[i] == b'\n' || b[i] == b'\r')
-                                        && b[i] != first
-                                    {
-                                        i += 1;
-                                    }
-                                } else {
-                                    let ch = text[i..].chars().next().unwrap_or(' ');
-                                    value.push(ch);
-                                    i += ch.len_utf8();
-                                }
-                                seg = i;
-                            }
-                            b']' => {
-                                value.push_str(&text[seg..i]);
-                                i += 1;
-                                break;
-                            }
-                            _ => i += 1,
-                        }
-                    }
-                    values.push(Value {
-                        text: value,
-                        at: open,
-                    });
-                }
-                if values.is_empty() {
-                    return Err(err(
-                        start,
-                        format!("property {ident} has no value (expected {ident}[...])"),
-                    ));
-                }
-                if frame_is_main(&frames) {
-                    if let Some(node) = tree.nodes.last_mut() {
-                        node.props.push(Prop {
-                            ident,
-                            at: start,
-                            values,
-                        });
-                    }
-                }
-                continue;
-            }
-            c if c.is_ascii_whitespace() => {}
-            _ => {
-                let ch = text[i..].chars().next().unwrap_or('?');
-                return Err(err(
-                    i,
-                    format!("unexpected character '{ch}' (expected '(', ')', ';' or a property)"),
-                ));
-            }
+/// The players and the event, as far as the root node was read.
+fn names(tree: &Tree) -> Names {
+    let mut names = Names::default();
+    for prop in tree.nodes.iter().take(1).flat_map(|node| &node.props) {
+        let value = non_empty(&prop.values[0].text);
+        match prop.ident.as_str() {
+            "PB" => names.black = value,
+            "PW" => names.white = value,
+            "EV" => names.event = value,
+            _ => {}
         }
-        i += 1;
     }
-    if let Some(frame) = frames.first() {
-        return Err(err(
-            frame.at,
-            "the game tree opened here is never closed: missing ')'".to_string(),
-        ));
-    }
-    if trees.is_empty() {
-        return Err(err(
-            0,
-            "no game found: an SGF collection is one or more game trees '(;...)'".to_string(),
-        ));
-    }
-    Ok(trees)
+    names
 }
 
-fn frame_is_main(frames: &[Frame]) -> bool {
-    frames.last().is_some_and(|f| f.main)
+/// A value as a record field: an empty value (`PW[]`) says nothing.
+fn non_empty(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_string())
 }
 
 fn parse_square(
@@ -306,7 +82,12 @@ fn parse_result(value: &str) -> Option<(RecordResult, Option<&'static str>)> {
     Some((result, reason))
 }
 
-fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, RecordError> {
+fn read_game(
+    text: &str,
+    tree: &Tree,
+    default: Variant,
+    reflect: bool,
+) -> Result<GameRecord, RecordError> {
     let err = |at: usize, message: String| RecordError::at(Format::Sgf, text, at, message);
     let Some(root) = tree.nodes.first() else {
         return Err(err(tree.at, "empty game tree".to_string()));
@@ -416,7 +197,12 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
             })?
         }
         (base, _) => {
-            let (black, white) = match base.and_then(|v| v.standard_start(size)) {
+            let named_only = (clear | add[0] | add[1]).is_empty();
+            let array = match base {
+                Some(variant) if reflect && named_only => reflected_array(variant, size),
+                _ => None,
+            };
+            let (black, white) = match array.or_else(|| base.and_then(|v| v.standard_start(size))) {
                 Some(p) => (p.pieces(Color::Black), p.pieces(Color::White)),
                 None => (Bitboard::EMPTY, Bitboard::EMPTY),
             };
@@ -431,7 +217,8 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
     let mut reader = MoveReader::new(start);
     let mut result: Option<(RecordResult, Option<&'static str>)> = None;
     let mut termination: Option<String> = None;
-    let mut resigned: Option<Color> = None;
+    // Who gave the game up in a move's place, how, and where.
+    let mut ended: Option<Ended> = None;
     let mut time: Option<String> = None;
     let mut overtime: Option<String> = None;
     let mut tag_time_control: Option<String> = None;
@@ -462,10 +249,13 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
                             format!("{ident}[{t}] at {label}: a move has one value"),
                         ));
                     }
-                    if let Some(who) = resigned {
+                    if let Some(ended) = &ended {
                         return Err(err(
                             v.at,
-                            format!("{ident}[{t}] at {label}: {who} has resigned"),
+                            format!(
+                                "{ident}[{t}]: a move after {}, which ended the game",
+                                ended.what
+                            ),
                         ));
                     }
                     let text_move = if t.is_empty() {
@@ -473,8 +263,13 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
                             step: MoveText::Pass,
                             drop: None,
                         }
-                    } else if t.eq_ignore_ascii_case("resign") {
-                        resigned = Some(color);
+                    } else if let Some(ending) = Ending::parse(t) {
+                        ended = Some(Ended {
+                            by: color,
+                            how: ending,
+                            at: v.at,
+                            what: format!("{ident}[{t}] at {label}"),
+                        });
                         continue;
                     } else {
                         moves::parse_text(t)
@@ -500,10 +295,10 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
                 }
                 "AB" | "AW" | "AE" | "PL" | "SU" | "SZ" | "FEN" => {}
                 "FF" | "GM" | "CA" | "AP" => {}
-                "PB" => record.black = Some(t.to_string()),
-                "PW" => record.white = Some(t.to_string()),
-                "DT" => record.date = Some(t.to_string()),
-                "EV" => record.event = Some(t.to_string()),
+                "PB" => record.black = non_empty(t),
+                "PW" => record.white = non_empty(t),
+                "DT" => record.date = non_empty(t),
+                "EV" => record.event = non_empty(t),
                 "RE" => {
                     result = Some(parse_result(t).ok_or_else(|| {
                         err(
@@ -563,16 +358,13 @@ fn read_game(text: &str, tree: &Tree, default: Variant) -> Result<GameRecord, Re
             record.extra.push(("OT".to_string(), ot));
         }
     }
-    let resign_result = resigned.map(|who| match who {
-        Color::Black => RecordResult::WhiteWins,
-        Color::White => RecordResult::BlackWins,
-    });
-    record.result = result
-        .map(|(r, _)| r)
-        .or(resign_result)
-        .unwrap_or(RecordResult::Unknown);
+    let stated = result.map_or(RecordResult::Unknown, |(r, _)| r);
+    record.result = match &ended {
+        Some(ended) => ended.result(stated).map_err(|e| err(ended.at, e))?,
+        None => stated,
+    };
     record.termination = termination
         .or_else(|| result.and_then(|(_, why)| why).map(str::to_string))
-        .or_else(|| resigned.map(|_| "resignation".to_string()));
+        .or_else(|| ended.map(|ended| ended.how.termination().to_string()));
     Ok(record)
 }

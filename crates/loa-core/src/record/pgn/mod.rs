@@ -1,0 +1,163 @@
+//! A PGN-style game record for Lines of Action.
+//!
+//! Written:
+//!
+//! ```text
+//! [Event "MSO"]
+//! [Date "2026.11.22"]
+//! [Black "Kok"]
+//! [White "Heppell"]
+//! [Result "1-0"]
+//! [Variant "Standard"]
+//! [Rules "draw"]
+//! [TimeControl "10+0.1"]
+//! [Termination "connection"]
+//!
+//! 1. b1-b3 h4-f2 2. d1xa4 h2-e2 1-0
+//! ```
+//!
+//! A start other than the 8x8 standard or Scrambled Eggs array is given as
+//! `[SetUp "1"]` and `[FEN "<position text>"]`; when White moves first the moves begin
+//! `1... a7-c7`. Moves are in the rule book's notation, wrapped at 80 columns, and end
+//! with the result. Reading also takes `:` for captures, upper-case squares, missing
+//! move numbers, comments `{...}` and `;`, variations `(...)` (skipped), NAGs `$1`,
+//! `!`/`?` suffixes, and `resigns` or `forfeits` in a move's place. See
+//! `docs/records.md`.
+
+use super::moves;
+use super::{date_to_pgn, Format, GameRecord, RecordError};
+use crate::{GameState, Variant};
+
+mod lex;
+mod read;
+
+pub(crate) use lex::{lex, Lexed, Lexeme};
+pub(crate) use read::{read, result_token};
+
+/// Writes one game, ending with a blank line so that games can be concatenated.
+pub fn write(record: &GameRecord) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        // Tag names are letters, digits and '_'.
+        let mut name: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        if name.is_empty() {
+            name.push('_');
+        }
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    };
+    if let Some(v) = &record.event {
+        tag("Event", v);
+    }
+    if let Some(v) = &record.date {
+        tag("Date", &date_to_pgn(v));
+    }
+    if let Some(v) = &record.black {
+        tag("Black", v);
+    }
+    if let Some(v) = &record.white {
+        tag("White", v);
+    }
+    tag("Result", record.result.pgn());
+    let named = record.named_start();
+    if named.is_some() || !record.start.variant().has_standard_rules() {
+        tag("Variant", record.variant().title());
+    }
+    tag("Rules", record.rules.name());
+    if named.is_none() || record.start.size() != crate::BoardSize::Eight {
+        tag("SetUp", "1");
+        tag("FEN", &record.start.to_string());
+    }
+    if let Some(v) = &record.time_control {
+        tag("TimeControl", v);
+    }
+    if let Some(v) = &record.termination {
+        tag("Termination", v);
+    }
+    for (k, v) in &record.extra {
+        tag(k, v);
+    }
+    out.push('\n');
+
+    let first = record.start.side_to_move();
+    let mut units: Vec<String> = Vec::with_capacity(record.moves.len() + 1);
+    for (i, mv) in record.moves.iter().enumerate() {
+        let (n, side) = moves::number(first, i);
+        units.push(match (side, i) {
+            (crate::Color::Black, _) => format!("{n}. {mv}"),
+            (crate::Color::White, 0) => format!("{n}... {mv}"),
+            (crate::Color::White, _) => mv.to_string(),
+        });
+    }
+    units.push(record.result.pgn().to_string());
+    let mut line = String::new();
+    for unit in units {
+        if !line.is_empty() && line.len() + 1 + unit.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&unit);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// A tag value: `\` and `"` escaped, line breaks turned into spaces.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Reads every game; the first error is returned.
+pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    parse_games(text)?.into_iter().collect()
+}
+
+/// Reads every game, each with its own result; the outer error is one that stops the
+/// reading (a comment or variation never closed, or no game at all).
+pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    parse_games_as(text, Variant::Standard)
+}
+
+/// [`parse_games`], with games that name no variant taken as games of `default`.
+pub fn parse_games_as(
+    text: &str,
+    default: Variant,
+) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    super::parse_games_in(text, Some(Format::Pgn), default)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Position;
+
+    #[test]
+    fn white_first_starts_with_an_ellipsis() {
+        let start: Position = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w"
+            .parse()
+            .unwrap();
+        let mut record = GameRecord::new(start, crate::RuleSet::Draw);
+        record.moves.push(start.parse_move("a7-c7").unwrap());
+        let pgn = write(&record);
+        assert!(pgn.contains("\n1... a7-c7 *\n"), "{pgn}");
+        assert_eq!(parse(&pgn).unwrap(), vec![record]);
+    }
+}
