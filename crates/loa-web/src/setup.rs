@@ -5,7 +5,7 @@
 use crate::clock::TimeControl;
 use crate::line::{Line, LineSpec, Unknown};
 use crate::lineup::{Lineup, SidePlayers};
-use loa_core::record::{parse_games, GameRecord};
+use loa_core::record::{read_games, GameRecord};
 use loa_core::{Game, VariantPosition};
 use serde::Deserialize;
 
@@ -77,10 +77,11 @@ impl NewGame {
     }
 }
 
+/// The record's first game, played through: a game that breaks the rules is refused,
+/// named with the move.
 fn first_record(text: &str) -> Result<GameRecord, String> {
-    let games = parse_games(text).map_err(|e| format!("bad record: {e}"))?;
-    match games.into_iter().next() {
-        Some(Ok(record)) => Ok(record),
+    match read_games(text).next() {
+        Some(Ok(checked)) => Ok(checked.record),
         Some(Err(e)) => Err(format!("bad record: {e}")),
         None => Err("the record holds no game".into()),
     }

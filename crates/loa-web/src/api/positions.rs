@@ -9,7 +9,7 @@ use crate::line::{rules_named, variant_named, LineSpec, Unknown};
 use crate::view::{OutcomeView, PositionView};
 use axum::extract::State;
 use axum::Json;
-use loa_core::record::parse_games;
+use loa_core::record::{read_games, GameError as RecordError, GameRecord, Names};
 use loa_core::{Color, Game, GameState, VariantPosition};
 use loa_engine::{evaluate_any, Score, SearchLimits, SearchRequest};
 use serde::{Deserialize, Serialize};
@@ -54,57 +54,130 @@ pub struct RecordsRequest {
     pub record: String,
 }
 
+/// A game of a record as the import shows it. A game that cannot be read at all has only
+/// its `number`, its names as far as they were read, and its `error`.
 #[derive(Serialize)]
 pub struct RecordGame {
-    pub variant: &'static str,
-    pub rules: String,
-    pub start: String,
+    /// Its number in the record, from 1.
+    pub number: usize,
+    pub variant: Option<&'static str>,
+    pub rules: Option<String>,
+    pub start: Option<String>,
+    /// The moves that can be played: all of them, or those before the move in `error`.
     pub moves: Vec<String>,
     /// The position text after each move, the start first.
     pub positions: Vec<String>,
+    pub event: Option<String>,
     pub black: Option<String>,
     pub white: Option<String>,
-    pub result: String,
+    pub result: Option<String>,
     pub termination: Option<String>,
-    /// Where the record breaks the rules, if it does; the moves stop there.
+    /// A Scrambled Eggs record on the array reflected top to bottom (Black on e8), as some
+    /// sites set it up.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reflected: bool,
+    /// Why the game cannot be imported whole: it names the game, the move number and the
+    /// move. Such a game is shown, not imported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
-/// Reads SGF or PGN: each game's start, moves and the positions along them.
-pub async fn read_records(Body(request): Body<RecordsRequest>) -> ApiResult<Json<Vec<RecordGame>>> {
-    let games = parse_games(&request.record)
-        .map_err(|e| ApiError::bad_request(format!("bad record: {e}")))?;
-    let mut out = Vec::new();
-    for game in games {
-        let record = game.map_err(|e| ApiError::bad_request(format!("bad record: {e}")))?;
-        let mut replay = Game::new(record.start, record.rules);
+impl RecordGame {
+    /// A game read from a record, with its moves up to `playable`.
+    fn of(
+        number: usize,
+        record: &GameRecord,
+        playable: usize,
+        error: Option<String>,
+    ) -> RecordGame {
+        let mut game = Game::new(record.start, record.rules);
         let mut positions = vec![record.start.to_string()];
         let mut moves = Vec::new();
-        let mut error = None;
-        for &mv in &record.moves {
-            if let Err(e) = replay.play(mv) {
-                error = Some(format!("move {}: {e}", moves.len() + 1));
+        for &mv in record.moves.iter().take(playable) {
+            if game.play(mv).is_err() {
                 break;
             }
             moves.push(mv.to_string());
-            positions.push(replay.position().to_string());
+            positions.push(game.position().to_string());
         }
-        out.push(RecordGame {
-            variant: record.variant().name(),
-            rules: record.rules.to_string(),
-            start: record.start.to_string(),
+        RecordGame {
+            number,
+            variant: Some(record.variant().name()),
+            rules: Some(record.rules.to_string()),
+            start: Some(record.start.to_string()),
             moves,
             positions,
+            event: record.event.clone(),
             black: record.black.clone(),
             white: record.white.clone(),
-            result: record.result.to_string(),
+            result: Some(record.result.to_string()),
             termination: record.termination.clone(),
+            reflected: record.reflected_start().is_some(),
             error,
+        }
+    }
+
+    fn unreadable(number: usize, names: Names, error: String) -> RecordGame {
+        RecordGame {
+            number,
+            variant: None,
+            rules: None,
+            start: None,
+            moves: Vec::new(),
+            positions: Vec::new(),
+            event: names.event,
+            black: names.black,
+            white: names.white,
+            result: None,
+            termination: None,
+            reflected: false,
+            error: Some(error),
+        }
+    }
+}
+
+/// Reads SGF or PGN, one game at a time: each game's start, moves and the positions
+/// along them; a game that breaks the rules or cannot be read is named with its error,
+/// and the others still count.
+pub async fn read_records(Body(request): Body<RecordsRequest>) -> ApiResult<Json<Vec<RecordGame>>> {
+    let mut out = Vec::new();
+    for item in read_games(&request.record) {
+        out.push(match item {
+            Ok(checked) => RecordGame::of(
+                checked.number,
+                &checked.record,
+                checked.record.moves.len(),
+                None,
+            ),
+            Err(error) => {
+                let message = error.to_string();
+                match error {
+                    RecordError::Moves {
+                        number,
+                        record,
+                        error,
+                    } => RecordGame::of(number, &record, error.ply(), Some(message)),
+                    RecordError::Text { number, names, .. } => {
+                        RecordGame::unreadable(number, *names, message)
+                    }
+                    // The rest cannot be cut into games: the games before it stand.
+                    RecordError::Split(_) if !out.is_empty() => {
+                        RecordGame::unreadable(out.len() + 1, Names::default(), message)
+                    }
+                    RecordError::Split(_) => {
+                        return Err(ApiError::bad_request(format!("bad record: {message}")))
+                    }
+                }
+            }
         });
     }
-    if out.is_empty() {
-        return Err(ApiError::bad_request("the record holds no game"));
+    // Nothing readable at all: the record is refused, each game's error said.
+    if out.iter().all(|game| game.variant.is_none()) {
+        let errors: Vec<&str> = out.iter().filter_map(|g| g.error.as_deref()).collect();
+        return Err(ApiError::bad_request(format!(
+            "bad record: {}",
+            errors.join("; ")
+        )));
     }
     Ok(Json(out))
 }

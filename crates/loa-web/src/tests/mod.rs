@@ -4,6 +4,7 @@
 mod access;
 mod clocks;
 mod endpoints;
+mod imports;
 mod meta;
 mod records;
 mod rematch;
