@@ -155,7 +155,7 @@ export class GamePage extends GameScreen {
           this.reserveEl),
         h('div', { class: 'side' },
           this.status, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, exportRow,
-          this.mySides().length > 0 && !game.result ? alertsRow : null, this.linksEl)));
+          mine.length > 0 && !game.result ? alertsRow : null, this.linksEl)));
   }
 
   /**
