@@ -1,5 +1,6 @@
 //! The page's files, built into the binary: one HTML page that routes by its path, its
-//! script and the modules it imports, and its style sheet.
+//! script (`app.js`, the router) and the modules under `page/js/` it imports, one a
+//! concern, and its style sheet.
 
 use crate::error::ApiError;
 use axum::extract::Path;
@@ -12,9 +13,24 @@ const STYLE: &str = include_str!("../page/style.css");
 const ICON: &str = include_str!("../page/icon.svg");
 /// The ES modules `app.js` imports, served at `/js/{name}`.
 const MODULES: &[(&str, &str)] = &[
-    ("notify.js", include_str!("../page/notify.js")),
-    ("seats.js", include_str!("../page/seats.js")),
-    ("tree.js", include_str!("../page/tree.js")),
+    (
+        "analysis-board.js",
+        include_str!("../page/js/analysis-board.js"),
+    ),
+    ("analysis.js", include_str!("../page/js/analysis.js")),
+    ("api.js", include_str!("../page/js/api.js")),
+    ("board.js", include_str!("../page/js/board.js")),
+    ("dom.js", include_str!("../page/js/dom.js")),
+    ("format.js", include_str!("../page/js/format.js")),
+    ("game.js", include_str!("../page/js/game.js")),
+    ("home.js", include_str!("../page/js/home.js")),
+    ("navigate.js", include_str!("../page/js/navigate.js")),
+    ("new-game.js", include_str!("../page/js/new-game.js")),
+    ("notify.js", include_str!("../page/js/notify.js")),
+    ("screen.js", include_str!("../page/js/screen.js")),
+    ("seats.js", include_str!("../page/js/seats.js")),
+    ("tree.js", include_str!("../page/js/tree.js")),
+    ("types.js", include_str!("../page/js/types.js")),
 ];
 
 pub async fn index() -> Html<&'static str> {
@@ -45,4 +61,72 @@ pub async fn style() -> impl IntoResponse {
 
 pub async fn icon() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "image/svg+xml")], ICON)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The paths a page file imports from: `import ... from 'PATH';`.
+    fn imports(text: &str) -> Vec<&str> {
+        text.lines()
+            .filter(|line| line.starts_with("import ") || line.starts_with("} from "))
+            .filter_map(|line| line.split(" from '").nth(1)?.split('\'').next())
+            .collect()
+    }
+
+    /// The served module a path names, seen from a file at `/` (`app.js`: `./js/X.js`) or
+    /// at `/js/` (a module: `./X.js`); `None` for any other path.
+    fn served_module(path: &str, from_root: bool) -> Option<&'static str> {
+        let prefix = if from_root { "./js/" } else { "./" };
+        let name = path.strip_prefix(prefix)?;
+        MODULES
+            .iter()
+            .map(|(file, _)| *file)
+            .find(|file| *file == name)
+    }
+
+    #[test]
+    fn imports_are_read_from_import_lines_only() {
+        let text = "import { h } from './dom.js';\nconst x = 'from \\'a\\'';\nimport {\n  a,\n} from './api.js';\n";
+        assert_eq!(imports(text), ["./dom.js", "./api.js"]);
+    }
+
+    #[test]
+    fn a_module_is_named_by_its_path_from_where_it_is_imported() {
+        assert_eq!(served_module("./js/dom.js", true), Some("dom.js"));
+        assert_eq!(served_module("./dom.js", false), Some("dom.js"));
+        assert_eq!(served_module("./dom.js", true), None);
+        assert_eq!(served_module("./js/dom.js", false), None);
+        assert_eq!(served_module("./missing.js", false), None);
+    }
+
+    #[test]
+    fn every_module_imported_is_served() {
+        let files = std::iter::once(("app.js", SCRIPT, true))
+            .chain(MODULES.iter().map(|(name, text)| (*name, *text, false)));
+        for (file, text, from_root) in files {
+            for path in imports(text) {
+                assert!(
+                    served_module(path, from_root).is_some(),
+                    "{file} imports {path}, which page.rs does not serve there"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_module_on_disk_is_served() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("page/js");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.ends_with(".js"))
+            .collect();
+        on_disk.sort();
+        let mut served: Vec<&str> = MODULES.iter().map(|(name, _)| *name).collect();
+        served.sort();
+        assert_eq!(on_disk, served);
+    }
 }

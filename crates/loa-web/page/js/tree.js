@@ -46,7 +46,7 @@ export function addChild(node, move, position) {
  */
 export function lineThrough(node) {
   const line = [];
-  for (let n = node; n; n = n.parent) line.unshift(n);
+  for (let n = /** @type {MoveNode | null} */ (node); n; n = n.parent) line.unshift(n);
   for (let n = node.children[0]; n; n = n.children[0]) line.push(n);
   return line;
 }

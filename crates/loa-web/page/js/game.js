@@ -1,0 +1,427 @@
+// @ts-check
+// A game being played or replayed: its players and clocks, the actions of the seats this
+// browser holds, and the game's socket, which sends every change.
+
+import { api, errorMessage, setReachable, socketUrl } from './api.js';
+import { app, h } from './dom.js';
+import { AMBILOA_KINDS, formatClock, gameTitle, playerOf, sideLabel, variantOf } from './format.js';
+import { navigate } from './navigate.js';
+import { askToNotify, canAskToNotify, setSound, showTurn, soundOn, yourMoveNow } from './notify.js';
+import { GameScreen } from './screen.js';
+import { keepLinks, keepTokens, linksOf, tokensOf } from './seats.js';
+
+/**
+ * @typedef {import('./types.js').Created} Created
+ * @typedef {import('./types.js').GameAnswer} GameAnswer
+ * @typedef {import('./types.js').GameView} GameView
+ * @typedef {import('./types.js').Meta} Meta
+ * @typedef {'black' | 'white'} Side
+ */
+
+/** @type {Side[]} */
+const SIDES = ['black', 'white'];
+
+/**
+ * @param {string} label
+ * @param {string} testid
+ * @param {() => void} onclick
+ * @param {string} [title]
+ */
+function button(label, testid, onclick, title) {
+  return h('button', { 'data-testid': testid, onclick, title }, label);
+}
+
+export class GamePage extends GameScreen {
+  /**
+   * @param {Meta} meta
+   * @param {string} id
+   * @param {string | null} linkToken the token of a seat's link, if the page was opened by one
+   */
+  constructor(meta, id, linkToken) {
+    super();
+    this.meta = meta;
+    this.id = id;
+    // A seat's link carries its token; the seats this browser holds are kept.
+    this.linkToken = linkToken;
+    this.tokens = tokensOf(id);
+    /** @type {GameView | null} */
+    this.game = null;
+    /** @type {WebSocket | null} */
+    this.socket = null;
+    this.closed = false;
+    /** The server's clock less this one's, in ms. */
+    this.serverOffset = 0;
+    this.clockEls = { black: h('span', { class: 'clock', 'data-testid': 'clock-black' }), white: h('span', { class: 'clock', 'data-testid': 'clock-white' }) };
+    this.topPlayer = h('div', { class: 'player' });
+    this.bottomPlayer = h('div', { class: 'player' });
+    this.offerEl = h('div', { class: 'offer hidden', 'data-testid': 'offer' });
+    this.linksEl = h('div', { class: 'links' });
+    this.reserveEl = h('div', { class: 'reserve' });
+    this.passButton = button('Pass', 'pass', () => this.tryMove('pass'));
+    this.resignButton = button('Resign', 'resign', () => this.confirmAct('resign', 'Resign this game?'));
+    this.drawButton = button('Offer draw', 'draw', () => this.act('draw'));
+    this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback'));
+    this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn));
+    this.rematchButton = button('Rematch', 'rematch', () => this.rematch(), 'The same game again, colours swapped');
+    this.timer = setInterval(() => this.tickClocks(), 100);
+  }
+
+  dispose() {
+    super.dispose();
+    showTurn(false);
+    this.closed = true;
+    clearInterval(this.timer);
+    if (this.socket) this.socket.close();
+  }
+
+  async start() {
+    if (this.linkToken) {
+      /** @type {GameAnswer} */
+      const seen = await api('GET', `/api/games/${this.id}?token=${encodeURIComponent(this.linkToken)}`);
+      if (seen.you) keepTokens(this.id, { [seen.you]: this.linkToken });
+      this.tokens = tokensOf(this.id);
+      // The token leaves the address bar: an address copied from it lets others watch,
+      // not play.
+      history.replaceState(null, '', `/game/${this.id}`);
+    }
+    /** @type {GameView} */
+    let answer = await api('GET', `/api/games/${this.id}`);
+    for (const slot of Object.keys(this.tokens)) {
+      if (answer.online && answer.waiting_for.includes(slot)) {
+        answer = await api('POST', `/api/games/${this.id}/join`, { token: this.tokens[slot] });
+      }
+    }
+    if (Object.keys(this.tokens).length > 0) keepTokens(this.id, {});
+    this.layout(answer);
+    this.update(answer, true);
+    this.connect();
+  }
+
+  connect(delay = 1000) {
+    if (this.closed) return;
+    const socket = new WebSocket(socketUrl(`/api/games/${this.id}/socket`));
+    this.socket = socket;
+    let opened = false;
+    socket.onopen = () => { opened = true; setReachable(true); };
+    // The socket sends the game as it is when it opens: back in the game after a lost
+    // connection.
+    socket.onmessage = (e) => this.update(JSON.parse(e.data), false);
+    socket.onclose = () => {
+      if (this.closed) return;
+      setReachable(false);
+      // Retried at once after a drop, then less and less often while the server is away.
+      const next = opened ? 500 : Math.min(delay * 2, 10000);
+      setTimeout(() => this.connect(next), opened ? 0 : delay);
+    };
+  }
+
+  /** @param {GameView} game */
+  layout(game) {
+    const mine = this.mySidesOf(game);
+    const flipTo = mine.length === 1 && mine[0] === 'white';
+    if (flipTo) this.board.flipped = true;
+    const controls = h('div', { class: 'row' },
+      button('Flip (f)', 'flip', () => this.board.flip()),
+      this.passButton, this.resignButton, this.drawButton, this.takebackButton,
+      this.analysisButton, this.rematchButton);
+    const sound = h('input', { type: 'checkbox', checked: soundOn(), 'data-testid': 'sound' });
+    sound.addEventListener('change', () => setSound(sound.checked));
+    const notifyButton = h('button', { 'data-testid': 'notify', title: 'A notification when it is your move and this tab is hidden' }, 'Notify me');
+    notifyButton.addEventListener('click', async () => {
+      await askToNotify();
+      notifyButton.remove();
+    });
+    const alertsRow = h('div', { class: 'row' },
+      h('label', {}, sound, ' Sound on your move'),
+      canAskToNotify() ? notifyButton : null);
+    const exportRow = h('div', { class: 'row' },
+      h('a', { href: `/api/games/${this.id}/record?format=pgn`, download: `loa-${this.id}.pgn` }, 'PGN'),
+      h('a', { href: `/api/games/${this.id}/record?format=sgf`, download: `loa-${this.id}.sgf` }, 'SGF'),
+      h('button', { onclick: () => this.copyPosition(), 'data-testid': 'copy-position' }, 'Copy position'),
+      h('a', { href: '#', onclick: (/** @type {Event} */ e) => { e.preventDefault(); this.openInAnalysis(); } }, 'Open in analysis board'),
+      this.moveInput,
+    );
+    // Where connection does not decide (Fields of Action), the rule set says nothing.
+    const rules = variantOf(this.meta, game.variant)?.connection === false ? ''
+      : ` · ${game.rules === 'draw' ? 'simultaneous connection draws' : 'mover wins a simultaneous connection'}`;
+    app.replaceChildren(
+      h('h1', { 'data-testid': 'title' }, this.title(game) + rules),
+      h('div', { class: 'play' },
+        h('div', {},
+          this.topPlayer,
+          h('div', { class: 'board-area' }, this.evalBar, this.board.el),
+          this.board.hintEl,
+          this.bottomPlayer,
+          this.reserveEl),
+        h('div', { class: 'side' },
+          this.status, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, exportRow,
+          mine.length > 0 && !game.result ? alertsRow : null, this.linksEl)));
+  }
+
+  /**
+   * Shows the game as the server sent it.
+   * @param {GameView} game
+   * @param {boolean} first whether it is the first the page sees
+   */
+  update(game, first) {
+    const previous = this.game;
+    const wasMine = Boolean(previous) && this.isMyMove(previous);
+    this.game = game;
+    const nowMine = this.isMyMove(game);
+    showTurn(nowMine, this.title(game));
+    if (nowMine && !wasMine && !first) yourMoveNow(`Your move in ${this.title(game)}`);
+    this.serverOffset = game.server_time - Date.now();
+    this.setLine({
+      variant: game.variant, rules: game.rules, start: game.start, moves: game.moves,
+      positions: game.positions, current: game.position, lastMove: game.last_move,
+    }, first);
+    const mine = this.mySidesOf(game);
+    this.drawPlayers(game, mine);
+    this.drawOffer(game, mine);
+    this.drawLinks(game);
+    const over = Boolean(game.result);
+    const onlineInProgress = game.online && !over;
+    this.analysisButton.disabled = onlineInProgress;
+    if (onlineInProgress && this.analysisOn) this.setAnalysis(false);
+    this.resignButton.disabled = over || mine.length === 0;
+    this.drawButton.disabled = over || mine.length === 0;
+    // A takeback is asked for one's own move: none yet, nothing to ask.
+    this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.tokens[slot]);
+    this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
+    this.rematchButton.textContent = game.rematch ? (mine.length > 0 ? 'Play the rematch' : 'Watch the rematch') : 'Rematch';
+    this.passButton.classList.toggle('hidden', !(this.canMove() && game.position.moves.length === 1 && game.position.moves[0].text === 'pass'));
+    if (this.analysisOn && (!previous || previous.positions.length !== game.positions.length)) this.loadGraph();
+    this.refresh();
+  }
+
+  /**
+   * The sides whose seats this browser holds.
+   * @param {GameView | null} game
+   * @returns {Side[]}
+   */
+  mySidesOf(game) {
+    const slots = Object.keys(this.tokens).filter((slot) => game && playerOf(game.players, slot) === 'human');
+    return SIDES.filter((side) => slots.some((slot) => slot.startsWith(side)));
+  }
+
+  mySides() {
+    return this.mySidesOf(this.game);
+  }
+
+  /**
+   * The token to act with as `side` (the first seat of it this browser holds).
+   * @param {Side} side
+   */
+  tokenFor(side) {
+    const slot = Object.keys(this.tokens).find((seat) => seat.startsWith(side));
+    return slot ? this.tokens[slot] : undefined;
+  }
+
+  /** @param {GameView | null} game */
+  isMyMove(game) {
+    return Boolean(game && !game.result && game.started && game.to_move_slot
+      && playerOf(game.players, game.to_move_slot) === 'human' && this.tokens[game.to_move_slot]);
+  }
+
+  /** @param {GameView} game */
+  title(game) {
+    return gameTitle(this.meta, game.variant, game.position.size);
+  }
+
+  canMove() {
+    return this.isMyMove(this.game) && this.atEnd();
+  }
+
+  /**
+   * @param {GameView} g
+   * @param {Side[]} mine
+   */
+  drawPlayers(g, mine) {
+    const names = { black: g.names[0], white: g.names[1] };
+    const label = (/** @type {Side} */ side) => {
+      const who = names[side] || sideLabel(g.players, side);
+      const you = mine.includes(side) && mine.length === 1 ? ' (you)' : '';
+      return h('span', {}, h('strong', {}, side === 'black' ? '● Black' : '○ White'), ` ${who}${you}`);
+    };
+    const top = this.board.flipped ? 'black' : 'white';
+    const bottom = this.board.flipped ? 'white' : 'black';
+    this.topPlayer.replaceChildren(label(top), g.clock ? this.clockEls[top] : '');
+    this.bottomPlayer.replaceChildren(label(bottom), g.clock ? this.clockEls[bottom] : '');
+    this.reserveEl.textContent = g.position.reserves
+      ? `In reserve: Black ${g.position.reserves[0]}, White ${g.position.reserves[1]}`
+      : g.variant === 'ambiloa' ? AMBILOA_KINDS : '';
+    this.tickClocks();
+  }
+
+  tickClocks() {
+    const g = this.game;
+    if (!g || !g.clock) return;
+    const clock = g.clock;
+    const now = Date.now() + this.serverOffset;
+    for (const side of SIDES) {
+      let ms = side === 'black' ? clock.black_ms : clock.white_ms;
+      if (clock.running === side) ms -= now - g.server_time;
+      const el = this.clockEls[side];
+      el.textContent = formatClock(ms);
+      el.classList.toggle('running', clock.running === side);
+      el.classList.toggle('low', ms < 10000 && clock.control.kind === 'live');
+    }
+  }
+
+  /**
+   * @param {GameView} g
+   * @param {Side[]} mine
+   */
+  drawOffer(g, mine) {
+    this.offerEl.replaceChildren();
+    /** @type {[string, Side | null, string][]} */
+    const offers = [['draw', g.draw_offer, 'a draw'], ['takeback', g.takeback_offer, 'a takeback']];
+    let shown = false;
+    for (const [kind, by, words] of offers) {
+      if (!by || g.result) continue;
+      shown = true;
+      const other = by === 'black' ? 'white' : 'black';
+      const offerer = `${by === 'black' ? 'Black' : 'White'} offers ${words}`;
+      if (mine.includes(other)) {
+        this.offerEl.append(h('span', {}, `${offerer}. `),
+          h('button', { 'data-testid': `accept-${kind}`, onclick: () => this.act(kind, other) }, 'Accept'),
+          h('button', { 'data-testid': `decline-${kind}`, onclick: () => this.act(`${kind}/decline`, other) }, 'Decline'));
+      } else if (mine.includes(by)) {
+        // "You" only to the seat that offered; spectators see who offers.
+        this.offerEl.append(h('span', {}, `You offered ${words}; waiting for an answer.`));
+      } else {
+        this.offerEl.append(h('span', {}, `${offerer}.`));
+      }
+    }
+    this.offerEl.classList.toggle('hidden', !shown);
+  }
+
+  /** @param {GameView} g */
+  drawLinks(g) {
+    this.linksEl.replaceChildren();
+    if (!g.online) return;
+    const invites = linksOf(g.id);
+    if (invites) {
+      this.linksEl.append(h('h2', {}, 'Links'));
+      for (const [slot, url] of Object.entries(invites)) {
+        const link = h('input', { readonly: true, value: url, 'data-testid': `link-${slot}` });
+        link.addEventListener('click', () => link.select());
+        this.linksEl.append(h('label', {}, slot), link);
+      }
+    }
+  }
+
+  updateStatus() {
+    const g = this.game;
+    if (!g) return;
+    let text;
+    if (g.result) {
+      const who = g.result.winner ? `${g.result.winner === 'black' ? 'Black' : 'White'} wins` : 'Draw';
+      text = `${who} (${g.result.result}) by ${g.result.reason}`;
+      if (g.rematch && this.mySides().length > 0) text += ' · a rematch is waiting';
+    } else if (!g.started || !g.to_move_slot) {
+      text = `Waiting for ${g.waiting_for.join(' and ')} to open their link`;
+    } else {
+      const slot = g.to_move_slot;
+      const player = playerOf(g.players, slot);
+      const kind = g.variant === 'ambiloa' ? ` (kind ${slot.startsWith('black') ? (g.position.seat ? 'b' : 'B') : (g.position.seat ? 'w' : 'W')})` : '';
+      const side = slot.startsWith('black') ? 'Black' : 'White';
+      text = player === 'human'
+        ? (this.canMove() ? `Your move: ${side}${kind}` : `${side}${kind} to move`)
+        : `${side}${kind}: loa is thinking…`;
+    }
+    if (!this.atEnd()) text += ` · viewing move ${this.viewPly} of ${g.moves.length}`;
+    if (this.errorText) text += ` · ${this.errorText}`;
+    this.status.textContent = text;
+  }
+
+  /** @param {string} text */
+  async tryMove(text) {
+    const before = this.game;
+    if (!before || !before.to_move_slot || !this.canMove()) return;
+    this.errorText = null;
+    try {
+      const token = this.tokens[before.to_move_slot];
+      /** @type {GameView} */
+      const game = await api('POST', `/api/games/${this.id}/moves`, { move: text, token, ply: before.moves.length });
+      if (game.moves.length >= (this.game ?? before).moves.length) this.update(game, false);
+    } catch (err) {
+      this.errorText = errorMessage(err);
+      this.refresh();
+    }
+  }
+
+  /**
+   * @param {string} kind
+   * @param {string} question
+   */
+  confirmAct(kind, question) {
+    if (window.confirm(question)) this.act(kind);
+  }
+
+  /**
+   * Acts as `side`, or as the side it falls to: the person's one side, or at one board
+   * the side to move (a takeback: the side that moved last).
+   * @param {string} kind the action's path: `resign`, `draw`, `takeback/decline`, ...
+   * @param {Side} [side]
+   */
+  async act(kind, side) {
+    const g = this.game;
+    if (!g) return;
+    this.errorText = null;
+    const mine = this.mySides();
+    let acting = side;
+    if (!acting && mine.length === 1) acting = mine[0];
+    if (!acting) {
+      const toMove = g.position.to_move;
+      acting = kind === 'takeback' ? (toMove === 'black' ? 'white' : 'black') : toMove;
+    }
+    const body = { token: this.tokenFor(acting) };
+    try {
+      /** @type {GameView} */
+      const game = await api('POST', `/api/games/${this.id}/${kind}`, body);
+      this.update(game, false);
+    } catch (err) {
+      this.errorText = errorMessage(err);
+      this.updateStatus();
+    }
+  }
+
+  /** Asks for the rematch, or takes one's seat in the one the other player asked for. */
+  async rematch() {
+    const g = this.game;
+    if (!g) return;
+    const own = Object.values(this.tokens)[0];
+    if (!own) {
+      if (g.rematch) navigate(`/game/${g.rematch}`);
+      return;
+    }
+    try {
+      /** @type {Created} */
+      const next = await api('POST', `/api/games/${this.id}/rematch`, { token: own });
+      keepTokens(next.id, next.tokens);
+      if (next.game.online && Object.keys(next.tokens).length === 1) {
+        // The other player is told on this page; spectators may still want the link.
+        keepLinks(next.id, { spectators: `${location.origin}/game/${next.id}` });
+      }
+      navigate(`/game/${next.id}`);
+    } catch (err) {
+      this.errorText = errorMessage(err);
+      this.updateStatus();
+    }
+  }
+
+  async copyPosition() {
+    if (!this.line) return;
+    const text = this.line.positions[this.viewPly];
+    try { await navigator.clipboard.writeText(text); } catch { window.prompt('Position text', text); }
+  }
+
+  /** The whole game on the analysis board, at the move shown. */
+  openInAnalysis() {
+    const l = this.line;
+    if (!l) return;
+    const params = new URLSearchParams({ variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.join(' '), ply: String(this.viewPly) });
+    navigate(`/analysis?${params}`);
+  }
+}

@@ -1,0 +1,218 @@
+// @ts-check
+// The API's JSON as the page reads it (docs/web.md): types only, for the checker.
+
+/**
+ * A move as the server describes it: its text and its squares.
+ * @typedef {object} MoveView
+ * @property {string} text `b1-d3`, `d1xa4`, `pass`, `a6-c6@e5`
+ * @property {string} [from]
+ * @property {string} [to]
+ * @property {string} [drop] where a Parachute piece is placed
+ */
+
+/**
+ * @typedef {object} PieceView
+ * @property {string} square
+ * @property {'black' | 'white'} color
+ * @property {number} seat the seat that moves it (AmbiLOA: 0 for `B`/`W`, 1 for `b`/`w`)
+ * @property {number} [number] Fields of Action
+ */
+
+/**
+ * How a game or a position ended.
+ * @typedef {object} OutcomeView
+ * @property {string} result `1-0`, `0-1` or `1/2-1/2`
+ * @property {'black' | 'white'} [winner] absent for a draw
+ * @property {string} reason
+ */
+
+/**
+ * A position as the page draws it.
+ * @typedef {object} PositionView
+ * @property {string} position the position text
+ * @property {string} variant
+ * @property {number} size squares a side
+ * @property {'black' | 'white'} to_move
+ * @property {number} seat the seat to move (AmbiLOA's kinds): 0 or 1
+ * @property {PieceView[]} pieces
+ * @property {[number, number]} [reserves] Black's and White's (Parachute)
+ * @property {MoveView[]} moves the legal moves; empty once the game is over
+ * @property {OutcomeView} [outcome]
+ */
+
+/**
+ * `POST /api/position`: the last position of a line, and the text of each on the way.
+ * @typedef {PositionView & { line: string[] }} PositionAnswer
+ */
+
+/**
+ * @typedef {object} Strength
+ * @property {number} [level]
+ * @property {number} [movetime_ms]
+ */
+
+/** @typedef {'human' | { engine: Strength }} Player */
+/**
+ * One player, or one for each of a side's two seats (AmbiLOA's partnership game).
+ * @typedef {Player | [Player, Player]} SidePlayers
+ */
+/** @typedef {{ black: SidePlayers, white: SidePlayers }} Lineup */
+
+/**
+ * @typedef {{ kind: 'live', initial_s: number, increment_s: number }
+ *   | { kind: 'correspondence', days: number }} TimeControl
+ */
+
+/**
+ * @typedef {object} ClockView
+ * @property {TimeControl} control
+ * @property {number} black_ms
+ * @property {number} white_ms
+ * @property {'black' | 'white' | null} running the side whose time runs
+ * @property {([number, number] | null)[]} move_clocks the clocks after each move
+ */
+
+/**
+ * A game as `GET /api/games/{id}` and its socket show it.
+ * @typedef {object} GameView
+ * @property {string} id
+ * @property {string} variant
+ * @property {string} rules
+ * @property {boolean} online
+ * @property {Lineup} players
+ * @property {[string | null, string | null]} names
+ * @property {string} start the start's position text
+ * @property {string[]} moves
+ * @property {string[]} positions the position text after each move, the start first
+ * @property {string[]} movers the seat that made each move
+ * @property {number} ply
+ * @property {PositionView} position
+ * @property {MoveView | null} last_move
+ * @property {string | null} to_move_slot the seat whose turn it is, while the game goes on
+ * @property {ClockView | null} clock
+ * @property {boolean} started
+ * @property {string[]} waiting_for the seats of an online game still to be taken
+ * @property {OutcomeView | null} result
+ * @property {'black' | 'white' | null} draw_offer
+ * @property {'black' | 'white' | null} takeback_offer
+ * @property {string | null} rematch the rematch's id
+ * @property {number} server_time ms since the epoch
+ * @property {number} created_at
+ */
+
+/**
+ * `GET /api/games/{id}?token=T`: `you` is the seat of the token.
+ * @typedef {GameView & { you?: string }} GameAnswer
+ */
+
+/**
+ * `POST /api/games` and the rematch: the game and the tokens of the caller's seats.
+ * @typedef {object} Created
+ * @property {string} id
+ * @property {string} position
+ * @property {Record<string, string>} tokens by seat
+ * @property {GameView} game
+ */
+
+/**
+ * A line of `GET /api/games`.
+ * @typedef {object} GameSummary
+ * @property {string} id
+ * @property {string} variant
+ * @property {string} rules
+ * @property {boolean} online
+ * @property {Lineup} players
+ * @property {number} moves a count
+ * @property {string | null} result
+ * @property {string | null} reason
+ * @property {number} created_at
+ * @property {number} updated_at
+ */
+
+/**
+ * A game of `POST /api/records`.
+ * @typedef {object} RecordGame
+ * @property {string} variant
+ * @property {string} rules
+ * @property {string} start
+ * @property {string[]} moves
+ * @property {string[]} positions
+ * @property {string | null} black
+ * @property {string | null} white
+ * @property {string} result
+ * @property {string | null} termination
+ * @property {string} [error] where the record breaks the rules
+ */
+
+/**
+ * A score from Black's side: centipawns, moves to a connection, or the result.
+ * @typedef {{ cp?: number, mate?: number, result?: string }} BlackScore
+ */
+
+/**
+ * A report of the analysis socket, after each iteration.
+ * @typedef {object} AnalysisInfo
+ * @property {'info'} type
+ * @property {number} depth
+ * @property {BlackScore} score
+ * @property {string[]} pv
+ * @property {MoveView | null} best
+ * @property {number} nodes
+ * @property {number} nps
+ * @property {string} position the position analysed
+ */
+
+/**
+ * @typedef {AnalysisInfo
+ *   | { type: 'done', position: string }
+ *   | { type: 'error', error: string }} AnalysisMessage
+ */
+
+/**
+ * @typedef {object} VariantMeta
+ * @property {string} id what every request takes
+ * @property {string} title
+ * @property {number[]} boards the board sizes it is played on
+ * @property {boolean} partnership whether a side may have two players
+ * @property {boolean} connection whether a simultaneous connection can happen
+ */
+
+/** @typedef {{ level: number, description: string }} LevelMeta */
+
+/**
+ * @typedef {object} Limits
+ * @property {number} setup_moves
+ * @property {[number, number]} movetime_ms
+ * @property {number} live_initial_s
+ * @property {number} live_increment_s
+ * @property {[number, number]} correspondence_days
+ * @property {number} evaluations
+ * @property {number} evaluation_depth
+ * @property {number} analysis_s
+ * @property {number} list
+ */
+
+/**
+ * `GET /api/meta`: what the server offers.
+ * @typedef {object} Meta
+ * @property {VariantMeta[]} variants
+ * @property {string[]} rules
+ * @property {LevelMeta[]} levels
+ * @property {string[]} seats
+ * @property {Limits} limits
+ */
+
+/**
+ * A line of play on a screen: its start, moves and the position text after each.
+ * `current` is the last position when the server sent it whole (a game's).
+ * @typedef {object} Line
+ * @property {string} variant
+ * @property {string} rules
+ * @property {string} start
+ * @property {string[]} moves
+ * @property {string[]} positions
+ * @property {PositionView | null} [current]
+ * @property {MoveView | null} [lastMove] the last move, when the server sent it
+ */
+
+export {};
