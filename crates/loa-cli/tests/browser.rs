@@ -50,7 +50,7 @@ fn the_page_in_a_real_browser() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stdout}\n{stderr}");
     assert!(
-        stdout.lines().filter(|l| l.starts_with("ok ")).count() >= 9,
+        stdout.lines().filter(|l| l.starts_with("ok ")).count() >= 10,
         "{stdout}"
     );
 }

@@ -106,6 +106,9 @@ const scenarios = {
     await page.fill('[data-testid=import-text]', '(;FF[4]GM[9]SU[Standard]PB[Ann]PW[Bob];B[b1-d3];W[a2-c4];B[g1-g3])');
     await page.click('[data-testid=import]');
     await page.waitForSelector('[data-testid=moves] button[data-ply="3"]');
+    // The record has an address of its own: a reload shows it again.
+    assert.match(page.url(), /\/analysis\?.*moves=b1-d3/);
+    assert.match(await page.textContent('h1'), /Ann – Bob/);
     const at = (ply) => page.waitForFunction((n) => (document.querySelector('[data-testid=moves] button.current').dataset.ply || '0') === n, String(ply));
     // The record opens at its start; the right arrow steps through it.
     await at(0);
@@ -125,6 +128,22 @@ const scenarios = {
     // The engine analyses the position shown.
     await page.waitForSelector('[data-testid=score]', { timeout: 30000 });
     await page.screenshot({ path: `${shots}/analysis.png` });
+    assert.deepEqual(page.errors, []);
+  },
+
+  async 'a record with an illegal move is named, not imported cut short'() {
+    const page = await newPage();
+    await page.goto(base);
+    await page.fill('[data-testid=import-text]', '(;GM[9]PB[Ann]PW[Bob];B[b1-b3];W[a2-c2];B[b3-b4])\n(;GM[9]PB[Cy];B[c1-c3])');
+    await page.click('[data-testid=import]');
+    await page.waitForSelector('[data-testid=import-open]');
+    const error = await page.textContent('[data-testid=import-error]');
+    assert.match(error, /Not imported: game 1 \(.*Ann.*\): move 2.*b3-b4/);
+    // Nothing opened by itself; the good game opens from its link.
+    assert.ok(page.url().endsWith('/'), page.url());
+    await page.click('[data-testid=import-open]');
+    await page.waitForSelector('[data-testid=moves] button[data-ply="1"]');
+    assert.match(await page.textContent('h1'), /Cy .*game 2 of the record/);
     assert.deepEqual(page.errors, []);
   },
 
@@ -231,6 +250,9 @@ const scenarios = {
     const spectator = await newPage();
     await spectator.goto(`${base}/game/${id}`);
     await spectator.waitForSelector('[data-testid=board] g[data-piece]');
+    // The sound and notification choices are the players', not a spectator's.
+    await black.waitForSelector('[data-testid=sound]');
+    assert.equal(await spectator.locator('[data-testid=sound]').count(), 0);
     await again.click('[data-testid=draw]');
     await spectator.waitForFunction(() => /White offers a draw/.test((document.querySelector('[data-testid=offer]')?.textContent || '')));
     await black.waitForSelector('[data-testid=accept-draw]');

@@ -61,11 +61,11 @@ async function route() {
       const rules = params.get('rules') || 'draw';
       const start = params.get('position') || (await describe(variant, rules, undefined)).position;
       const ply = Number(params.get('ply'));
-      showAnalysis({ variant, rules, start, moves }, 'Analysis board',
+      showAnalysis({ variant, rules, start, moves }, params.get('title') || 'Analysis board',
         params.has('ply') && Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves.length) : undefined);
     } else {
       showTurn(false);
-      homePage(offer, showAnalysis);
+      homePage(offer);
       if (location.hash === '#games') document.getElementById('games')?.scrollIntoView();
     }
   } catch (err) {

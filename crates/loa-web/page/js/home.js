@@ -14,15 +14,12 @@ import { heldGames, tokensOf } from './seats.js';
  * @typedef {import('./types.js').GameView} GameView
  * @typedef {import('./types.js').Meta} Meta
  * @typedef {import('./types.js').RecordGame} RecordGame
- * @typedef {import('./analysis-board.js').LineSpec} LineSpec
  */
 
 /**
  * @param {Meta} meta
- * @param {(line: LineSpec, title: string, ply: number) => void} openLine shows a line on
- *   the analysis board
  */
-export function homePage(meta, openLine) {
+export function homePage(meta) {
   const gamesList = h('div', { 'data-testid': 'games' }, h('p', { class: 'muted' }, 'Loading…'));
   const myGames = h('div', { 'data-testid': 'my-games' });
   app.replaceChildren(
@@ -30,7 +27,7 @@ export function homePage(meta, openLine) {
     newGameForm(meta),
     myGames,
     h('h2', {}, 'Import'),
-    importForm(meta, openLine),
+    importForm(meta),
     h('h2', { id: 'games' }, 'Saved games'),
     gamesList);
   loadMyGames(meta, myGames);
@@ -41,9 +38,8 @@ export function homePage(meta, openLine) {
  * A record (SGF, PGN) or a position text, pasted or from a file, opened on the analysis
  * board.
  * @param {Meta} meta
- * @param {(line: LineSpec, title: string, ply: number) => void} openLine
  */
-function importForm(meta, openLine) {
+function importForm(meta) {
   const importText = h('textarea', { id: 'import', placeholder: 'Paste an SGF or PGN record, or a position text', 'data-testid': 'import-text' });
   const importFile = h('input', { type: 'file', accept: '.sgf,.pgn,.txt', 'aria-label': 'record file', 'data-testid': 'import-file' });
   const importVariant = h('select', { 'aria-label': 'variant of the position text' },
@@ -63,10 +59,22 @@ function importForm(meta, openLine) {
       if (text.startsWith('(') || text.startsWith('[') || /^\s*1\./.test(text)) {
         /** @type {RecordGame[]} */
         const games = await api('POST', '/api/records', { record: text });
-        const g = games[0];
-        if (g.error) importError.textContent = `The record stops at ${g.error}`;
-        const title = `${g.black || 'Black'} – ${g.white || 'White'} · ${g.result}${g.termination ? ` (${g.termination})` : ''}`;
-        openLine({ variant: g.variant, rules: g.rules, start: g.start, moves: g.moves, positions: g.positions }, title, 0);
+        // A game that breaks the rules is named, never imported cut short; the first
+        // whole game opens, at an address of its own.
+        const bad = games.filter((g) => g.error);
+        importError.replaceChildren(...bad.map((g) => h('span', { class: 'import-bad' }, `Not imported: ${g.error}`)));
+        const g = games.find((game) => !game.error && game.variant && game.start && game.rules);
+        if (!g || !g.variant || !g.start || !g.rules) return;
+        const title = `${g.black || 'Black'} – ${g.white || 'White'} · ${g.result}${g.termination ? ` (${g.termination})` : ''}`
+          + (games.length > 1 ? ` · game ${g.number} of the record` : '')
+          + (g.reflected ? ' · on the reflected array' : '');
+        const params = new URLSearchParams({ variant: g.variant, rules: g.rules, position: g.start, moves: g.moves.join(' '), ply: '0', title });
+        if (bad.length > 0) {
+          // The errors stay in sight; the game opens from a link.
+          importError.append(h('a', { href: `/analysis?${params}`, 'data-testid': 'import-open' }, `Open game ${g.number}`));
+          return;
+        }
+        navigate(`/analysis?${params}`);
       } else {
         const view = await describe(importVariant.value, 'draw', text);
         const params = new URLSearchParams({ variant: importVariant.value, position: view.position });

@@ -132,16 +132,19 @@
 /**
  * A game of `POST /api/records`.
  * @typedef {object} RecordGame
- * @property {string} variant
- * @property {string} rules
- * @property {string} start
- * @property {string[]} moves
+ * @property {number} number its number in the record, from 1
+ * @property {string | null} variant null when the game cannot be read at all
+ * @property {string | null} rules
+ * @property {string | null} start
+ * @property {string[]} moves the moves that can be played
  * @property {string[]} positions
+ * @property {string | null} event
  * @property {string | null} black
  * @property {string | null} white
- * @property {string} result
+ * @property {string | null} result
  * @property {string | null} termination
- * @property {string} [error] where the record breaks the rules
+ * @property {boolean} [reflected] Scrambled Eggs on the array reflected top to bottom
+ * @property {string} [error] why the game cannot be imported whole: the game, move and move number
  */
 
 /**
