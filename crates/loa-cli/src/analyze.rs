@@ -57,7 +57,8 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     let mut game = Game::new(args.position.position()?, rules);
     for (i, text) in args.moves.iter().enumerate() {
         if let Err(err) = game.play_text(text) {
-            bail!("move {} ({}): {err}", i + 1, loa_core::excerpt(text));
+            // The error quotes the move already.
+            bail!("--moves, move {}: {err}", i + 1);
         }
     }
     if let Some(outcome) = game.outcome() {

@@ -349,3 +349,13 @@ fn board_port_and_engines_say_their_valid_values() {
         );
     }
 }
+
+#[test]
+fn a_bad_move_to_analyze_is_named_once() {
+    let out = loa(
+        &["analyze", "--moves", "b1-b3", "b1-b9", "--depth", "1"],
+        "",
+    );
+    assert_refused(&out, "--moves, move 2: 'b1-b9': b9 is not a square");
+    assert_eq!(stderr(&out).matches("b1-b9").count(), 1, "{}", stderr(&out));
+}
