@@ -105,6 +105,13 @@ impl Clock {
         }
     }
 
+    /// The most the engine may think about a move for `side` at `now`: a thirtieth of
+    /// the time left, and never under 10 ms.
+    pub fn move_budget(&self, side: Color, now: i64) -> std::time::Duration {
+        let left = self.left_at(side, side, now);
+        std::time::Duration::from_millis((left / 30).max(10))
+    }
+
     /// When the side to move runs out of time, if its time runs.
     pub fn flag_at(&self, to_move: Color) -> Option<i64> {
         let since = self.running_since?;
@@ -162,6 +169,18 @@ mod tests {
         assert_eq!(clock.remaining_ms, [52_000, 60_000]);
         assert_eq!(clock.left_at(White, White, 14_000), 57_000);
         assert_eq!(clock.flag_at(White), Some(71_000));
+    }
+
+    #[test]
+    fn a_move_is_budgeted_a_thirtieth_of_the_time_left_and_at_least_10_ms() {
+        let mut clock = Clock::new(BLITZ);
+        assert_eq!(clock.move_budget(Black, 0).as_millis(), 2_000);
+        clock.start(0);
+        assert_eq!(clock.move_budget(Black, 30_000).as_millis(), 1_000);
+        assert_eq!(clock.move_budget(Black, 59_990).as_millis(), 10);
+        assert!(clock.press(Black, 59_990));
+        // After Black's move White's 60 s begin to run.
+        assert_eq!(clock.move_budget(White, 59_990).as_millis(), 2_000);
     }
 
     #[test]

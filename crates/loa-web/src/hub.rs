@@ -339,17 +339,14 @@ impl OpenGame {
     }
 }
 
-/// Under a clock, the engine takes no more than its share of the time left.
+/// Under a clock, the engine takes no more than the clock's budget for a move.
 fn cap_by_clock(limits: &mut SearchLimits, live: &LiveGame) {
     let Some(clock) = live.clock else {
         return;
     };
     let side = live.position().side_to_move();
-    let left = clock.left_at(side, side, now_ms());
-    let share = Duration::from_millis(left / 30);
+    let budget = clock.move_budget(side, now_ms());
     if let Some(TimeLimit::Fixed(time)) = limits.time {
-        limits.time = Some(TimeLimit::Fixed(
-            time.min(share.max(Duration::from_millis(10))),
-        ));
+        limits.time = Some(TimeLimit::Fixed(time.min(budget)));
     }
 }
