@@ -2,10 +2,10 @@
 
 use crate::numbers::whole_as;
 use crate::output::say;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
-use loa_core::{BoardSize, GameState, RuleSet, Variant, VariantPosition};
+use loa_core::{GameState, RuleSet, Variant, VariantPosition};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum RulesArg {
@@ -41,13 +41,9 @@ pub struct PositionArgs {
 
 impl PositionArgs {
     pub fn position(&self) -> Result<VariantPosition> {
-        if let Some(text) = &self.position {
-            return parse_position(self.variant, text);
-        }
-        let size = BoardSize::from_len(usize::from(self.board)).expect("clap checks 6..=8");
-        self.variant
-            .start(size)
-            .with_context(|| format!("{} is played on 8x8 only, not {size}", self.variant.title()))
+        // clap refuses --board with --position, so only one of them is given.
+        let board = self.position.is_none().then_some(self.board);
+        Ok(self.variant.setup(board, self.position.as_deref())?)
     }
 }
 
@@ -58,13 +54,7 @@ pub fn variant_names() -> impl TypedValueParser<Value = Variant> {
 }
 
 pub fn parse_position(variant: Variant, text: &str) -> Result<VariantPosition> {
-    VariantPosition::parse(variant, text).with_context(|| {
-        format!(
-            "bad position text '{}' for {}",
-            loa_core::excerpt(text),
-            variant.title()
-        )
-    })
+    Ok(variant.setup(None, Some(text))?)
 }
 
 #[derive(Args)]

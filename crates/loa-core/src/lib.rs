@@ -43,5 +43,5 @@ pub use position::{Position, SetupError};
 pub use rules::{Outcome, Reason, RuleSet, UnknownRuleSet};
 pub use square::Square;
 pub use text::PositionTextError;
-pub use variant::{UnknownVariant, Variant};
+pub use variant::{StartError, UnknownVariant, Variant};
 pub use variants::VariantPosition;

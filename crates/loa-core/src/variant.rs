@@ -5,7 +5,7 @@
 use crate::variants::{
     AmbiPosition, FieldsPosition, NeighborsPosition, ParachutePosition, VariantPosition,
 };
-use crate::{Bitboard, BoardSize, Color, Position, Square};
+use crate::{Bitboard, BoardSize, Color, GameState, Position, Square};
 use std::fmt;
 use std::str::FromStr;
 
@@ -100,6 +100,35 @@ impl Variant {
         } else {
             &[BoardSize::Eight]
         }
+    }
+
+    /// Where a game of this variant starts, as a front end is told: position text of the
+    /// variant, or else its start on a board of `side` squares (8 when none is named).
+    pub fn setup(
+        self,
+        side: Option<u8>,
+        text: Option<&str>,
+    ) -> Result<VariantPosition, StartError> {
+        if let Some(text) = text {
+            let pos = VariantPosition::parse(self, text).map_err(|error| StartError::Text {
+                text: crate::excerpt(text).into_owned(),
+                variant: self,
+                error,
+            })?;
+            if let Some(side) = side.filter(|&s| s != pos.size().side()) {
+                return Err(StartError::SizeDiffers {
+                    side,
+                    size: pos.size(),
+                });
+            }
+            return Ok(pos);
+        }
+        let side = side.unwrap_or(8);
+        let size = BoardSize::from_len(usize::from(side)).ok_or(StartError::Board(side))?;
+        self.start(size).ok_or(StartError::NotOnBoard {
+            variant: self,
+            size,
+        })
     }
 
     /// The start on a board of the given size, or `None` when the variant is not played
@@ -302,5 +331,75 @@ mod tests {
         );
         assert_eq!("Fields of Action".parse(), Ok(Variant::FieldsOfAction));
         assert_eq!("AmbiLOA".parse(), Ok(Variant::AmbiLoa));
+    }
+}
+
+/// Why a game cannot start where a front end was told.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    #[error("bad position text '{text}' for {}: {error}", .variant.title())]
+    Text {
+        text: String,
+        variant: Variant,
+        error: crate::PositionTextError,
+    },
+    #[error("board is 6, 7 or 8, not {0}")]
+    Board(u8),
+    #[error("{} is played on 8x8 only, not {size}", .variant.title())]
+    NotOnBoard { variant: Variant, size: BoardSize },
+    #[error("the board size ({side}) differs from the position's ({size})")]
+    SizeDiffers { side: u8, size: BoardSize },
+}
+
+#[cfg(test)]
+mod setup_tests {
+    use super::*;
+
+    #[test]
+    fn a_start_from_text_or_a_board_with_a_reason_when_it_cannot_be() {
+        let start = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b";
+        assert_eq!(
+            Variant::Standard.setup(None, None).unwrap().to_string(),
+            start
+        );
+        assert_eq!(
+            Variant::Standard
+                .setup(Some(8), Some(start))
+                .unwrap()
+                .to_string(),
+            start
+        );
+        assert_eq!(
+            Variant::Standard
+                .setup(Some(6), None)
+                .unwrap()
+                .size()
+                .side(),
+            6
+        );
+        for (result, message) in [
+            (
+                Variant::Standard.setup(Some(9), None),
+                "board is 6, 7 or 8, not 9",
+            ),
+            (
+                Variant::Parachute.setup(Some(6), None),
+                "Parachute is played on 8x8 only, not 6x6",
+            ),
+            (
+                Variant::Standard.setup(Some(6), Some(start)),
+                "the board size (6) differs from the position's (8x8)",
+            ),
+        ] {
+            assert_eq!(result.unwrap_err().to_string(), message);
+        }
+        let bad = Variant::Neighbors
+            .setup(None, Some("zz"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            bad.starts_with("bad position text 'zz' for Neighbors: "),
+            "{bad}"
+        );
     }
 }

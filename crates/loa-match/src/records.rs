@@ -8,7 +8,6 @@ use super::referee::GameResult;
 use super::schedule::Fixture;
 use anyhow::{Context, Result};
 use loa_core::record::{GameRecord, RecordResult};
-use loa_core::Color;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -29,11 +28,7 @@ pub fn make_record(
     record.date = Some(date.to_string());
     record.black = Some(black.name.clone());
     record.white = Some(white.name.clone());
-    record.result = match result.winner {
-        Some(Color::Black) => RecordResult::BlackWins,
-        Some(Color::White) => RecordResult::WhiteWins,
-        None => RecordResult::Draw,
-    };
+    record.result = RecordResult::from_winner(result.winner);
     record.termination = Some(result.termination.to_string());
     let same_clock = black.limits.tc.is_some() && black.limits.tc == white.limits.tc;
     record.time_control = same_clock.then(|| black.limits.tc.expect("checked").to_string());

@@ -3,7 +3,7 @@
 //! moves from it. Read by serde into a [`LineSpec`], checked once into a [`Line`] whose
 //! moves are played once.
 
-use loa_core::{BoardSize, Game, GameState, RuleSet, Variant, VariantPosition};
+use loa_core::{Game, RuleSet, Variant, VariantPosition};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -131,30 +131,13 @@ pub fn start_position(
     board: Option<u8>,
     text: Option<&str>,
 ) -> Result<VariantPosition, String> {
-    if let Some(text) = text {
-        let pos = VariantPosition::parse(variant, text).map_err(|e| {
-            format!(
-                "bad position text '{}' for {}: {e}",
-                loa_core::excerpt(text),
-                variant.title()
-            )
-        })?;
-        if board.is_some_and(|b| b != pos.size().side()) {
-            return Err("the board size differs from the position's".into());
-        }
-        return Ok(pos);
-    }
-    let side = board.unwrap_or(8);
-    let size = BoardSize::from_len(usize::from(side))
-        .ok_or_else(|| format!("board is 6, 7 or 8, not {side}"))?;
-    variant
-        .start(size)
-        .ok_or_else(|| format!("{} is played on 8x8 only", variant.title()))
+    variant.setup(board, text).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use loa_core::GameState;
 
     #[derive(Deserialize)]
     struct Body {

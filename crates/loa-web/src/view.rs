@@ -2,6 +2,7 @@
 //! legal moves with their squares, and the end if there is one. The page never reads
 //! position text itself; the server describes every position it shows.
 
+use loa_core::record::RecordResult;
 use loa_core::{Color, GameState, Move, Outcome, RuleSet, Square, VariantPosition};
 use serde::Serialize;
 
@@ -61,7 +62,7 @@ pub struct OutcomeView {
 impl OutcomeView {
     pub fn new(winner: Option<Color>, reason: String) -> OutcomeView {
         OutcomeView {
-            result: result_token(winner),
+            result: RecordResult::from_winner(winner).pgn(),
             winner: winner.map(Color::id),
             reason,
         }
@@ -69,15 +70,6 @@ impl OutcomeView {
 
     pub fn of(outcome: Outcome) -> OutcomeView {
         OutcomeView::new(outcome.winner, outcome.reason.to_string())
-    }
-}
-
-/// The result as records write it: `1-0`, `0-1`, `1/2-1/2`.
-pub fn result_token(winner: Option<Color>) -> &'static str {
-    match winner {
-        Some(Color::Black) => "1-0",
-        Some(Color::White) => "0-1",
-        None => "1/2-1/2",
     }
 }
 

@@ -53,16 +53,20 @@ pub enum RecordResult {
 }
 
 impl RecordResult {
+    /// The result of a finished game won by `winner` (`None`: a draw).
+    pub fn from_winner(winner: Option<Color>) -> RecordResult {
+        match winner {
+            Some(Color::Black) => RecordResult::BlackWins,
+            Some(Color::White) => RecordResult::WhiteWins,
+            None => RecordResult::Draw,
+        }
+    }
+
     /// The result of a game with this outcome (`Unknown` while it goes on).
     pub fn from_outcome(outcome: Option<Outcome>) -> RecordResult {
-        match outcome {
-            None => RecordResult::Unknown,
-            Some(o) => match o.winner {
-                Some(Color::Black) => RecordResult::BlackWins,
-                Some(Color::White) => RecordResult::WhiteWins,
-                None => RecordResult::Draw,
-            },
-        }
+        outcome.map_or(RecordResult::Unknown, |o| {
+            RecordResult::from_winner(o.winner)
+        })
     }
 
     /// The PGN token: `1-0` (Black wins), `0-1` (White wins), `1/2-1/2`, `*`.
@@ -168,14 +172,7 @@ impl GameRecord {
             start: (*game.start()).into(),
             rules: game.rules(),
             moves: game.moves().collect(),
-            result: match game.outcome() {
-                None => RecordResult::Unknown,
-                Some(o) => match o.winner {
-                    Some(Color::Black) => RecordResult::BlackWins,
-                    Some(Color::White) => RecordResult::WhiteWins,
-                    None => RecordResult::Draw,
-                },
-            },
+            result: RecordResult::from_outcome(game.outcome()),
             termination: game.outcome().map(|o| o.reason.to_string()),
             time_control: None,
             extra: Vec::new(),

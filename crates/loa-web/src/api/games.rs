@@ -311,11 +311,7 @@ pub async fn record(
             .unwrap_or_else(|| side_name(&live, Color::White)),
     );
     if let Some(ending) = &live.ending {
-        record.result = match ending.winner {
-            Some(Color::Black) => loa_core::record::RecordResult::BlackWins,
-            Some(Color::White) => loa_core::record::RecordResult::WhiteWins,
-            None => loa_core::record::RecordResult::Draw,
-        };
+        record.result = loa_core::record::RecordResult::from_winner(ending.winner);
         record.termination = Some(ending.reason.clone());
     }
     if let Some(clock) = live.clock {

@@ -4,7 +4,7 @@ use super::{line_of, to_i64, Ending, LiveGame};
 use crate::clock::{Clock, TimeControl};
 use crate::lineup::Lineup;
 use crate::store::{GameRow, StoredGame};
-use crate::view::result_token;
+use loa_core::record::RecordResult;
 use loa_core::{Color, Game, RuleSet, Variant, VariantPosition};
 
 impl LiveGame {
@@ -29,7 +29,7 @@ impl LiveGame {
             result: self
                 .ending
                 .as_ref()
-                .map(|e| result_token(e.winner).to_string()),
+                .map(|e| RecordResult::from_winner(e.winner).pgn().to_string()),
             winner: self
                 .ending
                 .as_ref()
