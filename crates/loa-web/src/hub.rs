@@ -65,8 +65,8 @@ impl Hub {
     }
 
     /// Adds a new game: written first, then opened.
-    pub fn create(self: &Arc<Self>, live: LiveGame) -> HubResult<Arc<OpenGame>> {
-        self.store.insert(&live.stored())?;
+    pub async fn create(self: &Arc<Self>, live: LiveGame) -> HubResult<Arc<OpenGame>> {
+        self.store.insert(&live.stored()).await?;
         let id = live.id.clone();
         let open = Arc::new(OpenGame::new(live));
         self.games().insert(id, Arc::clone(&open));
@@ -74,7 +74,7 @@ impl Hub {
     }
 
     /// An open game, read from the database if it is not in memory.
-    pub fn open(self: &Arc<Self>, id: &str) -> HubResult<Arc<OpenGame>> {
+    pub async fn open(self: &Arc<Self>, id: &str) -> HubResult<Arc<OpenGame>> {
         if !ids::is_well_formed(id) {
             return Err(HubError::NotFound);
         }
@@ -90,6 +90,7 @@ impl Hub {
         let stored = self
             .store
             .load(id)
+            .await
             .map_err(|e| {
                 if e.is_damaged_row() {
                     damaged(e.to_string())
@@ -141,7 +142,9 @@ impl Hub {
         let Some(changed) = action(&mut copy, now) else {
             return Ok(None);
         };
-        self.store.update(&copy.row(now), &changed.as_change())?;
+        self.store
+            .update(&copy.row(now), &changed.as_change())
+            .await?;
         copy.updated_at = now;
         *live = copy;
         let view = live.view(now);
@@ -160,17 +163,19 @@ impl Hub {
         let mut live = open.game.lock().await;
         let slots = live.rematch_slots(caller)?;
         let (rematch, made) = match live.rematch.clone() {
-            Some(id) => (self.open(&id)?, false),
+            Some(id) => (self.open(&id).await?, false),
             None => {
                 let now = now_ms();
                 let next = LiveGame::create(live.rematch_setup(caller)?, now);
                 let mut copy = live.clone();
                 copy.rematch = Some(next.id.clone());
-                let rematch = self.create(next)?;
-                self.store.update(
-                    &copy.row(now),
-                    &Changed::nothing_at(copy.game.ply()).as_change(),
-                )?;
+                let rematch = self.create(next).await?;
+                self.store
+                    .update(
+                        &copy.row(now),
+                        &Changed::nothing_at(copy.game.ply()).as_change(),
+                    )
+                    .await?;
                 copy.updated_at = now;
                 *live = copy;
                 let view = live.view(now);
@@ -317,9 +322,9 @@ impl Hub {
     /// Opens every game whose clock runs, so that its flag falls on time even if nobody
     /// looks at it (after a restart).
     pub async fn resume_clocks(self: &Arc<Self>) -> HubResult<usize> {
-        let ids = self.store.clocked_games_in_progress()?;
+        let ids = self.store.clocked_games_in_progress().await?;
         for id in &ids {
-            let open = self.open(id)?;
+            let open = self.open(id).await?;
             let live = open.game.lock().await;
             self.watch_flag(&open, &live);
         }

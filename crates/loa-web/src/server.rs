@@ -80,7 +80,7 @@ impl Server {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot make the folder {}", dir.display()))?;
         }
-        let store = Store::open(&config.db).map_err(|e| {
+        let store = Store::open(&config.db).await.map_err(|e| {
             anyhow::anyhow!("cannot open the database {}: {e}", config.db.display())
         })?;
         let engines = config.engines.unwrap_or_else(|| {

@@ -1,55 +1,28 @@
-//! The games on disk: one SQLite file in WAL mode, its schema brought up to date by
-//! numbered migrations at start. Every change to a game is one transaction, committed
+//! The games on disk: one SQLite file in WAL mode through `sqlx`, its schema brought up
+//! to date at start by the migrations in `crates/loa-web/migrations/` (the same queries
+//! are meant to serve PostgreSQL). Every change to a game is one transaction, committed
 //! before the change is acknowledged, so a server killed at any moment loses nothing it
-//! has answered.
+//! has answered. This module is the only one that knows SQL.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use sqlx::migrate::{Migrate, Migrator};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
+use sqlx::{Row, SqlitePool};
 use std::path::Path;
-use std::sync::Mutex;
+use std::time::Duration;
 
-/// The schema, one script a version; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        variant TEXT NOT NULL,
-        rules TEXT NOT NULL,
-        start TEXT NOT NULL,
-        players TEXT NOT NULL,
-        names TEXT NOT NULL,
-        time_control TEXT,
-        online INTEGER NOT NULL,
-        started_at INTEGER,
-        black_ms INTEGER,
-        white_ms INTEGER,
-        running_since INTEGER,
-        result TEXT,
-        winner TEXT,
-        reason TEXT,
-        draw_offer TEXT,
-        takeback_offer TEXT
-    );
-    CREATE INDEX games_by_update ON games(updated_at);
-    CREATE TABLE seats (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        slot TEXT NOT NULL,
-        token TEXT NOT NULL,
-        joined INTEGER NOT NULL,
-        PRIMARY KEY (game_id, slot)
-    );
-    CREATE TABLE moves (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        ply INTEGER NOT NULL,
-        move TEXT NOT NULL,
-        played_at INTEGER NOT NULL,
-        black_ms INTEGER,
-        white_ms INTEGER,
-        PRIMARY KEY (game_id, ply)
-    );",
-    // The game a finished one's rematch is.
-    "ALTER TABLE games ADD COLUMN rematch TEXT;",
-];
+/// The schema, a file a version.
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
+/// How many connections read and write at once (SQLite still writes one at a time).
+const CONNECTIONS: u32 = 4;
+
+/// A game row's columns, named (never `*`: a cached statement keeps the columns it was
+/// prepared with).
+const GAME_COLUMNS: &str = "id, created_at, updated_at, variant, rules, start, players, names,
+    time_control, online, started_at, black_ms, white_ms, running_since, result, winner, reason,
+    draw_offer, takeback_offer, rematch";
 
 /// A game's row: what it is and where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,7 +90,13 @@ pub struct Change<'a> {
 
 #[derive(Debug, thiserror::Error)]
 #[error("database: {0}")]
-pub struct StoreError(#[from] rusqlite::Error);
+pub struct StoreError(#[from] sqlx::Error);
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(err: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError(sqlx::Error::Migrate(Box::new(err)))
+    }
+}
 
 impl StoreError {
     /// Whether a row held what no version of the schema writes (a value of the wrong type
@@ -125,265 +104,304 @@ impl StoreError {
     pub fn is_damaged_row(&self) -> bool {
         matches!(
             self.0,
-            rusqlite::Error::FromSqlConversionFailure(..)
-                | rusqlite::Error::InvalidColumnType(..)
-                | rusqlite::Error::IntegralValueOutOfRange(..)
+            sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_)
         )
     }
 }
 
 pub struct Store {
-    conn: Mutex<Connection>,
+    pool: SqlitePool,
 }
 
 impl Store {
     /// Opens (or creates) the database and brings its schema up to date.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let mut conn = Connection::open(path)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        // NORMAL in WAL mode: a commit survives the process being killed; only a power
-        // loss can take the last commits.
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        migrate(&mut conn)?;
-        Ok(Store {
-            conn: Mutex::new(conn),
-        })
-    }
-
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave a transaction half-done: SQLite
-        // rolls back an uncommitted one when it is dropped.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    pub async fn open(path: &Path) -> Result<Store, StoreError> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // NORMAL in WAL mode: a commit survives the process being killed; only a
+            // power loss can take the last commits.
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(CONNECTIONS)
+            .connect_with(options)
+            .await?;
+        adopt_numbered_schema(&pool).await?;
+        MIGRATOR.run(&pool).await?;
+        Ok(Store { pool })
     }
 
     /// Adds a new game with its seats and any moves it starts with.
-    pub fn insert(&self, game: &StoredGame) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
+    pub async fn insert(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
         let r = &game.row;
-        tx.execute(
+        sqlx::query(
             "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
                 names, time_control, online, started_at, black_ms, white_ms, running_since,
                 result, winner, reason, draw_offer, takeback_offer, rematch)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
                 ?17, ?18, ?19, ?20)",
-            params![
-                r.id,
-                r.created_at,
-                r.updated_at,
-                r.variant,
-                r.rules,
-                r.start,
-                r.players,
-                r.names,
-                r.time_control,
-                r.online,
-                r.started_at,
-                r.clock_ms.map(|c| c[0]),
-                r.clock_ms.map(|c| c[1]),
-                r.running_since,
-                r.result,
-                r.winner,
-                r.reason,
-                r.draw_offer,
-                r.takeback_offer,
-                r.rematch
-            ],
-        )?;
+        )
+        .bind(&r.id)
+        .bind(r.created_at)
+        .bind(r.updated_at)
+        .bind(&r.variant)
+        .bind(&r.rules)
+        .bind(&r.start)
+        .bind(&r.players)
+        .bind(&r.names)
+        .bind(&r.time_control)
+        .bind(r.online)
+        .bind(r.started_at)
+        .bind(r.clock_ms.map(|c| c[0]))
+        .bind(r.clock_ms.map(|c| c[1]))
+        .bind(r.running_since)
+        .bind(&r.result)
+        .bind(&r.winner)
+        .bind(&r.reason)
+        .bind(&r.draw_offer)
+        .bind(&r.takeback_offer)
+        .bind(&r.rematch)
+        .execute(&mut *tx)
+        .await?;
         for seat in &game.seats {
-            tx.execute(
-                "INSERT INTO seats (game_id, slot, token, joined) VALUES (?1, ?2, ?3, ?4)",
-                params![r.id, seat.slot, seat.token, seat.joined],
-            )?;
+            sqlx::query("INSERT INTO seats (game_id, slot, token, joined) VALUES (?1, ?2, ?3, ?4)")
+                .bind(&r.id)
+                .bind(&seat.slot)
+                .bind(&seat.token)
+                .bind(seat.joined)
+                .execute(&mut *tx)
+                .await?;
         }
-        insert_moves(&tx, &r.id, 0, &game.moves)?;
-        tx.commit()?;
+        insert_moves(&mut tx, &r.id, 0, &game.moves).await?;
+        tx.commit().await?;
         Ok(())
     }
 
     /// Writes a game's new state and what changed with it.
-    pub fn update(&self, row: &GameRow, change: &Change<'_>) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
+    pub async fn update(&self, row: &GameRow, change: &Change<'_>) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
         if let Some(ply) = change.truncate_from {
-            tx.execute(
-                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                params![row.id, ply as i64],
-            )?;
+            sqlx::query("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")
+                .bind(&row.id)
+                .bind(ply_number(ply))
+                .execute(&mut *tx)
+                .await?;
         }
-        insert_moves(&tx, &row.id, change.first_new_ply, change.new_moves)?;
+        insert_moves(&mut tx, &row.id, change.first_new_ply, change.new_moves).await?;
         for seat in change.seats {
-            tx.execute(
-                "UPDATE seats SET joined = ?3 WHERE game_id = ?1 AND slot = ?2",
-                params![row.id, seat.slot, seat.joined],
-            )?;
+            sqlx::query("UPDATE seats SET joined = ?3 WHERE game_id = ?1 AND slot = ?2")
+                .bind(&row.id)
+                .bind(&seat.slot)
+                .bind(seat.joined)
+                .execute(&mut *tx)
+                .await?;
         }
-        let updated = tx.execute(
+        let updated = sqlx::query(
             "UPDATE games SET updated_at = ?2, started_at = ?3, black_ms = ?4, white_ms = ?5,
                 running_since = ?6, result = ?7, winner = ?8, reason = ?9, draw_offer = ?10,
                 takeback_offer = ?11, rematch = ?12
              WHERE id = ?1",
-            params![
-                row.id,
-                row.updated_at,
-                row.started_at,
-                row.clock_ms.map(|c| c[0]),
-                row.clock_ms.map(|c| c[1]),
-                row.running_since,
-                row.result,
-                row.winner,
-                row.reason,
-                row.draw_offer,
-                row.takeback_offer,
-                row.rematch
-            ],
-        )?;
-        if updated != 1 {
-            return Err(StoreError(rusqlite::Error::QueryReturnedNoRows));
+        )
+        .bind(&row.id)
+        .bind(row.updated_at)
+        .bind(row.started_at)
+        .bind(row.clock_ms.map(|c| c[0]))
+        .bind(row.clock_ms.map(|c| c[1]))
+        .bind(row.running_since)
+        .bind(&row.result)
+        .bind(&row.winner)
+        .bind(&row.reason)
+        .bind(&row.draw_offer)
+        .bind(&row.takeback_offer)
+        .bind(&row.rematch)
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Err(StoreError(sqlx::Error::RowNotFound));
         }
-        tx.commit()?;
+        tx.commit().await?;
         Ok(())
     }
 
     /// A game whole, or `None` if there is no such game.
-    pub fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let conn = self.conn();
-        let Some(row) = conn
-            .query_row("SELECT * FROM games WHERE id = ?1", [id], game_row)
-            .optional()?
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let select = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
+        let Some(row) = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
         else {
             return Ok(None);
         };
-        let seats = conn
-            .prepare("SELECT slot, token, joined FROM seats WHERE game_id = ?1 ORDER BY slot")?
-            .query_map([id], |r| {
-                Ok(SeatRow {
-                    slot: r.get(0)?,
-                    token: r.get(1)?,
-                    joined: r.get(2)?,
+        let row = game_row(&row)?;
+        let seats =
+            sqlx::query("SELECT slot, token, joined FROM seats WHERE game_id = ?1 ORDER BY slot")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?
+                .iter()
+                .map(|r| {
+                    Ok(SeatRow {
+                        slot: r.try_get("slot")?,
+                        token: r.try_get("token")?,
+                        joined: r.try_get("joined")?,
+                    })
                 })
-            })?
-            .collect::<Result<_, _>>()?;
-        let moves = conn
-            .prepare(
-                "SELECT move, played_at, black_ms, white_ms FROM moves WHERE game_id = ?1
-                 ORDER BY ply",
-            )?
-            .query_map([id], |r| {
-                let black: Option<i64> = r.get(2)?;
-                let white: Option<i64> = r.get(3)?;
-                Ok(MoveRow {
-                    text: r.get(0)?,
-                    played_at: r.get(1)?,
-                    clock_ms: black.zip(white).map(|(b, w)| [b, w]),
-                })
-            })?
-            .collect::<Result<_, _>>()?;
+                .collect::<Result<_, sqlx::Error>>()?;
+        let moves = sqlx::query(
+            "SELECT move, played_at, black_ms, white_ms FROM moves WHERE game_id = ?1
+             ORDER BY ply",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| {
+            let black: Option<i64> = r.try_get("black_ms")?;
+            let white: Option<i64> = r.try_get("white_ms")?;
+            Ok(MoveRow {
+                text: r.try_get("move")?,
+                played_at: r.try_get("played_at")?,
+                clock_ms: black.zip(white).map(|(b, w)| [b, w]),
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
         Ok(Some(StoredGame { row, seats, moves }))
     }
 
     /// The ids of games not over that have a clock: their flags must be watched.
-    pub fn clocked_games_in_progress(&self) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
-        let mut stmt =
-            conn.prepare("SELECT id FROM games WHERE result IS NULL AND time_control IS NOT NULL")?;
-        let ids = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
+    pub async fn clocked_games_in_progress(&self) -> Result<Vec<String>, StoreError> {
+        let ids = sqlx::query_scalar(
+            "SELECT id FROM games WHERE result IS NULL AND time_control IS NOT NULL",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         Ok(ids)
     }
 
     /// The most recently changed games, newest first, with their move counts.
-    pub fn list(&self, limit: usize, offset: usize) -> Result<Vec<(GameRow, usize)>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves_played
-             FROM games g ORDER BY g.updated_at DESC, g.id LIMIT ?1 OFFSET ?2",
-        )?;
-        let games = stmt
-            .query_map(params![limit as i64, offset as i64], |r| {
-                let id: String = r.get("id")?;
-                let count: i64 = r.get("moves_played")?;
-                Ok((
-                    id,
-                    game_row(r).map(|row| (row, usize::try_from(count).unwrap_or(0))),
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
+    pub async fn list(
+        &self,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<(GameRow, usize)>, StoreError> {
+        let select = format!(
+            "SELECT {GAME_COLUMNS},
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS moves_played
+             FROM games ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+            .fetch_all(&self.pool)
+            .await?;
         // A damaged row is left out of the list (and said so in the log), not the list
         // refused.
-        Ok(games
-            .into_iter()
-            .filter_map(|(id, game)| match game {
-                Ok(game) => Some(game),
-                Err(e) => {
-                    tracing::error!("game {id} is damaged in the database: {e}");
-                    None
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let game = game_row(r).and_then(|row| {
+                    let count: i64 = r.try_get("moves_played")?;
+                    Ok((row, usize::try_from(count).unwrap_or(0)))
+                });
+                match game {
+                    Ok(game) => Some(game),
+                    Err(e) => {
+                        let id: String = r.try_get("id").unwrap_or_default();
+                        tracing::error!("game {id} is damaged in the database: {e}");
+                        None
+                    }
                 }
             })
             .collect())
     }
 }
 
-fn insert_moves(
-    tx: &rusqlite::Transaction<'_>,
+fn ply_number(ply: usize) -> i64 {
+    i64::try_from(ply).unwrap_or(i64::MAX)
+}
+
+async fn insert_moves(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     id: &str,
     first_ply: usize,
     moves: &[MoveRow],
 ) -> Result<(), StoreError> {
-    let mut stmt = tx.prepare_cached(
-        "INSERT INTO moves (game_id, ply, move, played_at, black_ms, white_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
     for (i, mv) in moves.iter().enumerate() {
-        stmt.execute(params![
-            id,
-            (first_ply + i) as i64,
-            mv.text,
-            mv.played_at,
-            mv.clock_ms.map(|c| c[0]),
-            mv.clock_ms.map(|c| c[1])
-        ])?;
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, move, played_at, black_ms, white_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .bind(id)
+        .bind(ply_number(first_ply + i))
+        .bind(&mv.text)
+        .bind(mv.played_at)
+        .bind(mv.clock_ms.map(|c| c[0]))
+        .bind(mv.clock_ms.map(|c| c[1]))
+        .execute(&mut **tx)
+        .await?;
     }
     Ok(())
 }
 
-fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
-    let black: Option<i64> = r.get("black_ms")?;
-    let white: Option<i64> = r.get("white_ms")?;
+fn game_row(r: &SqliteRow) -> Result<GameRow, sqlx::Error> {
+    let black: Option<i64> = r.try_get("black_ms")?;
+    let white: Option<i64> = r.try_get("white_ms")?;
     Ok(GameRow {
-        id: r.get("id")?,
-        created_at: r.get("created_at")?,
-        updated_at: r.get("updated_at")?,
-        variant: r.get("variant")?,
-        rules: r.get("rules")?,
-        start: r.get("start")?,
-        players: r.get("players")?,
-        names: r.get("names")?,
-        time_control: r.get("time_control")?,
-        online: r.get("online")?,
-        started_at: r.get("started_at")?,
+        id: r.try_get("id")?,
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+        variant: r.try_get("variant")?,
+        rules: r.try_get("rules")?,
+        start: r.try_get("start")?,
+        players: r.try_get("players")?,
+        names: r.try_get("names")?,
+        time_control: r.try_get("time_control")?,
+        online: r.try_get("online")?,
+        started_at: r.try_get("started_at")?,
         clock_ms: black.zip(white).map(|(b, w)| [b, w]),
-        running_since: r.get("running_since")?,
-        result: r.get("result")?,
-        winner: r.get("winner")?,
-        reason: r.get("reason")?,
-        draw_offer: r.get("draw_offer")?,
-        takeback_offer: r.get("takeback_offer")?,
-        rematch: r.get("rematch")?,
+        running_since: r.try_get("running_since")?,
+        result: r.try_get("result")?,
+        winner: r.try_get("winner")?,
+        reason: r.try_get("reason")?,
+        draw_offer: r.try_get("draw_offer")?,
+        takeback_offer: r.try_get("takeback_offer")?,
+        rematch: r.try_get("rematch")?,
     })
 }
 
-fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    let version: usize = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    for (i, script) in MIGRATIONS.iter().enumerate().skip(version) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(script)?;
-        tx.pragma_update(None, "user_version", i + 1)?;
-        tx.commit()?;
+/// A database written before the schema moved to migration files counts its applied
+/// migrations in `PRAGMA user_version`: those are recorded as the files' migrations
+/// already applied, so that they are not run twice.
+async fn adopt_numbered_schema(pool: &SqlitePool) -> Result<(), StoreError> {
+    let mut conn = pool.acquire().await?;
+    let version: i64 = sqlx::query_scalar("PRAGMA user_version")
+        .fetch_one(&mut *conn)
+        .await?;
+    if version == 0 {
+        return Ok(());
     }
+    conn.ensure_migrations_table(MIGRATOR.table_name.as_ref())
+        .await?;
+    for migration in MIGRATOR.iter().filter(|m| m.version <= version) {
+        // The migrator's own table, named as it names it by default.
+        sqlx::query(
+            "INSERT OR IGNORE INTO _sqlx_migrations (version, description, success, checksum,
+                execution_time) VALUES (?1, ?2, TRUE, ?3, 0)",
+        )
+        .bind(migration.version)
+        .bind(migration.description.as_ref())
+        .bind(migration.checksum.as_ref())
+        .execute(&mut *conn)
+        .await?;
+    }
+    sqlx::query("PRAGMA user_version = 0")
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
@@ -423,12 +441,12 @@ mod tests {
         }
     }
 
-    #[test]
-    fn games_survive_reopening_and_changes_apply_whole() {
+    #[tokio::test]
+    async fn games_survive_reopening_and_changes_apply_whole() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.db");
         {
-            let store = Store::open(&path).unwrap();
+            let store = Store::open(&path).await.unwrap();
             let game = StoredGame {
                 row: row("g1"),
                 seats: vec![SeatRow {
@@ -438,7 +456,7 @@ mod tests {
                 }],
                 moves: vec![mv("b1-b3")],
             };
-            store.insert(&game).unwrap();
+            store.insert(&game).await.unwrap();
             let mut changed = row("g1");
             changed.updated_at = 9;
             changed.result = Some("1-0".into());
@@ -454,7 +472,7 @@ mod tests {
                 seats: &seats,
                 ..Change::default()
             };
-            store.update(&changed, &change).unwrap();
+            store.update(&changed, &change).await.unwrap();
             // A change to a game that does not exist writes nothing.
             let ghost = row("nope");
             let change = Change {
@@ -462,61 +480,79 @@ mod tests {
                 first_new_ply: 0,
                 ..Change::default()
             };
-            assert!(store.update(&ghost, &change).is_err());
+            assert!(store.update(&ghost, &change).await.is_err());
         }
-        let store = Store::open(&path).unwrap();
-        let game = store.load("g1").unwrap().unwrap();
+        let store = Store::open(&path).await.unwrap();
+        let game = store.load("g1").await.unwrap().unwrap();
         assert_eq!(game.row.result.as_deref(), Some("1-0"));
         assert!(game.seats[0].joined);
         let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(texts, ["b1-b3", "a2-c2", "c1-c3"]);
-        assert!(store.load("nope").unwrap().is_none());
+        assert!(store.load("nope").await.unwrap().is_none());
         let truncate = Change {
             truncate_from: Some(1),
             ..Change::default()
         };
-        store.update(&game.row, &truncate).unwrap();
-        assert_eq!(store.load("g1").unwrap().unwrap().moves.len(), 1);
-        assert_eq!(store.list(10, 0).unwrap()[0].1, 1);
+        store.update(&game.row, &truncate).await.unwrap();
+        assert_eq!(store.load("g1").await.unwrap().unwrap().moves.len(), 1);
+        assert_eq!(store.list(10, 0).await.unwrap()[0].1, 1);
     }
 
-    #[test]
-    fn a_database_of_the_first_schema_is_brought_up_to_date_and_read() {
+    #[tokio::test]
+    async fn a_database_of_the_first_schema_is_brought_up_to_date_and_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.db");
         {
-            // As the first version wrote it.
-            let conn = Connection::open(&path).unwrap();
-            conn.execute_batch(MIGRATIONS[0]).unwrap();
-            conn.pragma_update(None, "user_version", 1).unwrap();
-            conn.execute(
-                "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
+            // As the first version wrote it: its one script, counted in user_version.
+            let options = SqliteConnectOptions::new()
+                .filename(&path)
+                .create_if_missing(true);
+            let pool = SqlitePoolOptions::new()
+                .connect_with(options)
+                .await
+                .unwrap();
+            sqlx::raw_sql(include_str!("../migrations/0001_games.sql"))
+                .execute(&pool)
+                .await
+                .unwrap();
+            sqlx::raw_sql(
+                "PRAGMA user_version = 1;
+                 INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
                     names, online) VALUES ('old', 1, 2, 'standard', 'draw', 's', '[]',
-                    '[null,null]', 0)",
-                [],
+                    '[null,null]', 0);
+                 INSERT INTO moves (game_id, ply, move, played_at) VALUES ('old', 0, 'b1-b3', 1);",
             )
+            .execute(&pool)
+            .await
             .unwrap();
-            conn.execute(
-                "INSERT INTO moves (game_id, ply, move, played_at) VALUES ('old', 0, 'b1-b3', 1)",
-                [],
-            )
-            .unwrap();
+            pool.close().await;
         }
-        let store = Store::open(&path).unwrap();
-        let game = store.load("old").unwrap().unwrap();
-        assert_eq!(game.row.rematch, None);
-        assert_eq!(game.moves[0].text, "b1-b3");
-        let mut row = game.row.clone();
-        row.rematch = Some("new".into());
-        store.update(&row, &Change::default()).unwrap();
-        assert_eq!(
-            store.load("old").unwrap().unwrap().row.rematch.as_deref(),
-            Some("new")
-        );
-        let version: usize = store
-            .conn()
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, MIGRATIONS.len());
+        for _ in 0..2 {
+            // Opened twice: the second time nothing is left to migrate.
+            let store = Store::open(&path).await.unwrap();
+            let game = store.load("old").await.unwrap().unwrap();
+            assert_eq!(game.moves[0].text, "b1-b3");
+            let mut row = game.row.clone();
+            row.rematch = Some("new".into());
+            store.update(&row, &Change::default()).await.unwrap();
+            assert_eq!(
+                store
+                    .load("old")
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .row
+                    .rematch
+                    .as_deref(),
+                Some("new")
+            );
+            let applied: Vec<i64> =
+                sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
+                    .fetch_all(&store.pool)
+                    .await
+                    .unwrap();
+            assert_eq!(applied, [1, 2]);
+            store.pool.close().await;
+        }
     }
 }

@@ -50,7 +50,7 @@ pub async fn game_socket(
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     check_origin(&headers)?;
-    let open = hub.open(&id)?;
+    let open = hub.open(&id).await?;
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {

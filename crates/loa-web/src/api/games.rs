@@ -33,7 +33,7 @@ pub async fn create_game(
     let setup = request.check().map_err(ApiError::bad_request)?;
     let live = LiveGame::create(setup, now_ms());
     let tokens = live.tokens();
-    let open = hub.create(live)?;
+    let open = hub.create(live).await?;
     let live = open.game.lock().await;
     let view = live.view(now_ms());
     hub.after_change(&open, &live, &view);
@@ -69,7 +69,7 @@ pub async fn get_game(
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<TokenQuery>,
 ) -> ApiResult<Json<GameAnswer>> {
-    let open = hub.open(&id)?;
+    let open = hub.open(&id).await?;
     let live = open.game.lock().await;
     Ok(Json(GameAnswer {
         game: live.view(now_ms()),
@@ -94,7 +94,7 @@ pub async fn play_move(
     Path(id): Path<String>,
     Body(request): Body<MoveRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let open = hub.open(&id)?;
+    let open = hub.open(&id).await?;
     let caller = Caller {
         token: request.token,
     };
@@ -150,7 +150,7 @@ pub async fn act(
     request: SideRequest,
     action: Action,
 ) -> ApiResult<Json<GameView>> {
-    let open = hub.open(&id)?;
+    let open = hub.open(&id).await?;
     let (caller, side) = request.caller()?;
     let view = hub
         .change(&open, |live, now| {
@@ -209,7 +209,7 @@ pub async fn rematch(
     Path(id): Path<String>,
     OptionalBody(body): OptionalBody<SideRequest>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
-    let open = hub.open(&id)?;
+    let open = hub.open(&id).await?;
     let (caller, _) = body.caller()?;
     let (rematch, made, tokens) = hub.rematch(&open, &caller).await?;
     let live = rematch.game.lock().await;
@@ -259,7 +259,7 @@ pub async fn list_games(
     let limit = query.limit.unwrap_or(50).min(MAX_LIST);
     // SQLite counts in i64: an offset past every game lists nothing.
     let offset = query.offset.unwrap_or(0).min(i64::MAX as usize);
-    let games = hub.store.list(limit, offset)?;
+    let games = hub.store.list(limit, offset).await?;
     Ok(Json(
         games
             .into_iter()
@@ -294,7 +294,7 @@ pub async fn record(
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<RecordQuery>,
 ) -> ApiResult<Response> {
-    let open = hub.open(&id)?;
+    let open = hub.open(&id).await?;
     let live = open.game.lock().await;
     let mut record = GameRecord::from_game(&live.game);
     record.event = Some("loa serve".into());

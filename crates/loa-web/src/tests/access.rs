@@ -21,7 +21,7 @@ fn token<'a>(created: &'a Value, slot: &str) -> &'a str {
 
 #[tokio::test]
 async fn every_game_answers_the_tokens_of_the_creators_seats() {
-    let app = App::new();
+    let app = App::new().await;
     let engine = json!({"engine": {"level": 1}});
     let cases = [
         (json!({"black": "human", "white": engine}), vec!["black"]),
@@ -91,7 +91,7 @@ fn actions(id: &str, token: Option<&str>) -> Vec<(String, Value)> {
 
 #[tokio::test]
 async fn no_action_is_taken_without_the_seats_token() {
-    let app = App::new();
+    let app = App::new().await;
     let other = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
@@ -125,7 +125,7 @@ async fn no_action_is_taken_without_the_seats_token() {
 
 #[tokio::test]
 async fn a_seats_token_acts_for_that_seat_only() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
@@ -171,7 +171,7 @@ async fn a_seats_token_acts_for_that_seat_only() {
 
 #[tokio::test]
 async fn bad_queries_get_the_apis_json_error() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
@@ -205,7 +205,7 @@ async fn bad_queries_get_the_apis_json_error() {
 
 #[tokio::test]
 async fn a_damaged_game_is_named_and_the_others_go_on() {
-    let app = App::new();
+    let app = App::new().await;
     let good = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
@@ -215,18 +215,21 @@ async fn a_damaged_game_is_named_and_the_others_go_on() {
     let worse = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
-    let db = rusqlite::Connection::open(&app.db).unwrap();
-    db.execute(
-        "UPDATE games SET start = 'not a position' WHERE id = ?1",
-        [id_of(&bad)],
-    )
-    .unwrap();
-    db.execute(
-        "UPDATE games SET created_at = 'yesterday' WHERE id = ?1",
-        [id_of(&worse)],
-    )
-    .unwrap();
-    let app = app.restart();
+    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db.display()))
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET start = 'not a position' WHERE id = ?1")
+        .bind(id_of(&bad))
+        .execute(&db)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET created_at = 'yesterday' WHERE id = ?1")
+        .bind(id_of(&worse))
+        .execute(&db)
+        .await
+        .unwrap();
+    db.close().await;
+    let app = app.restart().await;
     for damaged in [&bad, &worse] {
         let id = id_of(damaged);
         let (status, answer) = app.call("GET", &format!("/api/games/{id}"), None).await;
@@ -259,7 +262,7 @@ async fn a_damaged_game_is_named_and_the_others_go_on() {
 
 #[tokio::test]
 async fn unknown_fields_are_refused_beside_a_line() {
-    let app = App::new();
+    let app = App::new().await;
     for (path, body) in [
         (
             "/api/games",

@@ -5,7 +5,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn a_live_clock_starts_at_the_first_move_and_correspondence_at_once() {
-    let app = App::new();
+    let app = App::new().await;
     let live = app
         .create(json!({
             "black": "human", "white": "human",

@@ -10,7 +10,7 @@ fn token(created: &Value, slot: &str) -> Value {
 
 #[tokio::test]
 async fn malformed_bodies_get_the_apis_errors() {
-    let app = App::new();
+    let app = App::new().await;
     let (status, answer) = app
         .call(
             "POST",
@@ -38,7 +38,7 @@ async fn malformed_bodies_get_the_apis_errors() {
 
 #[tokio::test]
 async fn a_draw_is_offered_declined_offered_again_and_agreed() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
@@ -74,7 +74,7 @@ async fn a_draw_is_offered_declined_offered_again_and_agreed() {
 
 #[tokio::test]
 async fn a_takeback_online_is_asked_then_granted() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": "human", "online": true}))
         .await;
@@ -113,7 +113,7 @@ async fn a_takeback_online_is_asked_then_granted() {
 
 #[tokio::test]
 async fn the_engine_answers_a_move() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": {"engine": {"level": 1}}}))
         .await;
@@ -139,7 +139,7 @@ async fn the_engine_answers_a_move() {
 
 #[tokio::test]
 async fn a_games_record_in_both_formats() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": "human", "moves": ["b1-b3", "a2-c2"]}))
         .await;
@@ -159,7 +159,7 @@ async fn a_games_record_in_both_formats() {
 
 #[tokio::test]
 async fn positions_are_evaluated_from_blacks_side() {
-    let app = App::new();
+    let app = App::new().await;
     let start = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b";
     let won = "8/8/8/3bb3/8/8/8/w6w w";
     let scores = app
@@ -196,7 +196,7 @@ async fn positions_are_evaluated_from_blacks_side() {
 
 #[tokio::test]
 async fn a_position_is_described_with_its_moves_and_its_end() {
-    let app = App::new();
+    let app = App::new().await;
     let view = app.ok("POST", "/api/position", Some(json!({}))).await;
     assert_eq!(view["to_move"], "black");
     assert_eq!(view["moves"].as_array().unwrap().len(), 36);

@@ -7,7 +7,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn a_bad_game_is_named_and_the_others_count() {
-    let app = App::new();
+    let app = App::new().await;
     let record = "(;GaMe[9]FF[3]PB[Kok]PW[]C[from an old program];B[B1 B3];W[h7 f7+]C[x])\n\
         (;GM[9]PB[Ann]PW[Bob]EV[Club night];B[b1-b3];W[a2-c2];B[b3-b4])\n\
         (;GM[9];B[c1-c3];W[Resign])";

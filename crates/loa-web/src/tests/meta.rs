@@ -5,7 +5,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn meta_names_every_variant_level_seat_and_limit() {
-    let app = App::new();
+    let app = App::new().await;
     let meta = app.ok("GET", "/api/meta", None).await;
     let ids: Vec<&str> = meta["variants"]
         .as_array()

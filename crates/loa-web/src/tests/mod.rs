@@ -28,14 +28,14 @@ pub struct App {
 }
 
 impl App {
-    pub fn new() -> App {
+    pub async fn new() -> App {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let db = dir.path().join("games.db");
-        App::on(db, dir)
+        App::on(db, dir).await
     }
 
-    fn on(db: PathBuf, dir: tempfile::TempDir) -> App {
-        let store = Store::open(&db).expect("the database opens");
+    async fn on(db: PathBuf, dir: tempfile::TempDir) -> App {
+        let store = Store::open(&db).await.expect("the database opens");
         App {
             router: router(Hub::new(store, EnginePool::new(1))),
             db,
@@ -44,8 +44,8 @@ impl App {
     }
 
     /// The server started again on the same database: nothing in memory.
-    pub fn restart(self) -> App {
-        App::on(self.db, self._dir)
+    pub async fn restart(self) -> App {
+        App::on(self.db, self._dir).await
     }
 
     /// A request: the status and the answer, as JSON (a string if it is not JSON).

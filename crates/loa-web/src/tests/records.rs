@@ -5,7 +5,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn a_games_pgn_has_its_date_and_players() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": {"engine": {"level": 3}}}))
         .await;
@@ -41,7 +41,7 @@ async fn a_games_pgn_has_its_date_and_players() {
 
 #[tokio::test]
 async fn the_view_names_the_seat_that_made_each_move() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(
             json!({"variant": "ambiloa", "black": ["human", "human"], "white": ["human", "human"]}),
@@ -61,7 +61,7 @@ async fn the_view_names_the_seat_that_made_each_move() {
     }
     assert_eq!(game["movers"], json!(["black", "white", "black2"]));
     // Read back from the database, the same.
-    let app = app.restart();
+    let app = app.restart().await;
     let again = app
         .ok("GET", &format!("/api/games/{}", id_of(&created)), None)
         .await;

@@ -6,7 +6,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn a_rematch_swaps_the_sides_and_is_one_game_for_both_players() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({
             "black": "human", "white": "human", "online": true,
@@ -73,7 +73,7 @@ async fn a_rematch_swaps_the_sides_and_is_one_game_for_both_players() {
 
 #[tokio::test]
 async fn against_the_engine_the_person_takes_the_other_colour() {
-    let app = App::new();
+    let app = App::new().await;
     let created = app
         .create(json!({"black": "human", "white": {"engine": {"level": 1}}, "board": 6}))
         .await;
