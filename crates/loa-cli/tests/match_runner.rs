@@ -1,10 +1,17 @@
 //! `loa match` as a user runs it: the front end of the match runner library, whose own
 //! tests (crates/loa-match/tests) cover the matches themselves.
 
-use loa_core::record::parse_records;
+use loa_core::record::{read_games, GameError, GameRecord};
 use std::process::{Command, Output};
 
 const LOA: &str = env!("CARGO_BIN_EXE_loa");
+
+/// Every game of a record file the match wrote, each read and played through.
+fn read_records(text: &str) -> Result<Vec<GameRecord>, GameError> {
+    read_games(text)
+        .map(|game| game.map(|game| game.record))
+        .collect()
+}
 
 fn run_match(args: &[&str]) -> Output {
     Command::new(LOA)
@@ -52,7 +59,7 @@ fn a_match_from_the_command_line_reports_and_writes_records() {
     assert!(report.contains("Results of d2 vs d1:"), "{report}");
     // Not a terminal: one line per game.
     assert_eq!(report.matches("game ").count(), 2, "{report}");
-    let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    let records = read_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     assert_eq!(records.len(), 2);
 }
 
@@ -91,7 +98,7 @@ fn a_match_in_every_variant_with_loa_engines() {
         let report = text(&out);
         assert!(out.status.success(), "{variant}: {report}");
         assert!(report.contains("Engine failures: none"), "{report}");
-        let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+        let records = read_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
         assert_eq!(records.len(), 2);
         for record in records {
             assert_eq!(record.variant().name(), variant);
@@ -263,7 +270,7 @@ fn an_engine_writing_huge_lines_loses_with_a_short_termination() {
             report.contains("broken: malformed reply 2"),
             "{mode}: {report}"
         );
-        let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+        let records = read_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
         assert_eq!(records.len(), 2);
         for record in records {
             assert_eq!(record.termination.as_deref(), Some(termination.as_str()));

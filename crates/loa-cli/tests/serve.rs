@@ -50,8 +50,9 @@ fn a_whole_game_against_the_engine_is_played_and_kept() {
         .unwrap()
         .into_string()
         .unwrap();
-    let records = loa_core::record::parse_records(&record).unwrap();
-    let replay = records[0].replay().unwrap();
+    let mut games = loa_core::record::read_games(&record);
+    let replay = games.next().unwrap().unwrap().replay.game;
+    assert!(games.next().is_none(), "{record}");
     assert_eq!(replay.ply(), game["moves"].as_array().unwrap().len());
     assert!(replay.is_over());
     let list = server.get("/api/games");

@@ -2,9 +2,14 @@
 //! other programs' styles, the sample files in `tests/data/records/`, and malformed
 //! records whose errors must say where the record is wrong.
 
+mod common {
+    pub mod records;
+}
+
+use common::records::read_records;
 use loa_core::record::{
-    parse_games, parse_records, pgn, read_games, sgf, GameRecord, GameSplitter, GameText,
-    RecordError, RecordResult, ReplayError, ResultCheck,
+    read_games, Format, GameError, GameRecord, GameSplitter, GameText, RecordError, RecordResult,
+    ReplayError, ResultCheck,
 };
 use loa_core::{
     BoardSize, Color, Game, GameState, Move, Position, RuleSet, Variant, VariantPosition,
@@ -145,19 +150,19 @@ fn round_trips_over_many_generated_games() {
                 over += usize::from(game.is_over());
 
                 let text = record.to_pgn();
-                let read = pgn::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                let read = read_records(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
                 assert_eq!(read, vec![record.clone()], "read back from\n{text}");
                 check_replay(&read[0], &game);
 
                 let text = record.to_sgf();
-                let read = sgf::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                let read = read_records(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
                 assert_eq!(read.len(), 1);
                 assert_same_but_date(&read[0], &record, &text);
                 check_replay(&read[0], &game);
 
                 // SGF to PGN gives the PGN date back.
                 let again = read[0].to_pgn();
-                assert_eq!(pgn::parse(&again).unwrap(), vec![record.clone()]);
+                assert_eq!(read_records(&again).unwrap(), vec![record.clone()]);
 
                 all_pgn.push_str(&record.to_pgn());
                 all_sgf.push_str(&record.to_sgf());
@@ -172,9 +177,9 @@ fn round_trips_over_many_generated_games() {
     assert!(over >= 50, "many games end on the board ({over})");
 
     // Whole files of games, through the format detection.
-    let read = parse_records(&all_pgn).unwrap();
+    let read = read_records(&all_pgn).unwrap();
     assert_eq!(read, records);
-    let read = parse_records(&all_sgf).unwrap();
+    let read = read_records(&all_sgf).unwrap();
     assert_eq!(read.len(), records.len());
     for (r, w) in read.iter().zip(&records) {
         assert_same_but_date(r, w, "the SGF collection");
@@ -276,18 +281,18 @@ fn forced_passes_are_written_and_read() {
     assert!(pgn.contains("1. d5-d6 pass 2. d6-d7 pass *"), "{pgn}");
     let sgf = record.to_sgf();
     assert!(sgf.contains(";B[d5-d6];W[pass];B[d6-d7];W[pass]"), "{sgf}");
-    assert_eq!(pgn::parse(&pgn).unwrap(), vec![record.clone()]);
-    assert_eq!(sgf::parse(&sgf).unwrap(), vec![record.clone()]);
+    assert_eq!(read_records(&pgn).unwrap(), vec![record.clone()]);
+    assert_eq!(read_records(&sgf).unwrap(), vec![record.clone()]);
 
     // A forced pass left out of the record is put back.
     let short = format!("[FEN \"{CAGE}\"]\n\n1. d5-d6 2. d6-d7 pass *\n");
-    assert_eq!(pgn::parse(&short).unwrap()[0].moves, record.moves);
+    assert_eq!(read_records(&short).unwrap()[0].moves, record.moves);
     let short = "(;GM[9]SU[Custom]AB[g8][g7][h7][d5][a2][b2][b1]AW[h8][a1];B[d5-d6];B[d6-d7];W[])";
-    assert_eq!(sgf::parse(short).unwrap()[0].moves, record.moves);
+    assert_eq!(read_records(short).unwrap()[0].moves, record.moves);
 
     // A pass that is not forced is caught by the replay.
     let text = "1. pass *";
-    let record = &pgn::parse(text).unwrap()[0];
+    let record = &read_records(text).unwrap()[0];
     let err = record.replay().unwrap_err().to_string();
     assert!(
         err.starts_with("move 1 (Black, ply 1) pass: pass is only legal"),
@@ -312,7 +317,7 @@ fn sgf_in_other_styles() {
     let text = "  (\n ; GM [9] FF[4]\n  SU[standard] PB [ Kok ] XY[kept]\n\
         ;B[B1-B3] ;W [h4-f2]C[a comment with \\] and \\\\]XX[ignored]\n\
         ;B[D1:A4++] ;W[h2-e2!]BL[120.5]) ";
-    let records = parse_records(text).unwrap();
+    let records = read_records(text).unwrap();
     assert_eq!(records.len(), 1);
     let r = &records[0];
     assert_eq!(r.moves, expert_moves());
@@ -322,7 +327,7 @@ fn sgf_in_other_styles() {
 
     // FF[3]-style long names, soft line breaks, no SU.
     let text = "(;GaMe[9]PlayerBlack[Fred \\\n Kok]AddWhite[a1]AddBlack[c3][h8]PL[W];W[a1-b1])";
-    let r = &sgf::parse(text).unwrap()[0];
+    let r = &read_records(text).unwrap()[0];
     assert_eq!(r.black.as_deref(), Some("Fred  Kok"));
     assert_eq!(r.start, pos("7b/8/8/8/8/2b5/8/w7 w").into());
     assert_eq!(r.moves.len(), 1);
@@ -330,7 +335,7 @@ fn sgf_in_other_styles() {
     // Variations: the main line is the first one at each fork; several games.
     let text = "(;GM[9];B[b1-b3](;W[h4-f2];B[d1:a4](;W[h2-e2])(;W[a2-c2]))(;W[a2-c2]))\n\
         garbage between games is skipped\n(;GM[9]RE[B+Time];B[c1-c3];W[resign])";
-    let records = sgf::parse(text).unwrap();
+    let records = read_records(text).unwrap();
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].moves, expert_moves());
     assert_eq!(records[1].moves.len(), 1);
@@ -340,7 +345,7 @@ fn sgf_in_other_styles() {
         Some("time forfeit"),
         "RE's reason comes first"
     );
-    let resigned = &sgf::parse("(;GM[9];B[c1-c3];W[resign])").unwrap()[0];
+    let resigned = &read_records("(;GM[9];B[c1-c3];W[resign])").unwrap()[0];
     assert_eq!(resigned.result, RecordResult::BlackWins);
     assert_eq!(resigned.termination.as_deref(), Some("resignation"));
     for (re, result) in [
@@ -351,7 +356,7 @@ fn sgf_in_other_styles() {
         ("?", RecordResult::Unknown),
         ("Void", RecordResult::Unknown),
     ] {
-        let r = &sgf::parse(&format!("(;GM[9]RE[{re}])")).unwrap()[0];
+        let r = &read_records(&format!("(;GM[9]RE[{re}])")).unwrap()[0];
         assert_eq!(r.result, result, "RE[{re}]");
     }
 }
@@ -363,7 +368,7 @@ fn pgn_in_other_styles() {
         b1-b3 {no numbers} H4-F2 $14 D1:A4! (2. c1-c3 {a variation (skipped)} h2-e2) h2-e2?! *\n\n\
         1.b1-b3 1...h4-f2 2.d1-a4 h2-e2 *\n\
         1. b1-b3 h4-f2 2. d1xa4 h2-e2\n";
-    let records = parse_records(text).unwrap();
+    let records = read_records(text).unwrap();
     assert_eq!(records.len(), 3);
     for r in &records {
         assert_eq!(r.moves, expert_moves());
@@ -376,7 +381,7 @@ fn pgn_in_other_styles() {
     let text =
         "[Variant \"scrambled-eggs\"]\n[Rules \"Mover-Wins\"]\n[Site \"s\"]\n[PlyCount \"1\"]\n\
         [Result \"1/2-1/2\"]\n\n1. b8-b6 1/2-1/2\n";
-    let r = &pgn::parse(text).unwrap()[0];
+    let r = &read_records(text).unwrap()[0];
     assert_eq!(
         r.start,
         Variant::ScrambledEggs.start(BoardSize::Eight).unwrap()
@@ -391,10 +396,10 @@ fn pgn_in_other_styles() {
         ]
     );
     // `*` after the moves leaves a known Result tag alone; a byte-order mark is skipped.
-    let r = &pgn::parse("\u{feff}[Result \"1-0\"]\n1. b1-b3 *").unwrap()[0];
+    let r = &read_records("\u{feff}[Result \"1-0\"]\n1. b1-b3 *").unwrap()[0];
     assert_eq!(r.result, RecordResult::BlackWins);
     // A result token without a Result tag.
-    let r = &pgn::parse("1. b1-b3 0-1").unwrap()[0];
+    let r = &read_records("1. b1-b3 0-1").unwrap()[0];
     assert_eq!(r.result, RecordResult::WhiteWins);
 }
 
@@ -410,7 +415,7 @@ fn data(name: &str) -> String {
 #[test]
 fn the_expert_game_from_the_seed() {
     for name in ["expert.pgn", "expert.sgf"] {
-        let records = parse_records(&data(name)).unwrap();
+        let records = read_records(&data(name)).unwrap();
         assert_eq!(records.len(), 1, "{name}");
         let r = &records[0];
         assert_eq!(r.moves, expert_moves(), "{name}");
@@ -426,8 +431,8 @@ fn the_expert_game_from_the_seed() {
 
 #[test]
 fn sample_collections() {
-    let pgn = parse_records(&data("games.pgn")).unwrap();
-    let sgf = parse_records(&data("games.sgf")).unwrap();
+    let pgn = read_records(&data("games.pgn")).unwrap();
+    let sgf = read_records(&data("games.sgf")).unwrap();
     assert_eq!(pgn.len(), 5);
     assert_eq!(sgf.len(), 3);
     let white = pgn[0].check().unwrap();
@@ -479,7 +484,7 @@ fn sample_variant_records() {
         ),
     ];
     for file in ["variants.pgn", "variants.sgf"] {
-        let records = parse_records(&data(file)).unwrap();
+        let records = read_records(&data(file)).unwrap();
         assert_eq!(records.len(), finals.len(), "{file}");
         for (record, (variant, text)) in records.iter().zip(finals) {
             assert_eq!(record.variant(), variant, "{file}");
@@ -499,7 +504,7 @@ fn sample_variant_records() {
 
 #[test]
 fn sample_bad_files() {
-    let r = &parse_records(&data("bad-illegal.pgn")).unwrap()[0];
+    let r = &read_records(&data("bad-illegal.pgn")).unwrap()[0];
     let err = r.replay().unwrap_err();
     assert_eq!(err.ply(), 3);
     let msg = err.to_string();
@@ -509,7 +514,7 @@ fn sample_bad_files() {
     );
     assert!(msg.contains("holds 3 pieces"), "{msg}");
 
-    let r = &parse_records(&data("bad-after-end.pgn")).unwrap()[0];
+    let r = &read_records(&data("bad-after-end.pgn")).unwrap()[0];
     let err = r.replay().unwrap_err();
     assert!(
         matches!(err, ReplayError::AfterEnd { ply: 12, .. }),
@@ -521,28 +526,28 @@ fn sample_bad_files() {
         "{msg}"
     );
 
-    let err = parse_records(&data("bad-unterminated.sgf")).unwrap_err();
+    let err = read_records(&data("bad-unterminated.sgf")).unwrap_err();
     assert_eq!((err.line, err.column), (2, 12));
     assert_eq!(
         err.to_string(),
         "SGF line 2, column 12: the value of property W is never closed: missing ']'"
     );
 
-    let err = parse_records(&data("bad-result.pgn"))
+    let err = read_records(&data("bad-result.pgn"))
         .unwrap_err()
         .to_string();
     assert_eq!(
         err,
         "PGN game 1, line 2, column 1: tag Result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2 or *)"
     );
-    let err = parse_records(&data("bad-fen.pgn")).unwrap_err().to_string();
+    let err = read_records(&data("bad-fen.pgn")).unwrap_err().to_string();
     assert!(
         err.starts_with("PGN game 1, line 2, column 1: tag FEN: bad position text"),
         "{err}"
     );
     assert!(err.contains("rank 6 ('w7w') covers 9 squares"), "{err}");
 
-    let r = &parse_records(&data("mismatch.pgn")).unwrap()[0];
+    let r = &read_records(&data("mismatch.pgn")).unwrap()[0];
     let replay = r.check().unwrap();
     let warning = replay.result.warning().unwrap();
     assert_eq!(
@@ -555,18 +560,25 @@ fn sample_bad_files() {
 // Malformed records
 // ---------------------------------------------------------------------------------------
 
+/// The first error in `text`, which must be read as `format`.
+fn error_in(format: Format, text: &str) -> String {
+    let err = read_records(text).unwrap_err();
+    assert_eq!(err.format, format, "{text:?}: {err}");
+    err.to_string()
+}
+
 fn sgf_err(text: &str) -> String {
-    sgf::parse(text).unwrap_err().to_string()
+    error_in(Format::Sgf, text)
 }
 
 fn pgn_err(text: &str) -> String {
-    pgn::parse(text).unwrap_err().to_string()
+    error_in(Format::Pgn, text)
 }
 
 #[test]
 fn malformed_sgf_says_where() {
-    let cases: [(&str, &str); 17] = [
-        ("", "SGF line 1, column 1: no game found"),
+    // A text with no game is read as PGN (below); the splitter's tests give SGF's words.
+    let cases: [(&str, &str); 16] = [
         ("(;GM[9];B[b1-b3]", "SGF line 1, column 1: the game tree opened here is never closed"),
         ("(;GM[9]\nPB[x;B(b1-b3)", "SGF line 2, column 3: the value of property PB is never closed"),
         ("(;GM[9];B[b1-b3];W[h4-f9])", "SGF game 1, line 1, column 19: W[h4-f9] at move 1 (White): 'h4-f9': f9 is not a square"),
@@ -627,7 +639,7 @@ fn malformed_pgn_says_where() {
         );
     }
     // Moves are checked by the replay: a Parachute turn without its placement.
-    let record = &parse_records("[Variant \"Parachute\"]\n1. a6-c6 *").unwrap()[0];
+    let record = &read_records("[Variant \"Parachute\"]\n1. a6-c6 *").unwrap()[0];
     let err = record.replay().unwrap_err().to_string();
     assert!(err.contains("a placement is due after the move"), "{err}");
     let err = pgn_err("[Rules \"gamut\"]\n*");
@@ -665,7 +677,7 @@ fn illegal_moves_are_found_by_the_replay() {
         ),
     ] {
         let text = format!("1. b1-b3 h4-f2 2. d1:a4 h2-e2 3. c1-c3 {bad} *");
-        let record = &pgn::parse(&text).unwrap()[0];
+        let record = &read_records(&text).unwrap()[0];
         let err = record.replay().unwrap_err();
         assert_eq!(err.ply(), 6, "{bad}");
         let msg = err.to_string();
@@ -676,7 +688,7 @@ fn illegal_moves_are_found_by_the_replay() {
     }
     // Off the board of a small board.
     let text = "[FEN \"1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b\"]\n1. b1-b7 *";
-    let err = pgn::parse(text).unwrap()[0]
+    let err = read_records(text).unwrap()[0]
         .replay()
         .unwrap_err()
         .to_string();
@@ -701,17 +713,23 @@ fn illegal_moves_are_found_by_the_replay() {
 #[test]
 fn each_game_keeps_its_own_error() {
     let text = "1. b1-b3 *\n\n[Result \"3-0\"]\n1. b1-b3 *\n\n1. c1-c3 *\n";
-    let games = parse_games(text).unwrap();
+    let games: Vec<_> = read_games(text).collect();
     assert_eq!(games.len(), 3);
     assert!(games[0].is_ok() && games[2].is_ok());
-    let err = games[1].as_ref().unwrap_err();
-    assert_eq!((err.game, err.line), (Some(2), 3));
-    assert!(parse_records(text).is_err());
+    let Err(GameError::Text { number, error, .. }) = &games[1] else {
+        panic!("{:?}", games[1]);
+    };
+    assert_eq!((*number, error.game, error.line), (2, Some(2), 3));
+    assert!(read_records(text).is_err());
 
     let text = "(;GM[9];B[b1-b3])(;GM[9];B[b1-b9])(;GM[9])";
-    let games = parse_games(text).unwrap();
+    let games: Vec<_> = read_games(text).collect();
+    assert_eq!(games.len(), 3);
     assert!(games[0].is_ok() && games[2].is_ok());
-    assert_eq!(games[1].as_ref().unwrap_err().game, Some(2));
+    let Err(GameError::Text { error, .. }) = &games[1] else {
+        panic!("{:?}", games[1]);
+    };
+    assert_eq!((error.format, error.game), (Format::Sgf, Some(2)));
 }
 
 #[test]
@@ -772,17 +790,20 @@ fn garbage_never_panics() {
     let exercise = |text: &str| {
         let whole = cut_in_blocks(text, text.len().max(1));
         assert_eq!(cut_in_blocks(text, 1 + text.len() % 5), whole, "{text:?}");
-        for game in read_games(text).flatten() {
-            let _ = game.replay.result.warning();
-        }
-        if let Ok(games) = parse_games(text) {
-            for game in games.into_iter().flatten() {
-                if let Ok(replay) = game.check() {
-                    let _ = replay.result.warning();
+        for game in read_games(text) {
+            let record = match game {
+                Ok(game) => {
+                    let _ = game.replay.result.warning();
+                    game.record
                 }
-                let _ = parse_records(&game.to_pgn());
-                let _ = parse_records(&game.to_sgf());
-            }
+                Err(GameError::Moves { record, .. }) => *record,
+                Err(error) => {
+                    let _ = (error.number(), error.names(), error.to_string());
+                    continue;
+                }
+            };
+            let _ = read_records(&record.to_pgn());
+            let _ = read_records(&record.to_sgf());
         }
     };
     for _ in 0..3000 {
@@ -812,9 +833,9 @@ fn garbage_never_panics() {
         }
     }
     // Odd tag names still make a readable record.
-    let read = parse_records(&record.to_pgn()).unwrap();
+    let read = read_records(&record.to_pgn()).unwrap();
     assert_eq!(read[0].moves, record.moves);
     assert_eq!(read[0].tag("Odd_key___x_"), Some("v]\\"));
-    let read = parse_records(&record.to_sgf()).unwrap();
+    let read = read_records(&record.to_sgf()).unwrap();
     assert_eq!(read[0].tag("Odd key_ \"x\""), Some("v]\\"));
 }

@@ -2,7 +2,7 @@
 //! small bash engines that speak through a real engine and then misbehave (an illegal
 //! move, an exit, silence, garbage, slowness), answer only `uci`, or get stuck.
 
-use loa_core::record::{parse_records, RecordResult};
+use loa_core::record::{read_games, GameError, GameRecord, RecordResult};
 use loa_core::{RuleSet, Variant};
 use loa_match::{
     build_specs, parse_book, parse_draw, parse_resign, Adjudication, MatchConfig, MoveLimits,
@@ -11,6 +11,13 @@ use loa_match::{
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// Every game of a record file the runner wrote, each read and played through.
+fn read_records(text: &str) -> Result<Vec<GameRecord>, GameError> {
+    read_games(text)
+        .map(|game| game.map(|game| game.record))
+        .collect()
+}
 
 /// The engine protocol alone, built with this crate.
 const ENGINE: &str = env!("CARGO_BIN_EXE_loa-ugi-engine");
@@ -123,7 +130,7 @@ fn depth_one_match(setup: impl FnOnce(&mut Setup)) -> Result<String, String> {
 /// with the board. Returns the termination tags.
 fn check_pgn(path: &Path, games: usize) -> Vec<String> {
     let pgn = std::fs::read_to_string(path).unwrap();
-    let records = parse_records(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
+    let records = read_records(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
     assert_eq!(records.len(), games, "{pgn}");
     let mut terminations = Vec::new();
     for record in &records {
@@ -170,7 +177,7 @@ fn depth_match_between_real_engines_writes_every_game() {
         terminations.iter().all(|t| !t.contains("crash")),
         "{terminations:?}"
     );
-    let sgf_games = parse_records(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
+    let sgf_games = read_records(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
     assert_eq!(sgf_games.len(), 6);
     for game in &sgf_games {
         game.replay().unwrap();
@@ -374,7 +381,7 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
         s.pgn = Some(pgn.clone());
     })
     .unwrap();
-    let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    let records = read_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     let openings: Vec<&str> = records.iter().map(|r| r.tag("Opening").unwrap()).collect();
     assert_eq!(
         openings,
@@ -412,7 +419,7 @@ fn openings_from_a_file_and_random_openings_are_played_twice_and_repeatable() {
         files.push(std::fs::read_to_string(&path).unwrap());
     }
     assert_eq!(files[0], files[1]);
-    let records = parse_records(&files[0]).unwrap();
+    let records = read_records(&files[0]).unwrap();
     assert_eq!(records.len(), 4);
     assert!(records
         .iter()
@@ -443,9 +450,9 @@ fn every_variant_is_played_and_recorded() {
         assert!(report.contains("Engine failures: none"), "{report}");
         check_pgn(&pgn, 4);
         let text = std::fs::read_to_string(&pgn).unwrap();
-        let records = parse_records(&text).unwrap();
+        let records = read_records(&text).unwrap();
         assert!(records.iter().all(|r| r.variant() == variant), "{text}");
-        let sgf_games = parse_records(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
+        let sgf_games = read_records(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
         assert_eq!(sgf_games.len(), 4);
         for game in &sgf_games {
             assert_eq!(game.variant(), variant);

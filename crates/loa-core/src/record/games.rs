@@ -101,19 +101,14 @@ impl GameError {
 }
 
 impl GameText {
-    /// Reads the game's record. A game of a variant named without a position (Scrambled
-    /// Eggs) is set up from the variant's array, or from that array reflected top to
-    /// bottom as some sites set it up, whichever its moves fit further; see
-    /// [`GameRecord::reflected_start`].
-    pub fn parse(&self, default: Variant) -> Result<GameRecord, RecordError> {
-        self.parse_named(default).map_err(|(error, _)| error)
-    }
-
-    /// Reads the game's record and plays it through.
+    /// Reads the game's record and plays it through. A game of a variant named without a
+    /// position (Scrambled Eggs) is set up from the variant's array, or from that array
+    /// reflected top to bottom as some sites set it up, whichever its moves fit further;
+    /// see [`GameRecord::reflected_start`].
     pub fn read(&self, default: Variant) -> Result<CheckedGame, GameError> {
         let number = self.number;
         let record = self
-            .parse_named(default)
+            .parse(default)
             .map_err(|(error, names)| GameError::Text {
                 number,
                 names,
@@ -133,7 +128,7 @@ impl GameText {
         }
     }
 
-    fn parse_named(&self, default: Variant) -> Result<GameRecord, (RecordError, Box<Names>)> {
+    fn parse(&self, default: Variant) -> Result<GameRecord, (RecordError, Box<Names>)> {
         let text = self.text();
         let read = |reflect| {
             match self.format {
@@ -179,7 +174,7 @@ pub fn read_games(text: &str) -> Games<'_> {
 /// [`read_games`], with games that name no variant taken as games of `default`.
 pub fn read_games_as(text: &str, default: Variant) -> Games<'_> {
     Games {
-        texts: GameTexts::new(text, None),
+        texts: GameTexts::new(text),
         default,
     }
 }
@@ -208,7 +203,7 @@ impl fmt::Debug for Games<'_> {
 }
 
 /// The texts of the games of a text in memory, cut one at a time.
-pub(crate) struct GameTexts<'a> {
+struct GameTexts<'a> {
     text: &'a [u8],
     given: usize,
     splitter: GameSplitter,
@@ -218,11 +213,11 @@ impl<'a> GameTexts<'a> {
     /// Blocks of this size are given to the splitter.
     const BLOCK: usize = 1 << 16;
 
-    pub fn new(text: &'a str, format: Option<Format>) -> GameTexts<'a> {
+    fn new(text: &'a str) -> GameTexts<'a> {
         GameTexts {
             text: text.as_bytes(),
             given: 0,
-            splitter: format.map_or_else(GameSplitter::new, GameSplitter::of_format),
+            splitter: GameSplitter::new(),
         }
     }
 }
@@ -262,7 +257,6 @@ mod tests {
             text.push_str(&format!("[Round \"{i}\"]\n1. b1-b3 h4-f2 *\n"));
         }
         text.push_str("{never closed");
-        assert!(crate::record::parse_games(&text).is_err(), "all at once");
         let mut games = read_games(&text);
         let first = games.next().unwrap().unwrap();
         assert_eq!(first.record.tag("Round"), Some("0"));

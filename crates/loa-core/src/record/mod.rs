@@ -1,29 +1,27 @@
 //! Game records: SGF (`FF[4]`, `GM[9]`) and a PGN-style text format, read and written.
 //!
-//! Reading is done in two steps. [`parse_records`] (or [`sgf::parse`], [`pgn::parse`])
-//! turns text into [`GameRecord`]s: it reports what it cannot read (syntax, a move that
-//! is not move text, an unknown result, a bad start position) as a [`RecordError`] with
-//! the line and column. Moves are matched against the position as they are read, so that
-//! a capture written `d1-a4` is stored as a capture, but a move that cannot be played is
-//! not a reading error: [`GameRecord::replay`] (or [`GameRecord::check`]) plays the moves
-//! under the record's rules and says which move is wrong and why ([`ReplayError`]), and
-//! whether the recorded result agrees with the board ([`ResultCheck`]).
+//! [`read_games`] (or [`read_games_as`]) is how records are read: it takes every game of
+//! a text, SGF or PGN (see [`Format::detect`]), one game at a time. Each item is a game
+//! read and played through under its rules ([`CheckedGame`]: the [`GameRecord`] and the
+//! [`Replay`], which says whether the recorded result agrees with the board), or an error
+//! that names the game, its players and what is wrong ([`GameError`]): text it cannot read
+//! (syntax, a move that is not move text, an unknown result, a bad start position), with
+//! the line and column, or a move that cannot be played ([`ReplayError`]), with the record
+//! as read. A bad game does not stop the others. Moves are matched against the position
+//! as they are read, so that a capture written `d1-a4` is stored as a capture.
 //!
-//! [`read_games`] does both for every game of a text, one game at a time: each item is a
-//! game played through ([`CheckedGame`]) or an error that names the game, its players and
-//! what is wrong ([`GameError`]), and a bad game does not stop the others. A
-//! [`GameSplitter`] cuts text that comes in blocks (a file as it is read) into games, so
-//! that only one game is held at a time.
+//! A [`GameSplitter`] cuts text that comes in blocks (a file as it is read) into games, so
+//! that only one game is held at a time; [`GameText::read`] reads each as `read_games`
+//! does.
 //!
 //! ```
-//! use loa_core::record::{parse_records, RecordResult};
+//! use loa_core::record::{read_games, RecordResult};
 //!
 //! let text = "[Black \"Kok\"]\n[White \"Heppell\"]\n[Result \"*\"]\n\n1. b1-b3 h4-f2 2. d1:a4 h2-e2 *\n";
-//! let records = parse_records(text).unwrap();
-//! let game = records[0].replay().unwrap();
-//! assert_eq!(game.ply(), 4);
-//! assert_eq!(records[0].result, RecordResult::Unknown);
-//! assert!(records[0].to_sgf().contains(";B[d1:a4]"));
+//! let game = read_games(text).next().unwrap().unwrap();
+//! assert_eq!(game.replay.game.ply(), 4);
+//! assert_eq!(game.record.result, RecordResult::Unknown);
+//! assert!(game.record.to_sgf().contains(";B[d1:a4]"));
 //! ```
 
 use crate::{
@@ -321,39 +319,6 @@ impl fmt::Display for RecordError {
 }
 
 impl std::error::Error for RecordError {}
-
-/// Reads every game of a text, SGF or PGN (see [`Format::detect`]). The first error
-/// in any game is returned.
-pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-    parse_games(text)?.into_iter().collect()
-}
-
-/// Reads every game of a text, SGF or PGN, keeping each game's own error: an error in
-/// the outer result means the text could not even be split into games (an unterminated
-/// value, comment, variation or game tree, or no game at all). To read a long text one
-/// game at a time, see [`read_games`].
-pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    parse_games_as(text, Variant::Standard)
-}
-
-/// [`parse_games`], with games that name no variant taken as games of `default`.
-pub fn parse_games_as(
-    text: &str,
-    default: Variant,
-) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    parse_games_in(text, None, default)
-}
-
-/// [`parse_games_as`] in a format, or the format [`GameSplitter`] finds.
-fn parse_games_in(
-    text: &str,
-    format: Option<Format>,
-    default: Variant,
-) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    games::GameTexts::new(text, format)
-        .map(|game| game.map(|game| game.parse(default)))
-        .collect()
-}
 
 /// A variant's starting array reflected top to bottom (rank 1 and rank 8 exchanged),
 /// when that is not the variant's own array: Scrambled Eggs as some sites set it up.

@@ -1,7 +1,6 @@
 //! Cutting record text into games one at a time. The text comes in blocks, as it is read,
 //! and only the game being cut is held, so a file of any number of games is read in the
-//! memory of one game. Reading a game's text is [`GameText::parse`] and
-//! [`GameText::read`].
+//! memory of one game. Reading a game's text is [`GameText::read`].
 
 use super::{pgn, sgf, Format, RecordError};
 use std::borrow::Cow;

@@ -25,8 +25,8 @@
 //! `docs/records.md`.
 
 use super::moves;
-use super::{date_to_pgn, Format, GameRecord, RecordError};
-use crate::{GameState, Variant};
+use super::{date_to_pgn, GameRecord};
+use crate::GameState;
 
 mod lex;
 mod read;
@@ -125,25 +125,6 @@ fn escape(value: &str) -> String {
     out
 }
 
-/// Reads every game; the first error is returned.
-pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-    parse_games(text)?.into_iter().collect()
-}
-
-/// Reads every game, each with its own result; the outer error is one that stops the
-/// reading (a comment or variation never closed, or no game at all).
-pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    parse_games_as(text, Variant::Standard)
-}
-
-/// [`parse_games`], with games that name no variant taken as games of `default`.
-pub fn parse_games_as(
-    text: &str,
-    default: Variant,
-) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    super::parse_games_in(text, Some(Format::Pgn), default)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +139,9 @@ mod tests {
         record.moves.push(start.parse_move("a7-c7").unwrap());
         let pgn = write(&record);
         assert!(pgn.contains("\n1... a7-c7 *\n"), "{pgn}");
-        assert_eq!(parse(&pgn).unwrap(), vec![record]);
+        let read: Vec<GameRecord> = crate::record::read_games(&pgn)
+            .map(|game| game.unwrap().record)
+            .collect();
+        assert_eq!(read, vec![record]);
     }
 }

@@ -26,31 +26,9 @@ mod read;
 mod tree;
 mod write;
 
-use super::{Format, GameRecord, RecordError};
-use crate::Variant;
 pub(crate) use lex::{ident, lex, Lexed, Lexeme};
 pub(crate) use read::read;
 pub use write::write;
-
-/// Reads every game tree of a collection; the first error is returned.
-pub fn parse(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-    parse_games(text)?.into_iter().collect()
-}
-
-/// Reads every game tree of a collection, each game with its own result; the outer error
-/// is one that stops the reading (a value or game tree never closed, or no game at all).
-pub fn parse_games(text: &str) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    parse_games_as(text, Variant::Standard)
-}
-
-/// [`parse_games`], with games that name no variant (no `SU`) taken as games of
-/// `default`.
-pub fn parse_games_as(
-    text: &str,
-    default: Variant,
-) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    super::parse_games_in(text, Some(Format::Sgf), default)
-}
 
 /// A decimal number of seconds such as `10` or `0.1`, as time control properties hold.
 fn is_number(s: &str) -> bool {
@@ -63,6 +41,7 @@ fn is_number(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::GameRecord;
     use crate::{Position, RuleSet};
 
     #[test]
@@ -74,6 +53,9 @@ mod tests {
         assert!(sgf.contains("SU[Standard]RU[draw]"), "{sgf}");
         assert!(sgf.contains("PB[A\\]b]"), "{sgf}");
         assert!(sgf.contains("RE[?]"), "{sgf}");
-        assert_eq!(parse(&sgf).unwrap(), vec![record]);
+        let read: Vec<GameRecord> = crate::record::read_games(&sgf)
+            .map(|game| game.unwrap().record)
+            .collect();
+        assert_eq!(read, vec![record]);
     }
 }
