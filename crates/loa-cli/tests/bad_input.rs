@@ -277,7 +277,7 @@ fn a_save_file_that_cannot_be_written_is_refused_before_the_game() {
         &["play", "--two-players", "--save", missing.to_str().unwrap()],
         "b1-b3\nquit\n",
     );
-    assert_refused(&out, "there is no folder");
+    assert_refused(&out, "does not exist");
     assert_eq!(stdout(&out), "", "the game did not start");
     let folder = data.path().to_str().unwrap();
     assert_refused(
@@ -285,7 +285,7 @@ fn a_save_file_that_cannot_be_written_is_refused_before_the_game() {
             &["play", "--two-players", "--save", folder],
             "b1-b3\nquit\n",
         ),
-        "cannot save to",
+        "that is a folder, not a file",
     );
 }
 

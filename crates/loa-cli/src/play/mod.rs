@@ -159,7 +159,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let target = match (&args.save, args.no_save) {
         (_, true) => SaveTarget::Nowhere,
         (Some(path), false) => {
-            save::check_writable(path)?;
+            crate::out_file::check_writable("--save", path)?;
             SaveTarget::File(path.clone())
         }
         (None, false) => SaveTarget::default_folder(),

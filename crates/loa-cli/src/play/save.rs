@@ -139,32 +139,6 @@ pub fn save_and_say(saver: &mut Saver, out: &mut impl Write) {
     let _ = writeln!(out, "{message}");
 }
 
-/// Refuses a file `--save` cannot write before the game starts: its folder must exist and
-/// take the file. A file made for the check is removed.
-pub fn check_writable(path: &Path) -> Result<()> {
-    let name = path.display();
-    let folder = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        bail!(
-            "cannot save to {name}: there is no folder {}",
-            folder.display()
-        );
-    }
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .with_context(|| format!("cannot save to {name}"))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
-}
-
 /// `games-2.pgn` beside `games.pgn`, or `-3`, ...: the first name no file has.
 fn free_sibling(path: &Path) -> PathBuf {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
@@ -331,26 +305,6 @@ mod tests {
             std::fs::read_to_string(named("mine-2.pgn")).unwrap(),
             "kept"
         );
-    }
-
-    #[test]
-    fn a_file_that_cannot_be_written_is_refused_before_the_game() {
-        let dir = tempfile::tempdir().unwrap();
-        let missing = dir.path().join("no-such-folder").join("game.pgn");
-        let err = check_writable(&missing).unwrap_err().to_string();
-        assert_eq!(
-            err,
-            format!(
-                "cannot save to {}: there is no folder {}",
-                missing.display(),
-                dir.path().join("no-such-folder").display()
-            )
-        );
-        let err = format!("{:#}", check_writable(dir.path()).unwrap_err());
-        assert!(err.starts_with("cannot save to"), "{err}");
-        let fine = dir.path().join("game.pgn");
-        check_writable(&fine).unwrap();
-        assert!(!fine.exists(), "the check leaves no file behind");
     }
 
     #[test]
