@@ -252,7 +252,7 @@ const scenarios = {
     await spectator.waitForSelector('[data-testid=board] g[data-piece]');
     // The sound and notification choices are the players', not a spectator's.
     await black.waitForSelector('[data-testid=sound]');
-    assert.equal(await spectator.locator('[data-testid=sound]').count(), 0);
+    assert.ok(await spectator.locator('[data-testid=sound]').isHidden());
     await again.click('[data-testid=draw]');
     await spectator.waitForFunction(() => /White offers a draw/.test((document.querySelector('[data-testid=offer]')?.textContent || '')));
     await black.waitForSelector('[data-testid=accept-draw]');
@@ -263,6 +263,8 @@ const scenarios = {
     // The draw is agreed; the final position, which no rule ended, can be analysed.
     await black.click('[data-testid=accept-draw]');
     await black.waitForFunction(() => /Draw .* by agreement/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    // A finished game asks nothing of the sound.
+    await black.waitForSelector('[data-testid=sound]', { state: 'hidden' });
     await black.click('[data-testid=analysis-toggle]');
     await black.waitForSelector('[data-testid=score]', { timeout: 30000 });
     // A rematch: Black asks and plays White in it; White's page offers the same game.

@@ -57,6 +57,8 @@ export class GamePage extends GameScreen {
     this.offerEl = h('div', { class: 'offer hidden', 'data-testid': 'offer' });
     this.linksEl = h('div', { class: 'links' });
     this.reserveEl = h('div', { class: 'reserve' });
+    // The sound and notification choices: for the players, while the game goes on.
+    this.alertsRow = h('div', { class: 'row hidden', 'data-testid': 'alerts' });
     this.passButton = button('Pass', 'pass', () => this.tryMove('pass'));
     this.resignButton = button('Resign', 'resign', () => this.confirmAct('resign', 'Resign this game?'));
     this.drawButton = button('Offer draw', 'draw', () => this.act('draw'));
@@ -131,9 +133,9 @@ export class GamePage extends GameScreen {
       await askToNotify();
       notifyButton.remove();
     });
-    const alertsRow = h('div', { class: 'row' },
+    this.alertsRow.replaceChildren(
       h('label', {}, sound, ' Sound on your move'),
-      canAskToNotify() ? notifyButton : null);
+      canAskToNotify() ? notifyButton : '');
     const exportRow = h('div', { class: 'row' },
       h('a', { href: `/api/games/${this.id}/record?format=pgn`, download: `loa-${this.id}.pgn` }, 'PGN'),
       h('a', { href: `/api/games/${this.id}/record?format=sgf`, download: `loa-${this.id}.sgf` }, 'SGF'),
@@ -155,7 +157,7 @@ export class GamePage extends GameScreen {
           this.reserveEl),
         h('div', { class: 'side' },
           this.status, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, exportRow,
-          mine.length > 0 && !game.result ? alertsRow : null, this.linksEl)));
+          this.alertsRow, this.linksEl)));
   }
 
   /**
@@ -188,6 +190,7 @@ export class GamePage extends GameScreen {
     // A takeback is asked for one's own move: none yet, nothing to ask.
     this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.tokens[slot]);
     this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
+    this.alertsRow.classList.toggle('hidden', over || mine.length === 0);
     this.rematchButton.textContent = game.rematch ? (mine.length > 0 ? 'Play the rematch' : 'Watch the rematch') : 'Rematch';
     this.passButton.classList.toggle('hidden', !(this.canMove() && game.position.moves.length === 1 && game.position.moves[0].text === 'pass'));
     if (this.analysisOn && (!previous || previous.positions.length !== game.positions.length)) this.loadGraph();
