@@ -174,6 +174,12 @@ const scenarios = {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=moves] > button[data-ply]').length === 3);
     assert.deepEqual(await mainMoves(), ['b1-d3', 'a2-c4', 'g1-g3']);
     assert.equal(await page.locator('[data-testid=variation]').count(), 0);
+    // A move typed in the coordinate form is the line's own move, not a new variation.
+    await page.fill('[data-testid=move-input]', 'a2c4');
+    await page.press('[data-testid=move-input]', 'Enter');
+    await page.waitForSelector('[data-testid=moves] button.current[data-ply="2"]');
+    assert.deepEqual(await mainMoves(), ['b1-d3', 'a2-c4', 'g1-g3']);
+    assert.equal(await page.locator('[data-testid=variation]').count(), 0);
     assert.deepEqual(page.errors, []);
   },
 

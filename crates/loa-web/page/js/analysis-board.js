@@ -196,24 +196,25 @@ export class AnalysisPage extends GameScreen {
   /** @param {string} text */
   async tryMove(text) {
     const view = this.shown;
-    const found = view && view.moves.find((m) => m.text === text || m.text === text.replace('-', 'x'));
     const l = this.line;
     const node = this.currentNode();
-    if (!found || !l || !node) {
-      this.errorText = `${text} is not a legal move here`;
-      this.updateStatus();
-      return;
-    }
+    if (!view || !l || !node) return;
     this.errorText = null;
-    // A move off the line starts a variation; the line is kept.
+    // A move off the line starts a variation; the line is kept. A move typed in another
+    // form the server reads (`b1b3`, `d1:a4`) is taken in the server's own text.
     const moves = l.moves.slice(0, this.viewPly);
-    moves.push(found.text);
     try {
-      const known = node.children.find((c) => c.move === found.text);
-      /** @type {() => Promise<PositionAnswer>} */
-      const ask = () => api('POST', '/api/position', { variant: l.variant, rules: l.rules, position: l.start, moves });
-      const position = known ? known.position : (await ask()).line[moves.length];
-      this.follow(addChild(node, found.text, position));
+      const found = view.moves.find((m) => m.text === text);
+      const known = found && node.children.find((c) => c.move === found.text);
+      let move = found ? found.text : text;
+      let position = known ? known.position : null;
+      if (!position) {
+        /** @type {PositionAnswer} */
+        const answer = await api('POST', '/api/position', { variant: l.variant, rules: l.rules, position: l.start, moves: [...moves, text] });
+        move = answer.played[moves.length];
+        position = answer.line[moves.length + 1];
+      }
+      this.follow(addChild(node, move, position));
     } catch (err) {
       this.errorText = errorMessage(err);
     }

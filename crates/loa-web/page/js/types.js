@@ -42,7 +42,7 @@
 
 /**
  * `POST /api/position`: the last position of a line, and the text of each on the way.
- * @typedef {PositionView & { line: string[] }} PositionAnswer
+ * @typedef {PositionView & { line: string[], played: string[] }} PositionAnswer
  */
 
 /**

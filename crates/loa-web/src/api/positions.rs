@@ -30,6 +30,9 @@ pub struct PositionAnswer {
     pub view: PositionView,
     /// The position text after each of the moves, the start first.
     pub line: Vec<String>,
+    /// The moves as the server writes them (`d1:a4` and `d1a4` are read, `d1xa4`
+    /// written).
+    pub played: Vec<String>,
 }
 
 /// Any position of any variant described for the page: its pieces and legal moves, after
@@ -45,7 +48,12 @@ pub async fn describe_position(
     if let Some(outcome) = game.outcome() {
         view.outcome = Some(OutcomeView::of(outcome));
     }
-    Ok(Json(PositionAnswer { view, line: texts }))
+    let played = game.moves().map(|mv| mv.to_string()).collect();
+    Ok(Json(PositionAnswer {
+        view,
+        line: texts,
+        played,
+    }))
 }
 
 #[derive(Deserialize)]
