@@ -1,7 +1,7 @@
 //! Reading the other side's lines with a cap: a broken peer that writes without end (or
 //! a gigabyte before its newline) costs at most [`MAX_LINE`] bytes of memory.
 
-use std::io::{BufRead, ErrorKind};
+use std::io::{BufRead, Read};
 
 /// The longest line either side reads, its newline not counted: far beyond any command
 /// or answer (a `position` with a thousand moves is some 5 KB).
@@ -26,58 +26,23 @@ pub fn read_line(
     max: usize,
 ) -> std::io::Result<LineRead> {
     buf.clear();
-    loop {
-        let available = match input.fill_buf() {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(if buf.is_empty() {
-                LineRead::End
-            } else {
-                LineRead::Line
-            });
-        }
-        let newline = available.iter().position(|&b| b == b'\n');
-        let content = newline.unwrap_or(available.len());
-        let room = max - buf.len();
-        if content > room {
-            buf.extend_from_slice(&available[..room]);
-            input.consume(room);
-            return Ok(LineRead::TooLong);
-        }
-        let taken = newline.map_or(content, |at| at + 1);
-        buf.extend_from_slice(&available[..taken]);
-        input.consume(taken);
-        if newline.is_some() {
-            return Ok(LineRead::Line);
-        }
-    }
+    // One byte past the cap tells a line of exactly `max` bytes from a longer one.
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    let read = input.take(limit).read_until(b'\n', buf)?;
+    Ok(if read == 0 {
+        LineRead::End
+    } else if buf.last() != Some(&b'\n') && buf.len() > max {
+        // The byte past the cap is not a newline: it belongs to the rest of the line.
+        buf.truncate(max);
+        LineRead::TooLong
+    } else {
+        LineRead::Line
+    })
 }
 
 /// Passes over the rest of a line, up to and with its newline, keeping none of it.
 pub fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
-    loop {
-        let available = match input.fill_buf() {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(());
-        }
-        match available.iter().position(|&b| b == b'\n') {
-            Some(at) => {
-                input.consume(at + 1);
-                return Ok(());
-            }
-            None => {
-                let all = available.len();
-                input.consume(all);
-            }
-        }
-    }
+    input.skip_until(b'\n').map(drop)
 }
 
 #[cfg(test)]
