@@ -41,6 +41,14 @@ impl Unknown {
     pub fn first(&self) -> Option<&str> {
         self.0.keys().next().map(String::as_str)
     }
+
+    /// Refuses the body if it has a field nothing named, saying which.
+    pub fn refuse(&self) -> Result<(), String> {
+        match self.first() {
+            None => Ok(()),
+            Some(field) => Err(format!("unknown field `{}`", loa_core::excerpt(field))),
+        }
+    }
 }
 
 /// A checked line: its variant and the game played along it.
@@ -62,7 +70,9 @@ impl LineSpec {
     /// The line checked: every move legal where it is played, each played once.
     pub fn check(&self) -> Result<Line, String> {
         let variant = self.variant()?;
-        let start = start_position(variant, self.board, self.position.as_deref())?;
+        let start = variant
+            .setup(self.board, self.position.as_deref())
+            .map_err(|e| e.to_string())?;
         Line::play(variant, start, self.rules()?, &self.moves)
     }
 }
@@ -123,15 +133,6 @@ pub fn rules_named(name: Option<&str>) -> Result<RuleSet, String> {
     name.map_or(Ok(RuleSet::Draw), |name| {
         name.parse::<RuleSet>().map_err(|e| e.to_string())
     })
-}
-
-/// The start: position text of the variant, or its start on the board asked for.
-pub fn start_position(
-    variant: Variant,
-    board: Option<u8>,
-    text: Option<&str>,
-) -> Result<VariantPosition, String> {
-    variant.setup(board, text).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

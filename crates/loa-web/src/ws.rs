@@ -190,9 +190,7 @@ fn start_analysis(
     request: AnalysisRequest,
     tx: mpsc::UnboundedSender<AnalysisMessage>,
 ) -> Result<Arc<Cancel>, String> {
-    if let Some(field) = request.unknown.first() {
-        return Err(format!("unknown field `{}`", loa_core::excerpt(field)));
-    }
+    request.unknown.refuse()?;
     let line = request.line.check()?;
     let (game, rules) = (&line.game, line.game.rules());
     if let Some(outcome) = game.outcome() {

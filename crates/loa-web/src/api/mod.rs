@@ -89,11 +89,7 @@ where
 /// A body's fields that nothing of it named: 422, as serde refuses an unknown field
 /// where a body is read whole.
 pub fn refuse_unknown(unknown: &Unknown) -> ApiResult<()> {
-    match unknown.first() {
-        None => Ok(()),
-        Some(field) => Err(ApiError::new(
-            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-            format!("unknown field `{}`", loa_core::excerpt(field)),
-        )),
-    }
+    unknown
+        .refuse()
+        .map_err(|e| ApiError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, e))
 }

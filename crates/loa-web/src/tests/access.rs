@@ -1,6 +1,6 @@
 //! An id lets one watch a game; only a seat's token lets one act in it.
 
-use super::{id_of, App};
+use super::{id_of, token, App};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
@@ -15,8 +15,12 @@ fn slots(created: &Value) -> Vec<&str> {
     slots
 }
 
-fn token<'a>(created: &'a Value, slot: &str) -> &'a str {
-    created["tokens"][slot].as_str().expect("a seat's token")
+/// A seat's token as text.
+fn token_text(created: &Value, slot: &str) -> String {
+    token(created, slot)
+        .as_str()
+        .expect("a seat's token")
+        .to_string()
 }
 
 #[tokio::test]
@@ -47,7 +51,7 @@ async fn every_game_answers_the_tokens_of_the_creators_seats() {
     for (body, expected) in cases {
         let created = app.create(body.clone()).await;
         assert_eq!(slots(&created), expected, "{body}");
-        let tokens: Vec<&str> = expected.iter().map(|s| token(&created, s)).collect();
+        let tokens: Vec<String> = expected.iter().map(|s| token_text(&created, s)).collect();
         let mut distinct = tokens.clone();
         distinct.sort_unstable();
         distinct.dedup();
@@ -60,7 +64,7 @@ async fn every_game_answers_the_tokens_of_the_creators_seats() {
             let path = format!(
                 "/api/games/{}?token={}",
                 id_of(&created),
-                token(&created, slot)
+                token_text(&created, slot)
             );
             assert_eq!(app.ok("GET", &path, None).await["you"], slot);
         }
@@ -95,7 +99,8 @@ async fn no_action_is_taken_without_the_seats_token() {
     let other = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
-    let stranger = token(&other, "black");
+    let stranger = token_text(&other, "black");
+    let stranger = stranger.as_str();
     for body in [
         json!({"black": "human", "white": {"engine": {"level": 1}}}),
         json!({"black": "human", "white": "human"}),

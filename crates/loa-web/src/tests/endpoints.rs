@@ -1,12 +1,8 @@
 //! Each endpoint's answer and its errors, driven in-process.
 
-use super::{id_of, App};
+use super::{id_of, token, App};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
-
-fn token(created: &Value, slot: &str) -> Value {
-    created["tokens"][slot].clone()
-}
 
 #[tokio::test]
 async fn malformed_bodies_get_the_apis_errors() {

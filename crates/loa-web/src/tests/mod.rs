@@ -91,6 +91,11 @@ impl App {
     }
 }
 
+/// The token of a seat of the game `created` made.
+pub fn token(created: &Value, slot: &str) -> Value {
+    created["tokens"][slot].clone()
+}
+
 /// A game's id from its creation's answer.
 pub fn id_of(created: &Value) -> &str {
     created["id"].as_str().expect("an id")
