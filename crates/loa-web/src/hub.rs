@@ -116,17 +116,10 @@ impl Hub {
         open: &Arc<OpenGame>,
         action: impl FnOnce(&mut LiveGame, i64) -> Result<Changed, GameError>,
     ) -> HubResult<GameView> {
-        let mut refusal = None;
         let view = self
-            .change_if(open, |live, now| {
-                action(live, now).map_err(|e| refusal = Some(e)).ok()
-            })
+            .apply(open, |live, now| action(live, now).map(Some))
             .await?;
-        match (view, refusal) {
-            (Some(view), _) => Ok(view),
-            (None, Some(refusal)) => Err(refusal.into()),
-            (None, None) => unreachable!("an action either changes the game or says why not"),
-        }
+        Ok(view.expect("an action that is not refused changes the game"))
     }
 
     /// A change the server makes when it applies (the engine's move, a flag): `None`,
@@ -136,10 +129,20 @@ impl Hub {
         open: &Arc<OpenGame>,
         action: impl FnOnce(&mut LiveGame, i64) -> Option<Changed>,
     ) -> HubResult<Option<GameView>> {
+        self.apply(open, |live, now| Ok(action(live, now))).await
+    }
+
+    /// Makes the change on a copy, writes it, then puts the copy in place and tells the
+    /// watchers.
+    async fn apply(
+        self: &Arc<Self>,
+        open: &Arc<OpenGame>,
+        action: impl FnOnce(&mut LiveGame, i64) -> Result<Option<Changed>, GameError>,
+    ) -> HubResult<Option<GameView>> {
         let mut live = open.game.lock().await;
         let now = now_ms();
         let mut copy = live.clone();
-        let Some(changed) = action(&mut copy, now) else {
+        let Some(changed) = action(&mut copy, now)? else {
             return Ok(None);
         };
         self.store
