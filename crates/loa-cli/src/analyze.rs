@@ -8,8 +8,8 @@ use clap::Args;
 use loa_core::{Game, GameState, RuleSet, VariantPosition};
 use loa_engine::solver::{SolveLimits, Solver, Verdict};
 use loa_engine::{
-    check_hash_size, Engine, Info, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit,
-    MAX_DEPTH, MAX_HASH_MB,
+    check_hash_size, Engine, Info, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH,
+    MAX_HASH_MB,
 };
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,10 +82,11 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     let history = game.previous_hashes();
     say!("{}", pos.diagram(loa_core::Bitboard::EMPTY).trim_end());
     say!("{pos}");
-    let engine = Engine::new(args.hash, rules);
+    let engine = Engine::new(args.hash);
     let request = SearchRequest {
         root: pos,
         history,
+        rules,
         limits,
         until_stopped: false,
     };
@@ -139,11 +140,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         }
     }
     if let Some(best) = result.best {
-        say!(
-            "best move {best} {} depth {}",
-            Score::from_internal(result.score),
-            result.depth
-        );
+        say!("best move {best} {} depth {}", result.score, result.depth);
     }
     Ok(())
 }

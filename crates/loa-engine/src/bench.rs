@@ -73,13 +73,13 @@ pub fn run(depth: u32, mut on_position: impl FnMut(usize, &str, u64)) -> BenchRe
         depth: Some(depth),
         ..SearchLimits::default()
     };
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     let mut nodes = 0;
     let started = Instant::now();
     for (i, text) in POSITIONS.iter().enumerate() {
         let pos: Position = text.parse().expect("bench positions are valid");
         engine.clear();
-        let result = engine.search(&pos, &[], &limits, &stop, |_| {});
+        let result = engine.search(&pos, &[], RuleSet::Draw, &limits, &stop, |_| {});
         on_position(i, text, result.nodes);
         nodes += result.nodes;
     }

@@ -3,7 +3,7 @@
 //! it reports each finished iteration as a typed [`Info`] as it goes.
 
 use crate::{Engine, Info, SearchLimits, SearchResult};
-use loa_core::VariantPosition;
+use loa_core::{RuleSet, VariantPosition};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -16,6 +16,8 @@ pub struct SearchRequest {
     pub root: VariantPosition,
     /// The hashes of the game's positions before the root, oldest first.
     pub history: Vec<u64>,
+    /// Which simultaneous-connection rule the game is played under.
+    pub rules: RuleSet,
     pub limits: SearchLimits,
     /// Hold the result until [`SearchHandle::stop`], even when the search ends sooner
     /// (the protocol's `go infinite`).
@@ -48,13 +50,7 @@ impl SearchHandle {
             // Deep recursion: a ply of the search holds a move list on the stack.
             .stack_size(64 << 20)
             .spawn(move || {
-                let result = engine.search_any(
-                    &request.root,
-                    &request.history,
-                    &request.limits,
-                    &thread_stop,
-                    &mut on_info,
-                );
+                let result = engine.search_any(&request, &thread_stop, &mut on_info);
                 if request.until_stopped {
                     while !thread_stop.load(Ordering::Acquire) {
                         std::thread::park_timeout(Duration::from_millis(20));
@@ -108,7 +104,6 @@ impl Stopper {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use loa_core::RuleSet;
     use std::sync::mpsc;
     use std::time::Instant;
 
@@ -116,6 +111,7 @@ mod tests {
         SearchRequest {
             root: loa_core::Position::startpos().into(),
             history: Vec::new(),
+            rules: RuleSet::Draw,
             limits,
             until_stopped,
         }
@@ -130,7 +126,7 @@ mod tests {
             ..SearchLimits::default()
         };
         let handle = SearchHandle::start(
-            Engine::new(1, RuleSet::Draw),
+            Engine::new(1),
             request(limits, false),
             move |info| tx.send(info.clone()).unwrap(),
             move |result| done_tx.send(result.best).unwrap(),
@@ -146,7 +142,7 @@ mod tests {
     #[test]
     fn an_unlimited_search_ends_on_stop() {
         let handle = SearchHandle::start(
-            Engine::new(1, RuleSet::Draw),
+            Engine::new(1),
             request(SearchLimits::default(), true),
             |_| {},
             |_| {},

@@ -29,6 +29,29 @@ impl TimeLimit {
         TimeLimit::Fixed(time - overhead.min(time / 20))
     }
 
+    /// The tighter of two limits: a fixed time kept under a clock's share, or the
+    /// share, stopped no later than the fixed time.
+    pub fn tighter(self, other: TimeLimit) -> TimeLimit {
+        use TimeLimit::{Fixed, Managed};
+        match (self, other) {
+            (Fixed(a), Fixed(b)) => Fixed(a.min(b)),
+            (Fixed(time), Managed { soft, hard }) | (Managed { soft, hard }, Fixed(time)) => {
+                if time <= soft {
+                    Fixed(time)
+                } else {
+                    Managed {
+                        soft,
+                        hard: hard.min(time),
+                    }
+                }
+            }
+            (Managed { soft, hard }, Managed { soft: s, hard: h }) => Managed {
+                soft: soft.min(s),
+                hard: hard.min(h),
+            },
+        }
+    }
+
     /// The time after which the search stops whatever it is doing.
     pub fn hard(self) -> Duration {
         match self {
@@ -105,6 +128,37 @@ mod tests {
             ..clock
         };
         assert_eq!(last.budget(ms(0)).hard(), ms(54_000));
+    }
+
+    #[test]
+    fn the_tighter_limit_keeps_a_fixed_time_inside_a_clock_share() {
+        let share = TimeLimit::Managed {
+            soft: ms(1_000),
+            hard: ms(4_000),
+        };
+        let fixed = TimeLimit::Fixed;
+        assert_eq!(fixed(ms(500)).tighter(share), fixed(ms(500)));
+        assert_eq!(share.tighter(fixed(ms(500))), fixed(ms(500)));
+        assert_eq!(
+            fixed(ms(2_000)).tighter(share),
+            TimeLimit::Managed {
+                soft: ms(1_000),
+                hard: ms(2_000)
+            }
+        );
+        assert_eq!(fixed(ms(9_000)).tighter(share), share);
+        assert_eq!(fixed(ms(3)).tighter(fixed(ms(2))), fixed(ms(2)));
+        let other = TimeLimit::Managed {
+            soft: ms(2_000),
+            hard: ms(3_000),
+        };
+        assert_eq!(
+            share.tighter(other),
+            TimeLimit::Managed {
+                soft: ms(1_000),
+                hard: ms(3_000)
+            }
+        );
     }
 
     #[test]

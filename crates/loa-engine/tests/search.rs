@@ -8,14 +8,16 @@ use std::sync::atomic::AtomicBool;
 
 fn search(text: &str, rules: RuleSet, depth: u32) -> (String, Score) {
     let pos: Position = text.parse().unwrap();
-    let mut engine = Engine::new(16, rules);
+    let mut engine = Engine::new(16);
     let stop = AtomicBool::new(false);
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
     };
     let mut last = None;
-    let result = engine.search(&pos, &[], &limits, &stop, |info| last = Some(info.score));
+    let result = engine.search(&pos, &[], rules, &limits, &stop, |info| {
+        last = Some(info.score)
+    });
     (result.best.unwrap().to_string(), last.unwrap())
 }
 
@@ -30,10 +32,11 @@ fn connects_at_once_at_depth_one() {
 #[test]
 fn game_over_at_the_root_has_no_move() {
     let pos: Position = "8/8/8/3bb3/3ww3/8/8/8 b".parse().unwrap();
-    let mut engine = Engine::new(1, RuleSet::Draw);
+    let mut engine = Engine::new(1);
     let result = engine.search(
         &pos,
         &[],
+        RuleSet::Draw,
         &SearchLimits::default(),
         &AtomicBool::new(false),
         |_| {},
@@ -44,21 +47,36 @@ fn game_over_at_the_root_has_no_move() {
 #[test]
 fn two_threads_find_the_same_connection_and_stop() {
     let pos: Position = "8/8/1w1wb3/8/1bww4/1ww1b3/2w2b2/8 w".parse().unwrap();
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     engine.set_threads(2);
     assert_eq!(engine.threads(), 2);
     let limits = SearchLimits {
         depth: Some(6),
         ..SearchLimits::default()
     };
-    let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
+    let result = engine.search(
+        &pos,
+        &[],
+        RuleSet::Draw,
+        &limits,
+        &AtomicBool::new(false),
+        |_| {},
+    );
     assert_eq!(result.best.unwrap().to_string(), "c2-c5");
     // An infinite search with helpers ends when stopped from outside.
     let start = Position::startpos();
     let stop = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
-        let handle =
-            scope.spawn(|| engine.search(&start, &[], &SearchLimits::default(), &stop, |_| {}));
+        let handle = scope.spawn(|| {
+            engine.search(
+                &start,
+                &[],
+                RuleSet::Draw,
+                &SearchLimits::default(),
+                &stop,
+                |_| {},
+            )
+        });
         std::thread::sleep(std::time::Duration::from_millis(200));
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         handle.join().unwrap()
@@ -85,16 +103,23 @@ fn a_third_repetition_scores_as_a_draw() {
     }
     let root = *game.position();
     let c2a2 = root.parse_move("c2-a2").unwrap();
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     let limits = SearchLimits {
         depth: Some(1),
         multipv: 64,
         ..SearchLimits::default()
     };
     let mut scores = Vec::new();
-    engine.search(&root, &keys, &limits, &AtomicBool::new(false), |info| {
-        scores.push((info.pv[0], info.score));
-    });
+    engine.search(
+        &root,
+        &keys,
+        RuleSet::Draw,
+        &limits,
+        &AtomicBool::new(false),
+        |info| {
+            scores.push((info.pv[0], info.score));
+        },
+    );
     assert_eq!(scores.len(), root.legal_moves().len());
     let draw: Vec<_> = scores.iter().filter(|(_, s)| *s == Score::Cp(0)).collect();
     assert_eq!(draw, [&(c2a2, Score::Cp(0))]);
@@ -129,17 +154,13 @@ fn check_forced_win(text: &str, moves: i32, rules: RuleSet) {
     let pos: Position = text.parse().unwrap();
     let shortest = (1..=moves as u32).find(|&n| forced_win(&pos, 2 * n - 1, rules));
     assert_eq!(shortest, Some(moves as u32), "brute force on {text}");
-    let mut engine = Engine::new(16, rules);
+    let mut engine = Engine::new(16);
     let limits = SearchLimits {
         depth: Some(2 * moves as u32 + 1),
         ..SearchLimits::default()
     };
-    let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
-    assert_eq!(
-        Score::from_internal(result.score),
-        Score::Mate(moves),
-        "{text}"
-    );
+    let result = engine.search(&pos, &[], rules, &limits, &AtomicBool::new(false), |_| {});
+    assert_eq!(result.score, Score::Mate(moves), "{text}");
     let best = result.best.unwrap();
     assert!(
         winning_move(&pos, best, 2 * moves as u32 - 1, rules, pos.side_to_move()),
@@ -195,16 +216,23 @@ fn a_simultaneous_connection_is_avoided_under_draw_and_taken_under_mover_wins() 
 /// A search with the solver beside it, to the end (a proved result or a connection the
 /// search finds ends it) or to `depth`.
 fn search_with_solver(pos: &Position, depth: Option<u32>) -> (SearchResult, Vec<Score>) {
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     engine.set_solver(true);
     let limits = SearchLimits {
         depth,
         ..SearchLimits::default()
     };
     let mut scores = Vec::new();
-    let result = engine.search(pos, &[], &limits, &AtomicBool::new(false), |info| {
-        scores.push(info.score);
-    });
+    let result = engine.search(
+        pos,
+        &[],
+        RuleSet::Draw,
+        &limits,
+        &AtomicBool::new(false),
+        |info| {
+            scores.push(info.score);
+        },
+    );
     (result, scores)
 }
 
@@ -268,7 +296,7 @@ fn the_solver_beside_the_search_takes_whole_parachute_turns() {
 #[test]
 fn a_search_stopped_before_any_root_move_is_searched_reports_no_line() {
     let start = Position::startpos();
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     // Stopped from outside before it starts, or by a node limit at the root itself.
     let stopped = AtomicBool::new(true);
     let one_node = SearchLimits {
@@ -280,7 +308,9 @@ fn a_search_stopped_before_any_root_move_is_searched_reports_no_line() {
         (one_node, &AtomicBool::new(false)),
     ] {
         let mut lines = Vec::new();
-        let result = engine.search(&start, &[], &limits, stop, |info| lines.push(info.clone()));
+        let result = engine.search(&start, &[], RuleSet::Draw, &limits, stop, |info| {
+            lines.push(info.clone())
+        });
         assert_eq!(lines, []);
         assert_eq!(result.depth, 0);
         assert!(start.is_legal(result.best.unwrap()));
@@ -290,8 +320,22 @@ fn a_search_stopped_before_any_root_move_is_searched_reports_no_line() {
         depth: Some(3),
         ..SearchLimits::default()
     };
-    let searched = engine.search(&start, &[], &depth_three, &AtomicBool::new(false), |_| {});
-    let again = engine.search(&start, &[], &SearchLimits::default(), &stopped, |_| {});
+    let searched = engine.search(
+        &start,
+        &[],
+        RuleSet::Draw,
+        &depth_three,
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    let again = engine.search(
+        &start,
+        &[],
+        RuleSet::Draw,
+        &SearchLimits::default(),
+        &stopped,
+        |_| {},
+    );
     assert_eq!(again.best, searched.best);
 }
 
@@ -305,7 +349,7 @@ fn a_first_iteration_cut_short_reports_the_moves_it_searched_through() {
         outcome.is_some_and(|o| o.winner == Some(Color::Black))
     };
     let legal = pos.legal_moves().len() as u64;
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     let mut reported = 0;
     for nodes in 2..legal {
         engine.clear();
@@ -314,9 +358,16 @@ fn a_first_iteration_cut_short_reports_the_moves_it_searched_through() {
             ..SearchLimits::default()
         };
         let mut lines = Vec::new();
-        let result = engine.search(&pos, &[], &limits, &AtomicBool::new(false), |info| {
-            lines.push(info.clone());
-        });
+        let result = engine.search(
+            &pos,
+            &[],
+            RuleSet::Draw,
+            &limits,
+            &AtomicBool::new(false),
+            |info| {
+                lines.push(info.clone());
+            },
+        );
         // Each line reported is a move searched through, with its true value: a
         // connection for a winning move, a lesser score for any other.
         for info in &lines {

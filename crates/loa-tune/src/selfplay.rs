@@ -41,7 +41,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     std::thread::scope(|scope| {
         for _ in 0..args.threads.max(1) {
             scope.spawn(|| -> Result<()> {
-                let mut engine = Engine::new(8, RuleSet::Draw);
+                let mut engine = Engine::new(8);
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= args.games {
@@ -81,9 +81,9 @@ fn play_game(
             moves[rng.random_range(0..moves.len())]
         } else {
             let keys = game.previous_hashes();
-            let result = engine.search(game.position(), &keys, &limits, stop, |_| {});
+            let result = engine.search(game.position(), &keys, game.rules(), &limits, stop, |_| {});
             // Positions where the search already sees the end teach the weights nothing.
-            if result.score.abs() < loa_engine::search::MATE_BOUND {
+            if matches!(result.score, loa_engine::Score::Cp(_)) {
                 positions.push(*game.position());
             }
             result.best.expect("game not over")

@@ -141,39 +141,43 @@ impl Go {
         let mover = side.index();
         let clock_given = self.time.iter().chain(&self.increment).any(Option::is_some)
             || self.moves_to_go.is_some();
-        let time = match (self.move_time, clock_given) {
-            (Some(time), _) => Some(TimeLimit::move_time(time, overhead)),
-            (None, true) => {
-                let remaining = self.time[mover].ok_or_else(|| {
-                    let (p, c) = if side == Color::Black {
-                        ("p1time", "btime")
-                    } else {
-                        ("p2time", "wtime")
-                    };
-                    ProtocolError::new(format!(
-                        "go: a clock was given but not the time of the side to move \
-                         ({side}: {p} or {c})"
-                    ))
-                })?;
-                let clock = Clock {
-                    remaining,
-                    increment: self.increment[mover].unwrap_or_default(),
-                    moves_to_go: self.moves_to_go,
+        let move_time = (self.move_time).map(|time| TimeLimit::move_time(time, overhead));
+        let clock = match self.time[mover] {
+            Some(remaining) => Some(Clock {
+                remaining,
+                increment: self.increment[mover].unwrap_or_default(),
+                moves_to_go: self.moves_to_go,
+            }),
+            // A move time is enough without the mover's clock.
+            None if clock_given && move_time.is_none() => {
+                let (p, c) = if side == Color::Black {
+                    ("p1time", "btime")
+                } else {
+                    ("p2time", "wtime")
                 };
-                Some(clock.budget(overhead))
+                return Err(ProtocolError::new(format!(
+                    "go: a clock was given but not the time of the side to move \
+                     ({side}: {p} or {c})"
+                )));
             }
-            (None, false) => None,
+            None => None,
         };
         // With no limit at all the search runs until `stop`, as with `infinite`.
-        let unlimited = time.is_none() && self.depth.is_none() && self.nodes.is_none();
+        let unlimited =
+            move_time.is_none() && clock.is_none() && self.depth.is_none() && self.nodes.is_none();
         if self.infinite || unlimited {
             return Ok((SearchLimits::default(), true));
         }
         let limits = SearchLimits {
             depth: self.depth,
             nodes: self.nodes,
-            time,
+            time: move_time,
             ..SearchLimits::default()
+        };
+        // A move time given with a clock is kept inside the clock's share.
+        let limits = match clock {
+            Some(clock) => limits.on_clock(&clock, overhead),
+            None => limits,
         };
         Ok((limits, false))
     }
@@ -277,6 +281,15 @@ mod tests {
         assert!(limits("", Color::Black).unwrap().1);
         let (l, _) = limits("movetime 300 wtime 1", Color::Black).unwrap();
         assert_eq!(l.time, Some(TimeLimit::Fixed(Duration::from_millis(290))));
+        // A move time given with the mover's clock stays inside the clock's share.
+        let (l, _) = limits("movetime 5000 btime 18000", Color::Black).unwrap();
+        let share = Clock {
+            remaining: Duration::from_millis(18_000),
+            ..Clock::default()
+        };
+        let fixed = TimeLimit::move_time(Duration::from_millis(5_000), OVERHEAD);
+        assert_eq!(l.time, Some(fixed.tighter(share.budget(OVERHEAD))));
+        assert!(l.time.unwrap().hard() < Duration::from_millis(4_000));
         assert!(limits("wtime -20 btime 100", Color::White).is_ok());
         assert_eq!(go("wtime -20").unwrap().time[1], Some(Duration::ZERO));
     }

@@ -105,11 +105,22 @@ impl Clock {
         }
     }
 
-    /// The most the engine may think about a move for `side` at `now`: a thirtieth of
-    /// the time left, and never under 10 ms.
-    pub fn move_budget(&self, side: Color, now: i64) -> std::time::Duration {
-        let left = self.left_at(side, side, now);
-        std::time::Duration::from_millis((left / 30).max(10))
+    /// `side`'s clock at `now` as the engine budgets it: the time left and the
+    /// increment, or for a correspondence move all the time this move has.
+    pub fn engine_clock(&self, side: Color, now: i64) -> loa_engine::Clock {
+        let remaining = std::time::Duration::from_millis(self.left_at(side, side, now));
+        match self.control {
+            TimeControl::Live { increment_s, .. } => loa_engine::Clock {
+                remaining,
+                increment: std::time::Duration::from_secs(increment_s),
+                moves_to_go: None,
+            },
+            TimeControl::Correspondence { .. } => loa_engine::Clock {
+                remaining,
+                increment: std::time::Duration::ZERO,
+                moves_to_go: Some(1),
+            },
+        }
     }
 
     /// When the side to move runs out of time, if its time runs.
@@ -172,15 +183,21 @@ mod tests {
     }
 
     #[test]
-    fn a_move_is_budgeted_a_thirtieth_of_the_time_left_and_at_least_10_ms() {
+    fn the_engine_sees_the_time_left_of_its_side_and_the_increment() {
         let mut clock = Clock::new(BLITZ);
-        assert_eq!(clock.move_budget(Black, 0).as_millis(), 2_000);
         clock.start(0);
-        assert_eq!(clock.move_budget(Black, 30_000).as_millis(), 1_000);
-        assert_eq!(clock.move_budget(Black, 59_990).as_millis(), 10);
-        assert!(clock.press(Black, 59_990));
+        let seen = clock.engine_clock(Black, 30_000);
+        assert_eq!(seen.remaining.as_millis(), 30_000);
+        assert_eq!(seen.increment.as_millis(), 2_000);
+        assert_eq!(seen.moves_to_go, None);
+        assert!(clock.press(Black, 30_000));
         // After Black's move White's 60 s begin to run.
-        assert_eq!(clock.move_budget(White, 59_990).as_millis(), 2_000);
+        assert_eq!(
+            clock.engine_clock(White, 40_000).remaining.as_millis(),
+            50_000
+        );
+        let post = Clock::new(TimeControl::Correspondence { days: 2 });
+        assert_eq!(post.engine_clock(Black, 0).moves_to_go, Some(1));
     }
 
     #[test]

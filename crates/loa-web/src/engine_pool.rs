@@ -2,7 +2,6 @@
 //! the machine has cores; the rest wait their turn. Each search is bounded in time by its
 //! limits and can be cancelled at any moment, waiting or running.
 
-use loa_core::RuleSet;
 use loa_engine::{Engine, Info, SearchHandle, SearchRequest, SearchResult};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -69,7 +68,6 @@ impl EnginePool {
     /// search could not run; a search cancelled while running still gives its result.
     pub async fn search(
         &self,
-        rules: RuleSet,
         request: SearchRequest,
         on_info: impl FnMut(&Info) + Send + 'static,
         cancel: &Arc<Cancel>,
@@ -86,8 +84,7 @@ impl EnginePool {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .pop()
-            .unwrap_or_else(|| Engine::new(HASH_MB, rules));
-        engine.set_rules(rules);
+            .unwrap_or_else(|| Engine::new(HASH_MB));
         engine.clear();
         let (done_tx, done_rx) = oneshot::channel();
         let handle = SearchHandle::start(engine, request, on_info, move |_| {
@@ -121,6 +118,7 @@ mod tests {
         SearchRequest {
             root: loa_core::Position::startpos().into(),
             history: Vec::new(),
+            rules: loa_core::RuleSet::Draw,
             limits,
             until_stopped: false,
         }
@@ -133,10 +131,7 @@ mod tests {
         let long = SearchLimits::default();
         let task = {
             let (pool, running) = (Arc::clone(&pool), Arc::clone(&running));
-            tokio::spawn(async move {
-                pool.search(RuleSet::Draw, request(long), |_| {}, &running)
-                    .await
-            })
+            tokio::spawn(async move { pool.search(request(long), |_| {}, &running).await })
         };
         tokio::time::sleep(Duration::from_millis(100)).await;
         // The only place is taken: this one waits, and is cancelled while waiting.
@@ -144,13 +139,8 @@ mod tests {
         let waiter = {
             let (pool, waiting) = (Arc::clone(&pool), Arc::clone(&waiting));
             tokio::spawn(async move {
-                pool.search(
-                    RuleSet::Draw,
-                    request(SearchLimits::default()),
-                    |_| {},
-                    &waiting,
-                )
-                .await
+                pool.search(request(SearchLimits::default()), |_| {}, &waiting)
+                    .await
             })
         };
         tokio::time::sleep(Duration::from_millis(50)).await;

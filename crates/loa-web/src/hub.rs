@@ -9,7 +9,7 @@ use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
 use crate::ids;
 use crate::store::{Store, StoreError};
 use loa_core::GameState;
-use loa_engine::{SearchLimits, SearchRequest, TimeLimit};
+use loa_engine::{SearchLimits, SearchRequest};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -259,18 +259,16 @@ impl Hub {
         }
         let cancel = Cancel::new();
         *engine = Some((ply, Arc::clone(&cancel)));
-        let mut limits = strength.limits();
-        cap_by_clock(&mut limits, live);
         let request = SearchRequest {
             root: *live.position(),
             history: live.game.previous_hashes(),
-            limits,
+            rules: live.rules(),
+            limits: cap_by_clock(strength.limits(), live),
             until_stopped: false,
         };
-        let rules = live.rules();
         let (hub, game) = (Arc::clone(self), Arc::clone(open));
         tokio::spawn(async move {
-            let result = hub.pool.search(rules, request, |_| {}, &cancel).await;
+            let result = hub.pool.search(request, |_| {}, &cancel).await;
             {
                 let mut engine = game.engine.lock().unwrap_or_else(|e| e.into_inner());
                 if engine
@@ -347,14 +345,16 @@ impl OpenGame {
     }
 }
 
-/// Under a clock, the engine takes no more than the clock's budget for a move.
-fn cap_by_clock(limits: &mut SearchLimits, live: &LiveGame) {
-    let Some(clock) = live.clock else {
-        return;
-    };
-    let side = live.position().side_to_move();
-    let budget = clock.move_budget(side, now_ms());
-    if let Some(TimeLimit::Fixed(time)) = limits.time {
-        limits.time = Some(TimeLimit::Fixed(time.min(budget)));
+/// Under a clock, the engine's time for a move stays inside the clock's share of it,
+/// as in the engine protocol.
+fn cap_by_clock(limits: SearchLimits, live: &LiveGame) -> SearchLimits {
+    // The move is written and sent before the opponent's clock starts.
+    const OVERHEAD: Duration = Duration::from_millis(50);
+    match live.clock {
+        Some(clock) => {
+            let side = live.position().side_to_move();
+            limits.on_clock(&clock.engine_clock(side, now_ms()), OVERHEAD)
+        }
+        None => limits,
     }
 }

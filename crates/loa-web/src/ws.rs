@@ -192,7 +192,7 @@ fn start_analysis(
 ) -> Result<Arc<Cancel>, String> {
     request.unknown.refuse()?;
     let line = request.line.check()?;
-    let (game, rules) = (&line.game, line.game.rules());
+    let game = &line.game;
     if let Some(outcome) = game.outcome() {
         return Err(format!("the game is over here: {outcome}"));
     }
@@ -202,6 +202,7 @@ fn start_analysis(
     let search = SearchRequest {
         root,
         history: game.previous_hashes(),
+        rules: game.rules(),
         limits: SearchLimits {
             time: Some(TimeLimit::Fixed(MAX_ANALYSIS)),
             ..SearchLimits::default()
@@ -226,7 +227,7 @@ fn start_analysis(
                 position: info_position.clone(),
             });
         };
-        let _ = hub.pool.search(rules, search, on_info, &task_cancel).await;
+        let _ = hub.pool.search(search, on_info, &task_cancel).await;
         if !task_cancel.is_cancelled() {
             let _ = tx.send(AnalysisMessage::Done { position });
         }

@@ -191,8 +191,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut session = Session {
         start: *game.start(),
         game,
-        opponent: (!engine_seats.is_empty())
-            .then(|| Engine::new(HASH_MB, RuleSet::from(args.rules))),
+        opponent: (!engine_seats.is_empty()).then(|| Engine::new(HASH_MB)),
         hint_engine: None,
         human,
         engine_seats,
@@ -201,7 +200,6 @@ pub fn run(args: PlayArgs) -> Result<()> {
         announced: false,
         out: std::io::stdout(),
     };
-    session.sync_rules();
     session.run(std::io::stdin().lock())
 }
 
@@ -256,14 +254,6 @@ struct Session<W: Write> {
 }
 
 impl<W: Write> Session<W> {
-    /// The engines play under the game's rule set (a loaded game brings its own).
-    fn sync_rules(&mut self) {
-        let rules = self.game.rules();
-        for engine in self.opponent.iter_mut().chain(self.hint_engine.iter_mut()) {
-            engine.set_rules(rules);
-        }
-    }
-
     fn computer_to_move(&self) -> bool {
         !self.game.is_over()
             && self
@@ -588,12 +578,11 @@ fn search(
     game: &Game<VariantPosition>,
     limits: &SearchLimits,
 ) -> Result<(Move, Score, u32)> {
-    let engine = slot
-        .take()
-        .unwrap_or_else(|| Engine::new(HASH_MB, game.rules()));
+    let engine = slot.take().unwrap_or_else(|| Engine::new(HASH_MB));
     let request = SearchRequest {
         root: *game.position(),
         history: game.previous_hashes(),
+        rules: game.rules(),
         limits: limits.clone(),
         until_stopped: false,
     };
@@ -602,5 +591,5 @@ fn search(
     let (engine, result) = handle.wait().context("the search thread stopped")?;
     *slot = Some(engine);
     let mv = result.best.context("the game is over")?;
-    Ok((mv, Score::from_internal(result.score), result.depth))
+    Ok((mv, result.score, result.depth))
 }

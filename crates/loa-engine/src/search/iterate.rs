@@ -26,7 +26,7 @@ impl Searcher<'_> {
             .filter(|mv| root_moves.contains(mv));
         let mut result = SearchResult {
             best: (root.outcome(self.rules).is_none()).then(|| known.unwrap_or(root_moves[0])),
-            score: 0,
+            score: Score::Cp(0),
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
@@ -69,7 +69,7 @@ impl Searcher<'_> {
             if let Some(&best) = best_pv.first() {
                 result.best = Some(best);
             }
-            result.score = *best_score;
+            result.score = Score::from_internal(*best_score);
             result.depth = depth;
             result.pv = best_pv.clone();
             for (line, (score, pv)) in found.iter().enumerate() {
@@ -88,7 +88,7 @@ impl Searcher<'_> {
             if self.stopped {
                 break;
             }
-            let score = result.score;
+            let score = *best_score;
             // A proven result cannot change with more depth.
             if lines == 1 && score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
                 break;

@@ -20,9 +20,9 @@ mod threads;
 pub use score::{Score, MATE, MATE_BOUND};
 
 use crate::solver::beside::{self, Proven};
-use crate::time::TimeLimit;
+use crate::time::{Clock, TimeLimit};
 use crate::tt::TranspositionTable;
-use crate::Searchable;
+use crate::{SearchRequest, Searchable};
 use loa_core::{Move, RuleSet, VariantPosition};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -47,6 +47,16 @@ pub struct SearchLimits {
     pub start: Option<Instant>,
 }
 
+impl SearchLimits {
+    /// These limits played on `clock`: the time is kept inside the clock's share for
+    /// this move ([`Clock::budget`]), with `overhead` in hand.
+    pub fn on_clock(mut self, clock: &Clock, overhead: Duration) -> SearchLimits {
+        let budget = clock.budget(overhead);
+        self.time = Some(self.time.map_or(budget, |time| time.tighter(budget)));
+        self
+    }
+}
+
 /// A report after each completed iteration, one per line of a multi-line search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
@@ -68,7 +78,7 @@ pub struct SearchResult {
     /// `None` only when the game is already over at the root.
     pub best: Option<Move>,
     /// The best line's value for the side to move.
-    pub score: i32,
+    pub score: Score,
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<Move>,
@@ -82,11 +92,12 @@ pub struct SearchResult {
 /// loss with the move the search found.
 fn take_proven(result: &mut SearchResult, proven: Proven) {
     result.proven = Some(proven);
-    let score = proven.score();
+    let score = Score::from_internal(proven.score());
+    let (searched, proved) = (result.score.as_cp(), score.as_cp());
     let search_knew = if proven.win {
-        result.score >= score
+        searched >= proved
     } else {
-        result.score <= -MATE_BOUND && result.score <= score
+        matches!(result.score, Score::Mate(n) if n < 0) && searched <= proved
     };
     if search_knew {
         return;
@@ -103,7 +114,6 @@ fn take_proven(result: &mut SearchResult, proven: Proven) {
 /// The engine: its table and ordering heuristics outlive a single search.
 pub struct Engine {
     tt: TranspositionTable,
-    rules: RuleSet,
     /// What each thread keeps from one search to the next; the main thread's first.
     threads: Vec<Box<ThreadTables>>,
     /// Whether a proof-number solver runs beside the search, on a thread of its own.
@@ -111,21 +121,12 @@ pub struct Engine {
 }
 
 impl Engine {
-    pub fn new(hash_mb: usize, rules: RuleSet) -> Engine {
+    pub fn new(hash_mb: usize) -> Engine {
         Engine {
             tt: TranspositionTable::new(hash_mb),
-            rules,
             threads: vec![ThreadTables::new()],
             solver: false,
         }
-    }
-
-    pub fn set_rules(&mut self, rules: RuleSet) {
-        self.rules = rules;
-    }
-
-    pub fn rules(&self) -> RuleSet {
-        self.rules
     }
 
     pub fn set_hash(&mut self, megabytes: usize) {
@@ -154,13 +155,14 @@ impl Engine {
         self.solver = on;
     }
 
-    /// Searches `root`. `history` holds the hashes of the game's positions before `root`,
-    /// oldest first, so repetitions are seen; `stop` ends the search from outside;
-    /// `on_info` hears of every finished iteration.
+    /// Searches `root` under `rules`. `history` holds the hashes of the game's positions
+    /// before `root`, oldest first, so repetitions are seen; `stop` ends the search from
+    /// outside; `on_info` hears of every finished iteration.
     pub fn search<P: Searchable>(
         &mut self,
         root: &P,
         history: &[u64],
+        rules: RuleSet,
         limits: &SearchLimits,
         stop: &AtomicBool,
         mut on_info: impl FnMut(&Info),
@@ -169,7 +171,7 @@ impl Engine {
         for tables in &mut self.threads {
             tables.history.age();
         }
-        let (tt, tables, rules) = (&self.tt, &mut self.threads, self.rules);
+        let (tt, tables) = (&self.tt, &mut self.threads);
         let halt = AtomicBool::new(false);
         // The solver's answer concerns the best line only.
         if !self.solver || limits.multipv > 1 {
@@ -206,7 +208,7 @@ impl Engine {
                     depth: result.depth,
                     multipv: 1,
                     seldepth: result.depth,
-                    score: Score::from_internal(result.score),
+                    score: result.score,
                     nodes: result.nodes,
                     time: start.elapsed(),
                     hashfull: tt.hashfull(),
@@ -217,22 +219,36 @@ impl Engine {
         })
     }
 
-    /// Searches a position of any variant: [`Engine::search`] on the position it holds.
+    /// Searches what `request` asks, a position of any variant: [`Engine::search`] on
+    /// the position it holds. `request.until_stopped` is for the caller to honour.
     pub fn search_any(
         &mut self,
-        root: &VariantPosition,
-        history: &[u64],
-        limits: &SearchLimits,
+        request: &SearchRequest,
         stop: &AtomicBool,
         on_info: impl FnMut(&Info),
     ) -> SearchResult {
+        let SearchRequest {
+            root,
+            history,
+            rules,
+            limits,
+            ..
+        } = request;
         match root {
-            VariantPosition::Standard(pos) => self.search(pos, history, limits, stop, on_info),
-            VariantPosition::Parachute(pos) => self.search(pos, history, limits, stop, on_info),
-            VariantPosition::AmbiLoa(pos) => self.search(pos, history, limits, stop, on_info),
-            VariantPosition::Neighbors(pos) => self.search(pos, history, limits, stop, on_info),
+            VariantPosition::Standard(pos) => {
+                self.search(pos, history, *rules, limits, stop, on_info)
+            }
+            VariantPosition::Parachute(pos) => {
+                self.search(pos, history, *rules, limits, stop, on_info)
+            }
+            VariantPosition::AmbiLoa(pos) => {
+                self.search(pos, history, *rules, limits, stop, on_info)
+            }
+            VariantPosition::Neighbors(pos) => {
+                self.search(pos, history, *rules, limits, stop, on_info)
+            }
             VariantPosition::FieldsOfAction(pos) => {
-                self.search(pos, history, limits, stop, on_info)
+                self.search(pos, history, *rules, limits, stop, on_info)
             }
         }
     }
@@ -250,7 +266,7 @@ mod tests {
     fn searched(score: i32) -> SearchResult {
         SearchResult {
             best: Some(mv(0, 1)),
-            score,
+            score: Score::from_internal(score),
             depth: 5,
             nodes: 100,
             pv: vec![mv(0, 1)],
@@ -272,7 +288,7 @@ mod tests {
         take_proven(&mut result, proven(true, 9));
         assert_eq!(result.best, Some(mv(18, 34)));
         assert_eq!(result.pv, vec![mv(18, 34)]);
-        assert_eq!(Score::from_internal(result.score), Score::Mate(5));
+        assert_eq!(result.score, Score::Mate(5));
         assert!(result.proven.is_some());
     }
 
@@ -281,7 +297,7 @@ mod tests {
         let mut result = searched(MATE - 3);
         take_proven(&mut result, proven(true, 9));
         assert_eq!(result.best, Some(mv(0, 1)));
-        assert_eq!(Score::from_internal(result.score), Score::Mate(2));
+        assert_eq!(result.score, Score::Mate(2));
     }
 
     #[test]
@@ -289,10 +305,10 @@ mod tests {
         let mut result = searched(-20);
         take_proven(&mut result, proven(false, 8));
         assert_eq!(result.best, Some(mv(0, 1)));
-        assert_eq!(Score::from_internal(result.score), Score::Mate(-4));
+        assert_eq!(result.score, Score::Mate(-4));
         // A nearer loss the search saw is kept.
         let mut result = searched(-(MATE - 4));
         take_proven(&mut result, proven(false, 8));
-        assert_eq!(Score::from_internal(result.score), Score::Mate(-2));
+        assert_eq!(result.score, Score::Mate(-2));
     }
 }

@@ -44,9 +44,11 @@ fn search_mate(pos: &Position, rules: RuleSet, depth: u32) -> Option<i32> {
         depth: Some(depth),
         ..SearchLimits::default()
     };
-    let mut engine = Engine::new(4, rules);
+    let mut engine = Engine::new(4);
     let mut score = None;
-    engine.search(pos, &[], &limits, &stop, |info| score = Some(info.score));
+    engine.search(pos, &[], rules, &limits, &stop, |info| {
+        score = Some(info.score)
+    });
     match score? {
         Score::Mate(n) => Some(n),
         Score::Cp(_) => None,
@@ -276,7 +278,7 @@ fn self_play_game(engine: &mut Engine, seed: &mut u64) -> Vec<Position> {
                 ..SearchLimits::default()
             };
             engine
-                .search(&pos, &[], &limits, &stop, |_| {})
+                .search(&pos, &[], RuleSet::Draw, &limits, &stop, |_| {})
                 .best
                 .unwrap()
         };
@@ -295,7 +297,7 @@ fn self_play_game(engine: &mut Engine, seed: &mut u64) -> Vec<Position> {
 #[test]
 #[ignore = "writes the test set"]
 fn make_the_test_set() {
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     let mut seed = 2026_u64;
     let mut found = 0;
     let mut game = 0;
@@ -335,14 +337,14 @@ fn compare_with_the_search_on_the_test_set() {
     let mut solver_nodes = 0;
     for (pos, _) in test_set() {
         let stop = AtomicBool::new(false);
-        let mut engine = Engine::new(16, RuleSet::Draw);
+        let mut engine = Engine::new(16);
         let limits = SearchLimits {
             time: Some(crate::TimeLimit::Fixed(std::time::Duration::from_secs(10))),
             ..SearchLimits::default()
         };
         let started = Instant::now();
         let mut found = None;
-        engine.search(&pos, &[], &limits, &stop, |info| {
+        engine.search(&pos, &[], RuleSet::Draw, &limits, &stop, |info| {
             if found.is_none() && matches!(info.score, Score::Mate(n) if n > 0) {
                 found = Some(started.elapsed());
                 stop.store(true, Ordering::Relaxed);
@@ -379,7 +381,7 @@ fn compare_with_the_search_on_the_test_set() {
 #[test]
 #[ignore = "writes the deep part of the test set"]
 fn make_the_deep_test_set() {
-    let mut engine = Engine::new(16, RuleSet::Draw);
+    let mut engine = Engine::new(16);
     let mut seed = 2026_u64;
     let mut found = 0;
     for game in 1..=60 {

@@ -118,7 +118,7 @@ impl Session {
         };
         Session {
             out: Out::new(writer),
-            engine: Some(Engine::new(settings.hash_mb, settings.rules)),
+            engine: Some(Engine::new(settings.hash_mb)),
             game: Game::new(settings.start(), settings.rules),
             settings,
             job: None,
@@ -251,7 +251,7 @@ impl Session {
     fn engine(&mut self) -> &mut Engine {
         let settings = self.settings;
         self.engine
-            .get_or_insert_with(|| Engine::new(settings.hash_mb, settings.rules))
+            .get_or_insert_with(|| Engine::new(settings.hash_mb))
     }
 
     /// Collects a job that has printed its last line, taking the engine back from a
@@ -305,7 +305,6 @@ impl Session {
             }
             (EngineOption::SimultaneousConnection, OptionValue::Rules(rules)) => {
                 self.settings.rules = rules;
-                self.engine().set_rules(rules);
                 // The same moves under the new rule set. A simultaneous connection ends
                 // the game under both rule sets, so every move can be played again.
                 let moves: Vec<_> = self.game.moves().collect();
@@ -390,6 +389,7 @@ impl Session {
         let request = SearchRequest {
             root: *self.game.position(),
             history: self.game.previous_hashes(),
+            rules: self.game.rules(),
             limits,
             until_stopped,
         };
@@ -397,7 +397,7 @@ impl Session {
         let engine = self
             .engine
             .take()
-            .unwrap_or_else(|| Engine::new(settings.hash_mb, settings.rules));
+            .unwrap_or_else(|| Engine::new(settings.hash_mb));
         match Job::search(engine, request, self.out.clone()) {
             Ok(job) => {
                 self.job = Some(job);

@@ -281,6 +281,7 @@ pub async fn evaluate(
         let request = SearchRequest {
             root: pos,
             history: Vec::new(),
+            rules,
             limits: SearchLimits {
                 depth: Some(depth),
                 time: Some(loa_engine::TimeLimit::Fixed(
@@ -292,10 +293,10 @@ pub async fn evaluate(
         };
         let result = hub
             .pool
-            .search(rules, request, |_| {}, &cancel)
+            .search(request, |_| {}, &cancel)
             .await
             .ok_or_else(|| ApiError::internal("the search did not run"))?;
-        scores.push(BlackScore::new(Score::from_internal(result.score), to_move));
+        scores.push(BlackScore::new(result.score, to_move));
     }
     Ok(Json(scores))
 }
