@@ -22,6 +22,26 @@ pub struct ServeArgs {
     /// How many engine searches may run at once, 1 to 256 (by default the machine's cores).
     #[arg(long, allow_negative_numbers = true, value_parser = whole(1, MAX_THREADS))]
     engines: Option<usize>,
+    /// The address people reach the site at when it is behind a proxy
+    /// (https://loa.example): only pages from it act with a sign-in, and https makes the
+    /// sign-in cookie Secure.
+    #[arg(long, value_name = "URL", value_parser = public_url)]
+    public_url: Option<String>,
+}
+
+fn public_url(text: &str) -> Result<String, String> {
+    let shaped = ["http://", "https://"].iter().any(|scheme| {
+        text.strip_prefix(scheme)
+            .is_some_and(|rest| !rest.is_empty())
+    });
+    if shaped {
+        Ok(text.trim_end_matches('/').to_string())
+    } else {
+        Err(format!(
+            "'{}' is not an address like https://loa.example",
+            loa_core::excerpt(text)
+        ))
+    }
 }
 
 /// A file path for the database: a URL (`postgres://...`) would otherwise be taken for
@@ -55,6 +75,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         port: args.port,
         db: db.clone(),
         engines: args.engines,
+        public_url: args.public_url,
     };
     loa_web::run(config, |address| {
         say!("loa serve: games kept in {}", db.display());

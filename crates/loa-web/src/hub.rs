@@ -3,12 +3,14 @@
 //! the game, written to the database, then told to the watchers; and after it the hub
 //! starts what the game needs next (the engine's move, the watch on a flag).
 
+use crate::accounts::SignInGuard;
 use crate::clock::now_ms;
 use crate::engine_pool::{Cancel, EnginePool};
 use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
 use crate::ids;
-use crate::store::{Store, StoreError};
-use loa_core::GameState;
+use crate::ratings::{self, Category, Rating, Speed};
+use crate::store::{RatingRow, RatingUpdate, Store, StoreError};
+use loa_core::{Color, GameState};
 use loa_engine::{SearchLimits, SearchRequest};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,6 +50,10 @@ pub type HubResult<T> = Result<T, HubError>;
 pub struct Hub {
     pub store: Store,
     pub pool: EnginePool,
+    /// Failed sign-ins by name.
+    pub sign_ins: SignInGuard,
+    /// Told whenever the lobby's seeks change.
+    pub lobby: broadcast::Sender<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
 
@@ -56,6 +62,8 @@ impl Hub {
         Arc::new(Hub {
             store,
             pool,
+            sign_ins: SignInGuard::default(),
+            lobby: broadcast::channel(16).0,
             games: Mutex::new(HashMap::new()),
         })
     }
@@ -142,9 +150,12 @@ impl Hub {
         let mut live = open.game.lock().await;
         let now = now_ms();
         let mut copy = live.clone();
-        let Some(changed) = action(&mut copy, now)? else {
+        let Some(mut changed) = action(&mut copy, now)? else {
             return Ok(None);
         };
+        if copy.rated && copy.is_over() && !live.is_over() {
+            self.rate(&mut copy, &mut changed).await?;
+        }
         self.store
             .update(&copy.row(now), &changed.as_change())
             .await?;
@@ -153,6 +164,59 @@ impl Hub {
         let view = live.view(now);
         self.after_change(open, &live, &view);
         Ok(Some(view))
+    }
+
+    /// Tells the lobby's watchers that the seeks changed.
+    pub fn lobby_changed(&self) {
+        let _ = self.lobby.send(());
+    }
+
+    /// The ratings a rated game's end moves, noted in the game and the change to write.
+    async fn rate(&self, live: &mut LiveGame, changed: &mut Changed) -> HubResult<()> {
+        let (Some(control), Some(ending)) = (live.clock.map(|c| c.control), &live.ending) else {
+            return Ok(());
+        };
+        let (Some(black), Some(white)) =
+            (live.account_of(Color::Black), live.account_of(Color::White))
+        else {
+            return Ok(());
+        };
+        let category = Category {
+            variant: live.variant,
+            speed: Speed::of(control),
+        }
+        .key();
+        let mut before = [Rating::default(); 2];
+        for (slot, account) in before.iter_mut().zip([black, white]) {
+            if let Some(row) = self.store.rating(account, &category).await? {
+                *slot = Rating {
+                    rating: row.rating,
+                    deviation: row.deviation,
+                    volatility: row.volatility,
+                    games: u32::try_from(row.games).unwrap_or(u32::MAX),
+                };
+            }
+        }
+        let after = ratings::rate(before[0], before[1], ending.winner);
+        live.rating_changes = Some([
+            i64::from(ratings::change(before[0], after[0])),
+            i64::from(ratings::change(before[1], after[1])),
+        ]);
+        changed.ratings = [black, white]
+            .into_iter()
+            .zip(after)
+            .map(|(account, rating)| RatingUpdate {
+                account,
+                rating: RatingRow {
+                    category: category.clone(),
+                    rating: rating.rating,
+                    deviation: rating.deviation,
+                    volatility: rating.volatility,
+                    games: i64::from(rating.games),
+                },
+            })
+            .collect();
+        Ok(())
     }
 
     /// The rematch of a finished game for the seat `caller` holds: made on the first

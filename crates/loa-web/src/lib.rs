@@ -2,7 +2,9 @@
 //! with clocks, or by correspondence), analyse and replay games in the browser; every
 //! game is kept in SQLite. docs/web.md documents the JSON API.
 
+mod accounts;
 mod api;
+mod auth;
 mod clock;
 mod engine_pool;
 mod error;
@@ -14,6 +16,8 @@ mod line;
 mod lineup;
 mod meta;
 mod page;
+mod pairing;
+mod ratings;
 mod server;
 mod setup;
 mod store;

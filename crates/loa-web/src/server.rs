@@ -1,6 +1,7 @@
 //! The server: the routes, the database, the engine pool, and serving until stopped.
 
 use crate::api;
+use crate::auth;
 use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::hub::Hub;
@@ -8,11 +9,13 @@ use crate::page;
 use crate::store::Store;
 use crate::ws;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::Router;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use tower_sessions::cookie::SameSite;
+use tower_sessions::{Expiry, SessionManagerLayer};
 
 /// The largest request body: 1 MB.
 pub const MAX_BODY: usize = 1 << 20;
@@ -24,11 +27,58 @@ pub struct Config {
     pub db: PathBuf,
     /// How many searches may run at once; the machine's cores by default.
     pub engines: Option<usize>,
+    /// The address people reach the site at (`https://loa.example`), when it is behind a
+    /// proxy: its origin is the only one allowed to act with a session, and `https`
+    /// makes the session cookie Secure.
+    pub public_url: Option<String>,
 }
 
-/// The routes of the page and the API.
-pub fn router(hub: Arc<Hub>) -> Router {
+/// How long a sign-in lasts without a visit.
+const SESSION_DAYS: i64 = 30;
+
+/// The routes of the page and the API, with sessions and the cross-site refusal.
+pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
+    let own_origin: Option<Arc<str>> = public_url.and_then(auth::origin_of).map(Into::into);
+    let sessions = SessionManagerLayer::new(hub.store.sessions())
+        .with_name(auth::SESSION_COOKIE)
+        .with_http_only(true)
+        .with_same_site(SameSite::Lax)
+        .with_secure(public_url.is_some_and(|url| url.starts_with("https://")))
+        .with_expiry(Expiry::OnInactivity(time::Duration::days(SESSION_DAYS)));
     Router::new()
+        .route("/@/{name}", get(page::index))
+        .route("/players", get(page::index))
+        .route("/account", get(page::index))
+        .route("/api/accounts", post(api::sign_up))
+        .route(
+            "/api/session",
+            post(api::sign_in_with_password).delete(api::sign_out),
+        )
+        .route("/api/sessions", delete(api::sign_out_everywhere))
+        .route("/api/me", get(api::me).delete(api::delete_account))
+        .route("/api/me/password", post(api::change_password))
+        .route("/api/me/games", get(api::my_games))
+        .route("/api/me/games.pgn", get(api::my_games_pgn))
+        .route("/api/me/bot", post(api::become_bot))
+        .route("/api/tokens", post(api::create_token).get(api::list_tokens))
+        .route("/api/tokens/{id}", delete(api::revoke_token))
+        .route("/api/players/{name}", get(api::player))
+        .route("/api/players/{name}/games", get(api::player_games))
+        .route("/api/leaderboard", get(api::leaderboard))
+        .route("/api/seeks", post(api::create_seek).get(api::list_seeks))
+        .route(
+            "/api/seeks/{id}",
+            get(api::get_seek).delete(api::delete_seek),
+        )
+        .route("/api/seeks/{id}/accept", post(api::accept_seek))
+        .route("/api/lobby/socket", get(ws::lobby_socket))
+        .route(
+            "/api/challenges",
+            post(api::create_challenge).get(api::my_challenges),
+        )
+        .route("/api/challenges/{id}", get(api::get_challenge))
+        .route("/api/challenges/{id}/accept", post(api::accept_challenge))
+        .route("/api/challenges/{id}/decline", post(api::decline_challenge))
         .route("/", get(page::index))
         .route("/game/{id}", get(page::index))
         .route("/analysis", get(page::index))
@@ -58,6 +108,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/evaluate", post(api::evaluate))
         .fallback(|| async { ApiError::new(axum::http::StatusCode::NOT_FOUND, "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            own_origin,
+            auth::refuse_cross_site,
+        ))
+        .layer(sessions)
         .with_state(hub)
 }
 
@@ -65,6 +120,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
 pub struct Server {
     listener: tokio::net::TcpListener,
     hub: Arc<Hub>,
+    public_url: Option<String>,
 }
 
 impl Server {
@@ -87,7 +143,11 @@ impl Server {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });
         let hub = Hub::new(store, EnginePool::new(engines));
-        Ok(Server { listener, hub })
+        Ok(Server {
+            listener,
+            hub,
+            public_url: config.public_url.clone(),
+        })
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
@@ -109,7 +169,8 @@ impl Server {
             let games = if resumed == 1 { "game" } else { "games" };
             tracing::info!("{resumed} {games} with running clocks resumed");
         }
-        axum::serve(self.listener, router(self.hub))
+        let app = router(self.hub, self.public_url.as_deref());
+        axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
             .await?;
         Ok(())

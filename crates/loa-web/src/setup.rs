@@ -37,8 +37,12 @@ pub struct GameSetup {
     pub lineup: Lineup,
     pub clock: Option<TimeControl>,
     pub online: bool,
-    /// Names from an imported record.
+    /// Names from an imported record, or Black's and White's account names.
     pub names: [Option<String>; 2],
+    /// The accounts whose seats each side's are, if any.
+    pub accounts: [Option<i64>; 2],
+    /// Whether the game counts for the players' ratings (both sides accounts).
+    pub rated: bool,
 }
 
 impl NewGame {
@@ -73,6 +77,8 @@ impl NewGame {
             clock,
             online: self.online,
             names,
+            accounts: [None, None],
+            rated: false,
         })
     }
 }

@@ -132,6 +132,40 @@ enum AnalysisMessage {
     },
 }
 
+/// The lobby's open seeks, sent whole when the socket opens and after every change.
+pub async fn lobby_socket(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    check_origin(&headers)?;
+    Ok(upgrade
+        .max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |mut socket| async move {
+            let mut changes = hub.lobby.subscribe();
+            loop {
+                let Ok(seeks) = crate::api::open_seeks(&hub).await else {
+                    break;
+                };
+                let json = serde_json::json!({ "seeks": seeks }).to_string();
+                if socket.send(Message::Text(json.into())).await.is_err() {
+                    break;
+                }
+                tokio::select! {
+                    change = changes.recv() => match change {
+                        // Missed changes are all in the next list.
+                        Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(_) => break,
+                    },
+                    incoming = socket.recv() => match incoming {
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                        Some(Ok(_)) => {}
+                    },
+                }
+            }
+        }))
+}
+
 pub async fn analysis_socket(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,

@@ -1,6 +1,7 @@
 //! Games: making them, reading them, playing in them, listing them, their records.
 
 use super::{refuse_unknown, ApiQuery, Body, OptionalBody, MAX_LIST};
+use crate::auth::Viewer;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Caller, Changed, GameView, LiveGame};
@@ -27,10 +28,16 @@ pub struct Created {
 
 pub async fn create_game(
     State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
     Body(request): Body<NewGame>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     refuse_unknown(&request.unknown)?;
-    let setup = request.check().map_err(ApiError::bad_request)?;
+    let mut setup = request.check().map_err(ApiError::bad_request)?;
+    // A game made signed in is the account's: at one board or against the engine every
+    // person's seat; online, the seat its maker joins.
+    if let (Some(account), false) = (&viewer.account, setup.online) {
+        setup.accounts = [Some(account.id); 2];
+    }
     let live = LiveGame::create(setup, now_ms());
     let tokens = live.tokens();
     let open = hub.create(live).await?;
@@ -67,13 +74,18 @@ pub struct GameAnswer {
 pub async fn get_game(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    viewer: Viewer,
     ApiQuery(query): ApiQuery<TokenQuery>,
 ) -> ApiResult<Json<GameAnswer>> {
     let open = hub.open(&id).await?;
     let live = open.game.lock().await;
+    let caller = Caller {
+        token: query.token,
+        account: viewer.id(),
+    };
     Ok(Json(GameAnswer {
         game: live.view(now_ms()),
-        you: query.token.as_deref().and_then(|t| live.slot_for_token(t)),
+        you: live.slot_for(&caller),
     }))
 }
 
@@ -92,11 +104,13 @@ pub struct MoveRequest {
 pub async fn play_move(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    viewer: Viewer,
     Body(request): Body<MoveRequest>,
 ) -> ApiResult<Json<GameView>> {
     let open = hub.open(&id).await?;
     let caller = Caller {
         token: request.token,
+        account: viewer.id(),
     };
     let view = hub
         .change(&open, |live, now| {
@@ -117,7 +131,7 @@ pub struct SideRequest {
 }
 
 impl SideRequest {
-    fn caller(&self) -> ApiResult<(Caller, Option<Color>)> {
+    fn caller(&self, viewer: &Viewer) -> ApiResult<(Caller, Option<Color>)> {
         let side = self
             .side
             .as_deref()
@@ -127,6 +141,7 @@ impl SideRequest {
         Ok((
             Caller {
                 token: self.token.clone(),
+                account: viewer.id(),
             },
             side,
         ))
@@ -147,11 +162,12 @@ pub enum Action {
 pub async fn act(
     hub: Arc<Hub>,
     id: String,
+    viewer: Viewer,
     request: SideRequest,
     action: Action,
 ) -> ApiResult<Json<GameView>> {
     let open = hub.open(&id).await?;
-    let (caller, side) = request.caller()?;
+    let (caller, side) = request.caller(&viewer)?;
     let view = hub
         .change(&open, |live, now| {
             let nothing = |live: &LiveGame| Changed::nothing_at(live.game.ply());
@@ -186,9 +202,10 @@ macro_rules! action_handler {
         pub async fn $name(
             State(hub): State<Arc<Hub>>,
             Path(id): Path<String>,
+            viewer: Viewer,
             OptionalBody(body): OptionalBody<SideRequest>,
         ) -> ApiResult<Json<GameView>> {
-            act(hub, id, body, Action::$action).await
+            act(hub, id, viewer, body, Action::$action).await
         }
     )*};
 }
@@ -207,10 +224,11 @@ action_handler!(
 pub async fn rematch(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    viewer: Viewer,
     OptionalBody(body): OptionalBody<SideRequest>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let open = hub.open(&id).await?;
-    let (caller, _) = body.caller()?;
+    let (caller, _) = body.caller(&viewer)?;
     let (rematch, made, tokens) = hub.rematch(&open, &caller).await?;
     let live = rematch.game.lock().await;
     let status = if made {
@@ -248,6 +266,9 @@ pub struct GameSummary {
     pub moves: usize,
     pub result: Option<String>,
     pub reason: Option<String>,
+    pub rated: bool,
+    /// Black's and White's names: the accounts', or an imported record's.
+    pub names: [Option<String>; 2],
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -256,10 +277,20 @@ pub async fn list_games(
     State(hub): State<Arc<Hub>>,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<GameSummary>>> {
-    let limit = query.limit.unwrap_or(50).min(MAX_LIST);
+    summaries(&hub, query.limit, query.offset, None).await
+}
+
+/// A page of games (of one account, if given), newest first.
+pub async fn summaries(
+    hub: &Hub,
+    limit: Option<usize>,
+    offset: Option<usize>,
+    account: Option<i64>,
+) -> ApiResult<Json<Vec<GameSummary>>> {
+    let limit = limit.unwrap_or(50).min(MAX_LIST);
     // SQLite counts in i64: an offset past every game lists nothing.
-    let offset = query.offset.unwrap_or(0).min(i64::MAX as usize);
-    let games = hub.store.list(limit, offset).await?;
+    let offset = offset.unwrap_or(0).min(i64::MAX as usize);
+    let games = hub.store.list(limit, offset, account).await?;
     Ok(Json(
         games
             .into_iter()
@@ -274,6 +305,8 @@ pub async fn list_games(
                 moves,
                 result: row.result,
                 reason: row.reason,
+                rated: row.rated,
+                names: serde_json::from_str(&row.names).unwrap_or_default(),
                 created_at: row.created_at,
                 updated_at: row.updated_at,
             })
@@ -296,27 +329,7 @@ pub async fn record(
 ) -> ApiResult<Response> {
     let open = hub.open(&id).await?;
     let live = open.game.lock().await;
-    let mut record = GameRecord::from_game(&live.game);
-    record.event = Some("loa serve".into());
-    record.date = chrono::DateTime::from_timestamp_millis(live.created_at)
-        .map(|at| at.format("%Y.%m.%d").to_string());
-    record.black = Some(
-        live.names[0]
-            .clone()
-            .unwrap_or_else(|| side_name(&live, Color::Black)),
-    );
-    record.white = Some(
-        live.names[1]
-            .clone()
-            .unwrap_or_else(|| side_name(&live, Color::White)),
-    );
-    if let Some(ending) = &live.ending {
-        record.result = loa_core::record::RecordResult::from_winner(ending.winner);
-        record.termination = Some(ending.reason.clone());
-    }
-    if let Some(clock) = live.clock {
-        record.time_control = Some(clock.control.label());
-    }
+    let record = record_of(&live);
     let (text, kind, ext) = match query.format.as_deref().unwrap_or("pgn") {
         "pgn" => (record.to_pgn(), "application/x-chess-pgn", "pgn"),
         "sgf" => (record.to_sgf(), "application/x-go-sgf", "sgf"),
@@ -336,6 +349,32 @@ pub async fn record(
         text,
     )
         .into_response())
+}
+
+/// The game as a record: its players, date, result and time control.
+pub fn record_of(live: &LiveGame) -> GameRecord {
+    let mut record = GameRecord::from_game(&live.game);
+    record.event = Some("loa serve".into());
+    record.date = chrono::DateTime::from_timestamp_millis(live.created_at)
+        .map(|at| at.format("%Y.%m.%d").to_string());
+    record.black = Some(
+        live.names[0]
+            .clone()
+            .unwrap_or_else(|| side_name(live, Color::Black)),
+    );
+    record.white = Some(
+        live.names[1]
+            .clone()
+            .unwrap_or_else(|| side_name(live, Color::White)),
+    );
+    if let Some(ending) = &live.ending {
+        record.result = loa_core::record::RecordResult::from_winner(ending.winner);
+        record.termination = Some(ending.reason.clone());
+    }
+    if let Some(clock) = live.clock {
+        record.time_control = Some(clock.control.label());
+    }
+    record
 }
 
 fn side_name(live: &LiveGame, side: Color) -> String {

@@ -4,10 +4,16 @@
 //! them, `positions` what is asked of positions and records; here, the extractors whose
 //! rejections are the API's JSON errors.
 
+mod accounts;
 mod games;
+mod pairing;
+mod players;
 mod positions;
 
+pub use accounts::*;
 pub use games::*;
+pub use pairing::*;
+pub use players::*;
 pub use positions::*;
 
 use crate::error::{ApiError, ApiResult};

@@ -22,6 +22,8 @@ impl LiveGame {
         let mut changed = Changed::nothing_at(self.game.ply());
         if !self.seats[index].joined {
             self.seats[index].joined = true;
+            // A person signed in takes the seat for their account.
+            self.seats[index].account = self.seats[index].account.or(caller.account);
             changed.seats.push(self.seats[index].clone());
             if self.seats.iter().all(|s| s.joined) && self.started_at.is_none() {
                 self.start(now);
@@ -39,7 +41,8 @@ impl LiveGame {
         expected_ply: Option<usize>,
         now: i64,
     ) -> GameResult<Changed> {
-        let slot = self.caller_slot(caller)?.slot.clone();
+        let to_move = self.lineup.slot(self.seat_to_move());
+        let slot = self.caller_slot(caller, Some(&to_move))?.slot.clone();
         self.check_can_move(expected_ply, now)?;
         if let Player::Engine(_) = self.lineup.player(self.seat_to_move()) {
             return Err(GameError::EngineTurn);
@@ -110,8 +113,7 @@ impl LiveGame {
         Changed {
             truncate_from: None,
             new_moves: vec![row],
-            first_new_ply: ply,
-            seats: Vec::new(),
+            ..Changed::nothing_at(ply)
         }
     }
 
@@ -265,16 +267,14 @@ impl LiveGame {
         self.draw_offer = None;
         Ok(Changed {
             truncate_from: Some(keep),
-            new_moves: Vec::new(),
-            first_new_ply: keep,
-            seats: Vec::new(),
+            ..Changed::nothing_at(keep)
         })
     }
 
     /// The setup of a rematch: the same game from its start, the sides' players swapped.
     /// Only a seat of a finished game asks for one.
     pub fn rematch_setup(&self, caller: &Caller) -> GameResult<GameSetup> {
-        self.caller_slot(caller)?;
+        self.caller_slot(caller, None)?;
         if !self.is_over() {
             return Err(GameError::RematchBeforeEnd);
         }
@@ -285,12 +285,14 @@ impl LiveGame {
             clock: self.clock.map(|c| c.control),
             online: self.online,
             names: [self.names[1].clone(), self.names[0].clone()],
+            accounts: [self.account_of(Color::White), self.account_of(Color::Black)],
+            rated: self.rated,
         })
     }
 
     /// The slots of the rematch the caller's seats become: Black's seats are White's.
     pub fn rematch_slots(&self, caller: &Caller) -> GameResult<Vec<String>> {
-        let slot = &self.caller_slot(caller)?.slot;
+        let slot = &self.caller_slot(caller, None)?.slot;
         let mut slots = vec![swap_slot(slot)];
         if !self.online {
             // At one board or against the engine the person holds every person's seat.

@@ -17,7 +17,7 @@ use crate::ids::random_name;
 use crate::levels::Strength;
 use crate::lineup::{Lineup, Player};
 use crate::setup::GameSetup;
-use crate::store::{Change, MoveRow, SeatRow};
+use crate::store::{Change, MoveRow, RatingUpdate, SeatRow};
 use loa_core::{Color, Game, GameState, RuleSet, Seat, Variant, VariantPosition};
 
 /// How a game ended.
@@ -29,11 +29,13 @@ pub struct Ending {
     pub reason: String,
 }
 
-/// Who is asking: the token of the seat they hold. An id lets one watch a game; only a
-/// seat's token lets one act in it.
+/// Who is asking: the token of the seat they hold, or the account signed in (by session
+/// or API token). An id lets one watch a game; only a seat's token or its account's
+/// session lets one act in it.
 #[derive(Clone, Debug, Default)]
 pub struct Caller {
     pub token: Option<String>,
+    pub account: Option<i64>,
 }
 
 #[derive(Clone)]
@@ -61,6 +63,10 @@ pub struct LiveGame {
     pub takeback_offer: Option<Color>,
     /// The id of the rematch, once one is made.
     pub rematch: Option<String>,
+    /// Whether the game counts for the players' ratings.
+    pub rated: bool,
+    /// Black's and White's rating changes, once a rated game has ended.
+    pub rating_changes: Option<[i64; 2]>,
 }
 
 /// What an action changed, for the store.
@@ -69,6 +75,8 @@ pub struct Changed {
     pub new_moves: Vec<MoveRow>,
     pub first_new_ply: usize,
     pub seats: Vec<SeatRow>,
+    /// The ratings a rated game's end moved.
+    pub ratings: Vec<RatingUpdate>,
 }
 
 impl Changed {
@@ -78,6 +86,7 @@ impl Changed {
             new_moves: Vec::new(),
             first_new_ply: ply,
             seats: Vec::new(),
+            ratings: Vec::new(),
         }
     }
 
@@ -87,6 +96,7 @@ impl Changed {
             new_moves: &self.new_moves,
             first_new_ply: self.first_new_ply,
             seats: &self.seats,
+            ratings: &self.ratings,
         }
     }
 }
@@ -109,10 +119,11 @@ impl LiveGame {
             .lineup
             .human_slots()
             .into_iter()
-            .map(|(slot, _)| SeatRow {
+            .map(|(slot, side)| SeatRow {
                 slot,
                 token: random_name(),
-                joined: !setup.online,
+                joined: !setup.online || setup.accounts[side.index()].is_some(),
+                account: setup.accounts[side.index()],
             })
             .collect();
         let (texts, movers) = line_of(&game);
@@ -135,8 +146,23 @@ impl LiveGame {
             draw_offer: None,
             takeback_offer: None,
             rematch: None,
+            rated: setup.rated,
+            rating_changes: None,
         };
-        if !live.online {
+        if live.seats.iter().all(|s| s.joined) {
+            live.start(now);
+        }
+        live
+    }
+
+    /// A game two people agreed on (a seek taken, a challenge accepted): both seats are
+    /// taken from the start, and the game begins.
+    pub fn create_paired(setup: GameSetup, now: i64) -> LiveGame {
+        let mut live = LiveGame::create(setup, now);
+        for seat in &mut live.seats {
+            seat.joined = true;
+        }
+        if live.started_at.is_none() {
             live.start(now);
         }
         live
@@ -186,9 +212,10 @@ impl LiveGame {
         self.seats.iter().find(|s| s.token == token)
     }
 
-    /// The side of the seat the caller's token holds; `requested`, if given, must be it.
+    /// The side of the seat the caller holds; `requested`, if given, must be it.
     fn caller_side(&self, caller: &Caller, requested: Option<Color>) -> Result<Color, GameError> {
-        let side = slot_side(&self.caller_slot(caller)?.slot);
+        let preferred = requested.map(|side| side.id().to_string());
+        let side = slot_side(&self.caller_slot(caller, preferred.as_deref())?.slot);
         match requested {
             Some(requested) if requested != side => Err(GameError::WrongSide {
                 seat: side,
@@ -198,10 +225,24 @@ impl LiveGame {
         }
     }
 
-    /// The seat the caller's token holds.
-    fn caller_slot(&self, caller: &Caller) -> Result<&SeatRow, GameError> {
-        let token = caller.token.as_deref().ok_or(GameError::NoToken)?;
-        self.slot_of(token).ok_or(GameError::NotASeat)
+    /// The seat the caller's token holds, or else one of their account's: `preferred`
+    /// when the account holds it (at one board an account holds both sides).
+    fn caller_slot(&self, caller: &Caller, preferred: Option<&str>) -> Result<&SeatRow, GameError> {
+        if let Some(token) = caller.token.as_deref() {
+            return self.slot_of(token).ok_or(GameError::NotASeat);
+        }
+        let account = caller.account.ok_or(GameError::NoToken)?;
+        let mut held = self.seats.iter().filter(|s| s.account == Some(account));
+        let first = held.clone().next().ok_or(GameError::NotASeat)?;
+        Ok(held
+            .find(|s| Some(s.slot.as_str()) == preferred)
+            .unwrap_or(first))
+    }
+
+    /// The account that plays `side`'s first seat, if any.
+    pub fn account_of(&self, side: Color) -> Option<i64> {
+        let slot = side.id();
+        self.seats.iter().find(|s| s.slot == slot)?.account
     }
 
     /// The tokens of every seat, by place: what the creator of the game is given.
@@ -212,9 +253,13 @@ impl LiveGame {
             .collect()
     }
 
-    /// The place a token holds, for the page to know whose seat it is.
-    pub fn slot_for_token(&self, token: &str) -> Option<String> {
-        self.slot_of(token).map(|s| s.slot.clone())
+    /// The place the caller holds (by token, or by account: the seat to move first),
+    /// for the page to know whose seat it is.
+    pub fn slot_for(&self, caller: &Caller) -> Option<String> {
+        let to_move = self.lineup.slot(self.seat_to_move());
+        self.caller_slot(caller, Some(&to_move))
+            .ok()
+            .map(|s| s.slot.clone())
     }
 }
 

@@ -39,6 +39,8 @@ impl LiveGame {
             draw_offer: self.draw_offer.map(|c| c.id().into()),
             takeback_offer: self.takeback_offer.map(|c| c.id().into()),
             rematch: self.rematch.clone(),
+            rated: self.rated,
+            rating_changes: self.rating_changes,
         }
     }
 
@@ -100,6 +102,8 @@ impl LiveGame {
             draw_offer: parse_color(&row.draw_offer),
             takeback_offer: parse_color(&row.takeback_offer),
             rematch: row.rematch,
+            rated: row.rated,
+            rating_changes: row.rating_changes,
         })
     }
 }

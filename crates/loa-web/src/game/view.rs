@@ -51,6 +51,8 @@ impl LiveGame {
             draw_offer: self.draw_offer.map(Color::id),
             takeback_offer: self.takeback_offer.map(Color::id),
             rematch: self.rematch.clone(),
+            rated: self.rated,
+            rating_changes: self.rating_changes,
             server_time: now,
             created_at: self.created_at,
         }
@@ -88,6 +90,10 @@ pub struct GameView {
     pub takeback_offer: Option<&'static str>,
     /// The id of the rematch, once a player asked for one.
     pub rematch: Option<String>,
+    /// Whether the game counts for the players' ratings.
+    pub rated: bool,
+    /// Black's and White's rating changes once a rated game has ended: `[12, -12]`.
+    pub rating_changes: Option<[i64; 2]>,
     /// The server's clock when this was written, in ms since the epoch.
     pub server_time: i64,
     pub created_at: i64,

@@ -2,10 +2,12 @@
 //! temporary folder, one engine) and sends it requests as a client would, without a port.
 
 mod access;
+mod accounts;
 mod clocks;
 mod endpoints;
 mod imports;
 mod meta;
+mod pairing;
 mod records;
 mod rematch;
 
@@ -20,6 +22,9 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use std::path::PathBuf;
 use tower::ServiceExt;
+
+/// The host the tests' requests name: the site's own origin is `http://` it.
+pub const HOST: &str = "loa.test";
 
 pub struct App {
     router: Router,
@@ -37,7 +42,7 @@ impl App {
     async fn on(db: PathBuf, dir: tempfile::TempDir) -> App {
         let store = Store::open(&db).await.expect("the database opens");
         App {
-            router: router(Hub::new(store, EnginePool::new(1))),
+            router: router(Hub::new(store, EnginePool::new(1)), None),
             db,
             _dir: dir,
         }
@@ -50,7 +55,26 @@ impl App {
 
     /// A request: the status and the answer, as JSON (a string if it is not JSON).
     pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let builder = Request::builder().method(method).uri(path);
+        let (status, answer, _) = self.send(method, path, body, &[]).await;
+        (status, answer)
+    }
+
+    /// A request with headers of its own: the status, the answer, and the cookie the
+    /// answer sets, if any (`name=value`, and the whole header line).
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, Value, Option<(String, String)>) {
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", HOST);
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
         let request = match body {
             Some(body) => builder
                 .header("content-type", "application/json")
@@ -65,6 +89,14 @@ impl App {
             .await
             .expect("the router answers");
         let status = response.status();
+        let cookie = response
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .map(|line| {
+                let pair = line.split(';').next().unwrap_or_default().to_string();
+                (pair, line.to_string())
+            });
         let bytes = response
             .into_body()
             .collect()
@@ -75,6 +107,7 @@ impl App {
         (
             status,
             serde_json::from_str(&text).unwrap_or(Value::String(text)),
+            cookie,
         )
     }
 

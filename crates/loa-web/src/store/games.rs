@@ -1,28 +1,14 @@
-//! The games on disk: one SQLite file in WAL mode through `sqlx`, its schema brought up
-//! to date at start by the migrations in `crates/loa-web/migrations/` (the same queries
-//! are meant to serve PostgreSQL). Every change to a game is one transaction, committed
-//! before the change is acknowledged, so a server killed at any moment loses nothing it
-//! has answered. This module is the only one that knows SQL.
+//! Games: a game's row, its seats and its moves.
 
-use sqlx::migrate::{Migrate, Migrator};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
-};
-use sqlx::{Row, SqlitePool};
-use std::path::Path;
-use std::time::Duration;
-
-/// The schema, a file a version.
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
-
-/// How many connections read and write at once (SQLite still writes one at a time).
-const CONNECTIONS: u32 = 4;
+use super::{Store, StoreError};
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
 
 /// A game row's columns, named (never `*`: a cached statement keeps the columns it was
 /// prepared with).
 const GAME_COLUMNS: &str = "id, created_at, updated_at, variant, rules, start, players, names,
     time_control, online, started_at, black_ms, white_ms, running_since, result, winner, reason,
-    draw_offer, takeback_offer, rematch";
+    draw_offer, takeback_offer, rematch, rated, black_change, white_change";
 
 /// A game's row: what it is and where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +36,10 @@ pub struct GameRow {
     pub takeback_offer: Option<String>,
     /// The id of this game's rematch, once one is made.
     pub rematch: Option<String>,
+    /// Whether the game counts for both players' ratings.
+    pub rated: bool,
+    /// Black's and White's rating changes, once a rated game has ended.
+    pub rating_changes: Option<[i64; 2]>,
 }
 
 /// A move as kept: its text, when it was played and the clocks after it.
@@ -66,6 +56,8 @@ pub struct SeatRow {
     pub slot: String,
     pub token: String,
     pub joined: bool,
+    /// The account whose seat it is, if any: its sessions and API tokens act there too.
+    pub account: Option<i64>,
 }
 
 /// A game read back whole.
@@ -84,56 +76,13 @@ pub struct Change<'a> {
     /// Moves added, starting at ply `first_new_ply`.
     pub new_moves: &'a [MoveRow],
     pub first_new_ply: usize,
-    /// Seats whose `joined` changed.
+    /// Seats whose `joined` or account changed.
     pub seats: &'a [SeatRow],
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("database: {0}")]
-pub struct StoreError(#[from] sqlx::Error);
-
-impl From<sqlx::migrate::MigrateError> for StoreError {
-    fn from(err: sqlx::migrate::MigrateError) -> StoreError {
-        StoreError(sqlx::Error::Migrate(Box::new(err)))
-    }
-}
-
-impl StoreError {
-    /// Whether a row held what no version of the schema writes (a value of the wrong type
-    /// or out of range), rather than the database failing.
-    pub fn is_damaged_row(&self) -> bool {
-        matches!(
-            self.0,
-            sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_)
-        )
-    }
-}
-
-pub struct Store {
-    pool: SqlitePool,
+    /// The ratings a rated game's end moved, written with it.
+    pub ratings: &'a [super::RatingUpdate],
 }
 
 impl Store {
-    /// Opens (or creates) the database and brings its schema up to date.
-    pub async fn open(path: &Path) -> Result<Store, StoreError> {
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // NORMAL in WAL mode: a commit survives the process being killed; only a
-            // power loss can take the last commits.
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(CONNECTIONS)
-            .connect_with(options)
-            .await?;
-        adopt_numbered_schema(&pool).await?;
-        MIGRATOR.run(&pool).await?;
-        Ok(Store { pool })
-    }
-
     /// Adds a new game with its seats and any moves it starts with.
     pub async fn insert(&self, game: &StoredGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
@@ -141,9 +90,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
                 names, time_control, online, started_at, black_ms, white_ms, running_since,
-                result, winner, reason, draw_offer, takeback_offer, rematch)
+                result, winner, reason, draw_offer, takeback_offer, rematch, rated)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20)",
+                ?17, ?18, ?19, ?20, ?21)",
         )
         .bind(&r.id)
         .bind(r.created_at)
@@ -165,16 +114,21 @@ impl Store {
         .bind(&r.draw_offer)
         .bind(&r.takeback_offer)
         .bind(&r.rematch)
+        .bind(r.rated)
         .execute(&mut *tx)
         .await?;
         for seat in &game.seats {
-            sqlx::query("INSERT INTO seats (game_id, slot, token, joined) VALUES (?1, ?2, ?3, ?4)")
-                .bind(&r.id)
-                .bind(&seat.slot)
-                .bind(&seat.token)
-                .bind(seat.joined)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO seats (game_id, slot, token, joined, account_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .bind(&r.id)
+            .bind(&seat.slot)
+            .bind(&seat.token)
+            .bind(seat.joined)
+            .bind(seat.account)
+            .execute(&mut *tx)
+            .await?;
         }
         insert_moves(&mut tx, &r.id, 0, &game.moves).await?;
         tx.commit().await?;
@@ -193,17 +147,23 @@ impl Store {
         }
         insert_moves(&mut tx, &row.id, change.first_new_ply, change.new_moves).await?;
         for seat in change.seats {
-            sqlx::query("UPDATE seats SET joined = ?3 WHERE game_id = ?1 AND slot = ?2")
-                .bind(&row.id)
-                .bind(&seat.slot)
-                .bind(seat.joined)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "UPDATE seats SET joined = ?3, account_id = ?4 WHERE game_id = ?1 AND slot = ?2",
+            )
+            .bind(&row.id)
+            .bind(&seat.slot)
+            .bind(seat.joined)
+            .bind(seat.account)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for update in change.ratings {
+            super::ratings::write(&mut tx, update, &row.id, row.updated_at).await?;
         }
         let updated = sqlx::query(
             "UPDATE games SET updated_at = ?2, started_at = ?3, black_ms = ?4, white_ms = ?5,
                 running_since = ?6, result = ?7, winner = ?8, reason = ?9, draw_offer = ?10,
-                takeback_offer = ?11, rematch = ?12
+                takeback_offer = ?11, rematch = ?12, black_change = ?13, white_change = ?14
              WHERE id = ?1",
         )
         .bind(&row.id)
@@ -218,6 +178,8 @@ impl Store {
         .bind(&row.draw_offer)
         .bind(&row.takeback_offer)
         .bind(&row.rematch)
+        .bind(row.rating_changes.map(|c| c[0]))
+        .bind(row.rating_changes.map(|c| c[1]))
         .execute(&mut *tx)
         .await?;
         if updated.rows_affected() != 1 {
@@ -238,20 +200,23 @@ impl Store {
             return Ok(None);
         };
         let row = game_row(&row)?;
-        let seats =
-            sqlx::query("SELECT slot, token, joined FROM seats WHERE game_id = ?1 ORDER BY slot")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?
-                .iter()
-                .map(|r| {
-                    Ok(SeatRow {
-                        slot: r.try_get("slot")?,
-                        token: r.try_get("token")?,
-                        joined: r.try_get("joined")?,
-                    })
-                })
-                .collect::<Result<_, sqlx::Error>>()?;
+        let seats = sqlx::query(
+            "SELECT slot, token, joined, account_id FROM seats WHERE game_id = ?1
+                 ORDER BY slot",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(SeatRow {
+                slot: r.try_get("slot")?,
+                token: r.try_get("token")?,
+                joined: r.try_get("joined")?,
+                account: r.try_get("account_id")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
         let moves = sqlx::query(
             "SELECT move, played_at, black_ms, white_ms FROM moves WHERE game_id = ?1
              ORDER BY ply",
@@ -283,20 +248,25 @@ impl Store {
         Ok(ids)
     }
 
-    /// The most recently changed games, newest first, with their move counts.
+    /// The most recently changed games (of one account, if given), newest first, with
+    /// their move counts.
     pub async fn list(
         &self,
         limit: usize,
         offset: usize,
+        account: Option<i64>,
     ) -> Result<Vec<(GameRow, usize)>, StoreError> {
         let select = format!(
             "SELECT {GAME_COLUMNS},
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS moves_played
-             FROM games ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2"
+             FROM games
+             WHERE ?3 IS NULL OR id IN (SELECT game_id FROM seats WHERE account_id = ?3)
+             ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(i64::try_from(limit).unwrap_or(i64::MAX))
             .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+            .bind(account)
             .fetch_all(&self.pool)
             .await?;
         // A damaged row is left out of the list (and said so in the log), not the list
@@ -371,38 +341,13 @@ fn game_row(r: &SqliteRow) -> Result<GameRow, sqlx::Error> {
         draw_offer: r.try_get("draw_offer")?,
         takeback_offer: r.try_get("takeback_offer")?,
         rematch: r.try_get("rematch")?,
+        rated: r.try_get("rated")?,
+        rating_changes: {
+            let black: Option<i64> = r.try_get("black_change")?;
+            let white: Option<i64> = r.try_get("white_change")?;
+            black.zip(white).map(|(b, w)| [b, w])
+        },
     })
-}
-
-/// A database written before the schema moved to migration files counts its applied
-/// migrations in `PRAGMA user_version`: those are recorded as the files' migrations
-/// already applied, so that they are not run twice.
-async fn adopt_numbered_schema(pool: &SqlitePool) -> Result<(), StoreError> {
-    let mut conn = pool.acquire().await?;
-    let version: i64 = sqlx::query_scalar("PRAGMA user_version")
-        .fetch_one(&mut *conn)
-        .await?;
-    if version == 0 {
-        return Ok(());
-    }
-    conn.ensure_migrations_table(MIGRATOR.table_name.as_ref())
-        .await?;
-    for migration in MIGRATOR.iter().filter(|m| m.version <= version) {
-        // The migrator's own table, named as it names it by default.
-        sqlx::query(
-            "INSERT OR IGNORE INTO _sqlx_migrations (version, description, success, checksum,
-                execution_time) VALUES (?1, ?2, TRUE, ?3, 0)",
-        )
-        .bind(migration.version)
-        .bind(migration.description.as_ref())
-        .bind(migration.checksum.as_ref())
-        .execute(&mut *conn)
-        .await?;
-    }
-    sqlx::query("PRAGMA user_version = 0")
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -430,6 +375,8 @@ mod tests {
             draw_offer: None,
             takeback_offer: None,
             rematch: None,
+            rated: false,
+            rating_changes: None,
         }
     }
 
@@ -453,6 +400,7 @@ mod tests {
                     slot: "black".into(),
                     token: "t".into(),
                     joined: false,
+                    account: None,
                 }],
                 moves: vec![mv("b1-b3")],
             };
@@ -465,6 +413,7 @@ mod tests {
                 slot: "black".into(),
                 token: "t".into(),
                 joined: true,
+                account: None,
             }];
             let change = Change {
                 new_moves: &new,
@@ -495,64 +444,6 @@ mod tests {
         };
         store.update(&game.row, &truncate).await.unwrap();
         assert_eq!(store.load("g1").await.unwrap().unwrap().moves.len(), 1);
-        assert_eq!(store.list(10, 0).await.unwrap()[0].1, 1);
-    }
-
-    #[tokio::test]
-    async fn a_database_of_the_first_schema_is_brought_up_to_date_and_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("games.db");
-        {
-            // As the first version wrote it: its one script, counted in user_version.
-            let options = SqliteConnectOptions::new()
-                .filename(&path)
-                .create_if_missing(true);
-            let pool = SqlitePoolOptions::new()
-                .connect_with(options)
-                .await
-                .unwrap();
-            sqlx::raw_sql(include_str!("../migrations/0001_games.sql"))
-                .execute(&pool)
-                .await
-                .unwrap();
-            sqlx::raw_sql(
-                "PRAGMA user_version = 1;
-                 INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
-                    names, online) VALUES ('old', 1, 2, 'standard', 'draw', 's', '[]',
-                    '[null,null]', 0);
-                 INSERT INTO moves (game_id, ply, move, played_at) VALUES ('old', 0, 'b1-b3', 1);",
-            )
-            .execute(&pool)
-            .await
-            .unwrap();
-            pool.close().await;
-        }
-        for _ in 0..2 {
-            // Opened twice: the second time nothing is left to migrate.
-            let store = Store::open(&path).await.unwrap();
-            let game = store.load("old").await.unwrap().unwrap();
-            assert_eq!(game.moves[0].text, "b1-b3");
-            let mut row = game.row.clone();
-            row.rematch = Some("new".into());
-            store.update(&row, &Change::default()).await.unwrap();
-            assert_eq!(
-                store
-                    .load("old")
-                    .await
-                    .unwrap()
-                    .unwrap()
-                    .row
-                    .rematch
-                    .as_deref(),
-                Some("new")
-            );
-            let applied: Vec<i64> =
-                sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
-                    .fetch_all(&store.pool)
-                    .await
-                    .unwrap();
-            assert_eq!(applied, [1, 2]);
-            store.pool.close().await;
-        }
+        assert_eq!(store.list(10, 0, None).await.unwrap()[0].1, 1);
     }
 }

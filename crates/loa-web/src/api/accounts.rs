@@ -1,0 +1,385 @@
+//! Accounts over HTTP: signing up, in and out, the signed-in person's own account, their
+//! games to download, and their API tokens.
+
+use super::{ApiQuery, Body, MAX_LIST};
+use crate::accounts::{self, check_email, check_password, AccountError, AccountName};
+use crate::auth::{token_hash, Viewer};
+use crate::clock::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::hub::Hub;
+use crate::ids::random_name;
+use crate::store::{AccountRow, ACCOUNT_KEY};
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tower_sessions::Session;
+
+impl From<AccountError> for ApiError {
+    fn from(err: AccountError) -> ApiError {
+        ApiError::bad_request(err.to_string())
+    }
+}
+
+/// The signed-in person's account, as `GET /api/me` shows it.
+#[derive(Serialize)]
+pub struct Me {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    pub bot: bool,
+    pub created_at: i64,
+}
+
+impl Me {
+    fn of(account: AccountRow) -> Me {
+        Me {
+            name: account.name,
+            email: account.email,
+            bot: account.bot,
+            created_at: account.created_at,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignUp {
+    pub name: String,
+    pub password: String,
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
+/// Argon2 is costly on purpose: off the threads that serve requests.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> ApiResult<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(ApiError::internal)
+}
+
+/// Signs the session in as `account`, under a new session id (an id set before signing
+/// in, by someone else, is of no use after).
+async fn sign_in(session: &Session, account: &AccountRow) -> ApiResult<()> {
+    session.cycle_id().await.map_err(ApiError::internal)?;
+    session
+        .insert(ACCOUNT_KEY, account.id)
+        .await
+        .map_err(ApiError::internal)
+}
+
+pub async fn sign_up(
+    State(hub): State<Arc<Hub>>,
+    session: Session,
+    Body(request): Body<SignUp>,
+) -> ApiResult<(StatusCode, Json<Me>)> {
+    let name = AccountName::parse(&request.name)?;
+    check_password(&request.password)?;
+    let email = request.email.filter(|e| !e.trim().is_empty());
+    if let Some(email) = &email {
+        check_email(email)?;
+    }
+    let password = request.password;
+    let hash = blocking(move || accounts::hash_password(&password)).await?;
+    let account = hub
+        .store
+        .create_account(
+            name.as_str(),
+            &name.key(),
+            &hash,
+            email.as_deref(),
+            false,
+            now_ms(),
+        )
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "that name is taken"))?;
+    sign_in(&session, &account).await?;
+    Ok((StatusCode::CREATED, Json(Me::of(account))))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignIn {
+    pub name: String,
+    pub password: String,
+}
+
+/// The one answer to a failed sign-in, whether the name exists or not.
+fn wrong_name_or_password() -> ApiError {
+    ApiError::new(StatusCode::UNAUTHORIZED, "wrong name or password")
+}
+
+pub async fn sign_in_with_password(
+    State(hub): State<Arc<Hub>>,
+    session: Session,
+    Body(request): Body<SignIn>,
+) -> ApiResult<Json<Me>> {
+    let key = accounts::key_of(&request.name);
+    let now = now_ms();
+    if !hub.sign_ins.allows(&key, now) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many failed sign-ins for this name: wait a minute",
+        ));
+    }
+    // Oversized input is refused the same way, before any hashing.
+    let found = if key.len() > 64 || request.password.len() > 4 * accounts::MAX_PASSWORD {
+        None
+    } else {
+        hub.store.account_by_key(&key).await?
+    };
+    let (account, hash) = match found {
+        Some((account, hash)) if !account.deleted => (Some(account), Some(hash)),
+        _ => (None, None),
+    };
+    let password = request.password;
+    let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
+    match account.filter(|_| verified) {
+        Some(account) => {
+            hub.sign_ins.succeeded(&key);
+            sign_in(&session, &account).await?;
+            Ok(Json(Me::of(account)))
+        }
+        None => {
+            hub.sign_ins.failed(&key, now);
+            Err(wrong_name_or_password())
+        }
+    }
+}
+
+pub async fn sign_out(session: Session) -> ApiResult<StatusCode> {
+    session.flush().await.map_err(ApiError::internal)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Ends every session of the account, this one included.
+pub async fn sign_out_everywhere(
+    State(hub): State<Arc<Hub>>,
+    session: Session,
+    viewer: Viewer,
+) -> ApiResult<StatusCode> {
+    let account = viewer.required()?;
+    hub.store.end_sessions(account.id, None).await?;
+    session.flush().await.map_err(ApiError::internal)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+pub async fn me(viewer: Viewer) -> ApiResult<Json<Me>> {
+    Ok(Json(Me::of(viewer.required()?)))
+}
+
+/// The account's password checked again before it changes anything lasting.
+async fn confirm_password(hub: &Hub, account: &AccountRow, password: String) -> ApiResult<()> {
+    let hash = hub.store.password_hash(account.id).await?;
+    let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
+    if verified {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden("the password is wrong"))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub current: String,
+    pub new: String,
+}
+
+/// Changes the password; every other session of the account ends.
+pub async fn change_password(
+    State(hub): State<Arc<Hub>>,
+    session: Session,
+    viewer: Viewer,
+    Body(request): Body<PasswordChange>,
+) -> ApiResult<StatusCode> {
+    let account = viewer.required()?;
+    check_password(&request.new)?;
+    confirm_password(&hub, &account, request.current).await?;
+    let new = request.new;
+    let hash = blocking(move || accounts::hash_password(&new)).await?;
+    hub.store.set_password(account.id, &hash).await?;
+    let current = session.id().map(|id| id.to_string());
+    hub.store
+        .end_sessions(account.id, current.as_deref())
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Confirmation {
+    pub password: String,
+}
+
+/// Deletes the account: its games stay, under an anonymous name.
+pub async fn delete_account(
+    State(hub): State<Arc<Hub>>,
+    session: Session,
+    viewer: Viewer,
+    Body(request): Body<Confirmation>,
+) -> ApiResult<StatusCode> {
+    let account = viewer.required()?;
+    confirm_password(&hub, &account, request.password).await?;
+    hub.store.delete_account(account.id, now_ms()).await?;
+    session.flush().await.map_err(ApiError::internal)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Every game of the signed-in account, as one PGN file.
+pub async fn my_games_pgn(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiResult<Response> {
+    let account = viewer.required()?;
+    let mut text = String::new();
+    let mut offset = 0;
+    loop {
+        let page = hub.store.list(MAX_LIST, offset, Some(account.id)).await?;
+        for (row, _) in &page {
+            // A game that cannot be opened is left out, as in the lists.
+            if let Ok(open) = hub.open(&row.id).await {
+                let live = open.game.lock().await;
+                text.push_str(&super::games::record_of(&live).to_pgn());
+                text.push('\n');
+            }
+        }
+        if page.len() < MAX_LIST {
+            break;
+        }
+        offset += page.len();
+    }
+    let disposition = format!("attachment; filename=\"loa-{}.pgn\"", account.name);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-chess-pgn".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewToken {
+    pub label: String,
+}
+
+#[derive(Serialize)]
+pub struct CreatedToken {
+    pub id: i64,
+    pub label: String,
+    /// Shown this once: only its hash is kept.
+    pub token: String,
+}
+
+/// The most API tokens an account may have.
+const MAX_TOKENS: usize = 20;
+
+/// A new API token for the signed-in account (a session, not another token, makes one).
+pub async fn create_token(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    Body(request): Body<NewToken>,
+) -> ApiResult<(StatusCode, Json<CreatedToken>)> {
+    if viewer.by_token {
+        return Err(ApiError::forbidden(
+            "an API token cannot make tokens: sign in",
+        ));
+    }
+    let account = viewer.required()?;
+    let label = request.label.trim().to_string();
+    if label.is_empty() || label.chars().count() > 60 {
+        return Err(ApiError::bad_request(
+            "a token's label has 1 to 60 characters",
+        ));
+    }
+    if hub.store.tokens(account.id).await?.len() >= MAX_TOKENS {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("an account has at most {MAX_TOKENS} tokens: revoke one first"),
+        ));
+    }
+    let token = format!("loa_{}{}", random_name(), random_name());
+    let id = hub
+        .store
+        .create_token(account.id, &label, &token_hash(&token), now_ms())
+        .await?;
+    Ok((StatusCode::CREATED, Json(CreatedToken { id, label, token })))
+}
+
+#[derive(Serialize)]
+pub struct TokenView {
+    pub id: i64,
+    pub label: String,
+    pub created_at: i64,
+    pub used_at: Option<i64>,
+}
+
+pub async fn list_tokens(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+) -> ApiResult<Json<Vec<TokenView>>> {
+    let account = viewer.required()?;
+    let tokens = hub.store.tokens(account.id).await?;
+    Ok(Json(
+        tokens
+            .into_iter()
+            .map(|t| TokenView {
+                id: t.id,
+                label: t.label,
+                created_at: t.created_at,
+                used_at: t.used_at,
+            })
+            .collect(),
+    ))
+}
+
+pub async fn revoke_token(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
+    let account = viewer.required()?;
+    if hub.store.revoke_token(account.id, id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::new(StatusCode::NOT_FOUND, "no such token"))
+    }
+}
+
+/// Makes the account a bot: its games are played by a program through its API tokens,
+/// and it is marked BOT. Only an account that has played no game becomes one.
+pub async fn become_bot(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiResult<Json<Me>> {
+    let mut account = viewer.required()?;
+    if !account.bot {
+        if !hub.store.list(1, 0, Some(account.id)).await?.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "an account that has played games cannot become a bot",
+            ));
+        }
+        hub.store.set_bot(account.id).await?;
+        account.bot = true;
+    }
+    Ok(Json(Me::of(account)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GamesQuery {
+    #[serde(default)]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub offset: Option<usize>,
+}
+
+/// The signed-in account's games, newest first.
+pub async fn my_games(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    ApiQuery(query): ApiQuery<GamesQuery>,
+) -> ApiResult<Json<Vec<super::GameSummary>>> {
+    let account = viewer.required()?;
+    super::games::summaries(&hub, query.limit, query.offset, Some(account.id)).await
+}

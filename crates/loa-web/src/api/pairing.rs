@@ -1,0 +1,482 @@
+//! Finding a game: seeks in the lobby (anyone may take one) and challenges (to one
+//! named player). Taking either makes an online game with both seats filled.
+
+use super::{Body, OptionalBody};
+use crate::auth::Viewer;
+use crate::clock::{now_ms, TimeControl};
+use crate::error::{ApiError, ApiResult};
+use crate::game::LiveGame;
+use crate::hub::Hub;
+use crate::ids::{is_well_formed, random_name};
+use crate::pairing::{ColorChoice, Party, Terms, TermsRequest};
+use crate::store::{AccountRow, ChallengeRow, SeekRow};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// How long a seek stays in the lobby: an hour for a live game, two weeks for
+/// correspondence.
+const LIVE_SEEK_MS: i64 = 3_600_000;
+const CORRESPONDENCE_SEEK_MS: i64 = 14 * 24 * 3_600_000;
+/// The most open seeks the lobby lists.
+const MAX_SEEKS: usize = 500;
+
+fn party(account: Option<&AccountRow>) -> Party {
+    Party {
+        account: account.map(|a| a.id),
+        name: account.map(|a| a.name.clone()),
+    }
+}
+
+fn terms_of(variant: &str, rules: &str, clock: &str, rated: bool, color: &str) -> ApiResult<Terms> {
+    let clock: TimeControl = serde_json::from_str(clock).map_err(ApiError::internal)?;
+    TermsRequest {
+        variant: Some(variant.to_string()),
+        rules: Some(rules.to_string()),
+        clock,
+        rated,
+        color: ColorChoice::parse(color),
+    }
+    .check()
+    .map_err(ApiError::internal)
+}
+
+/// Writes the game two people agreed on, under `game_id` (already claimed), the maker's
+/// seat with `maker_token`; answers the taker's token.
+async fn start_game(
+    hub: &Arc<Hub>,
+    game_id: String,
+    terms: &Terms,
+    maker: Party,
+    maker_token: Option<String>,
+    taker: Party,
+) -> ApiResult<Taken> {
+    let maker_color = terms.color.resolve();
+    let mut live = LiveGame::create_paired(terms.game(maker_color, maker, taker), now_ms());
+    live.id = game_id;
+    let maker_slot = maker_color.id();
+    let mut taker_token = String::new();
+    for seat in &mut live.seats {
+        if seat.slot == maker_slot {
+            if let Some(token) = &maker_token {
+                seat.token.clone_from(token);
+            }
+        } else {
+            taker_token.clone_from(&seat.token);
+        }
+    }
+    let open = hub.create(live).await?;
+    let live = open.game.lock().await;
+    let view = live.view(now_ms());
+    hub.after_change(&open, &live, &view);
+    Ok(Taken {
+        game: live.id.clone(),
+        color: (!maker_color).id(),
+        token: taker_token,
+    })
+}
+
+/// A game made by taking a seek or accepting a challenge.
+#[derive(Serialize)]
+pub struct Taken {
+    pub game: String,
+    /// The taker's colour.
+    pub color: &'static str,
+    /// The taker's seat token (a person not signed in acts with it).
+    pub token: String,
+}
+
+#[derive(Serialize)]
+pub struct SeekView {
+    pub id: String,
+    /// The maker's name; `null` for a person not signed in.
+    pub name: Option<String>,
+    pub rating: Option<i64>,
+    pub provisional: Option<bool>,
+    pub variant: String,
+    pub rules: String,
+    pub clock: serde_json::Value,
+    pub rated: bool,
+    pub color: String,
+    pub created_at: i64,
+    /// The game, once someone took the seek.
+    pub game: Option<String>,
+}
+
+async fn seek_view(hub: &Hub, seek: SeekRow) -> ApiResult<SeekView> {
+    let clock: TimeControl =
+        serde_json::from_str(&seek.time_control).map_err(ApiError::internal)?;
+    let rating = match seek.account {
+        Some(account) => {
+            let category = crate::ratings::Category {
+                variant: seek.variant.parse().map_err(ApiError::internal)?,
+                speed: crate::ratings::Speed::of(clock),
+            };
+            let row = hub.store.rating(account, &category.key()).await?;
+            Some(row.map_or_else(crate::ratings::Rating::default, |r| {
+                crate::ratings::Rating {
+                    rating: r.rating,
+                    deviation: r.deviation,
+                    volatility: r.volatility,
+                    games: 0,
+                }
+            }))
+        }
+        None => None,
+    };
+    Ok(SeekView {
+        id: seek.id,
+        name: seek.name,
+        rating: rating.map(|r| r.rating.round() as i64),
+        provisional: rating.map(|r| r.provisional()),
+        variant: seek.variant,
+        rules: seek.rules,
+        clock: serde_json::to_value(clock).map_err(ApiError::internal)?,
+        rated: seek.rated,
+        color: seek.color,
+        created_at: seek.created_at,
+        game: seek.game_id,
+    })
+}
+
+#[derive(Serialize)]
+pub struct CreatedSeek {
+    pub id: String,
+    /// The maker's seat token in the game to come: a person not signed in acts with it,
+    /// and withdraws the seek with it.
+    pub token: String,
+}
+
+pub async fn create_seek(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    Body(request): Body<TermsRequest>,
+) -> ApiResult<(StatusCode, Json<CreatedSeek>)> {
+    let terms = request.check().map_err(ApiError::bad_request)?;
+    if terms.rated && viewer.account.is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "a rated seek needs an account: sign in",
+        ));
+    }
+    let seek = SeekRow {
+        id: random_name(),
+        account: viewer.id(),
+        name: None,
+        token: random_name(),
+        variant: terms.variant.name().to_string(),
+        rules: terms.rules.to_string(),
+        time_control: serde_json::to_string(&terms.clock).map_err(ApiError::internal)?,
+        rated: terms.rated,
+        color: terms.color.name().to_string(),
+        created_at: now_ms(),
+        game_id: None,
+    };
+    hub.store.insert_seek(&seek).await?;
+    hub.lobby_changed();
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedSeek {
+            id: seek.id,
+            token: seek.token,
+        }),
+    ))
+}
+
+/// The open seeks of the lobby, oldest first.
+pub async fn list_seeks(State(hub): State<Arc<Hub>>) -> ApiResult<Json<Vec<SeekView>>> {
+    Ok(Json(open_seeks(&hub).await?))
+}
+
+pub async fn open_seeks(hub: &Hub) -> ApiResult<Vec<SeekView>> {
+    let now = now_ms();
+    let seeks = hub
+        .store
+        .open_seeks(now - CORRESPONDENCE_SEEK_MS, MAX_SEEKS)
+        .await?;
+    let mut views = Vec::with_capacity(seeks.len());
+    for seek in seeks {
+        let live = !seek.time_control.contains("correspondence");
+        if live && seek.created_at < now - LIVE_SEEK_MS {
+            continue;
+        }
+        views.push(seek_view(hub, seek).await?);
+    }
+    Ok(views)
+}
+
+fn no_seek() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such seek")
+}
+
+async fn find_seek(hub: &Hub, id: &str) -> ApiResult<SeekRow> {
+    if !is_well_formed(id) {
+        return Err(no_seek());
+    }
+    hub.store.seek(id).await?.ok_or_else(no_seek)
+}
+
+pub async fn get_seek(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<SeekView>> {
+    let seek = find_seek(&hub, &id).await?;
+    Ok(Json(seek_view(&hub, seek).await?))
+}
+
+pub async fn accept_seek(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> ApiResult<(StatusCode, Json<Taken>)> {
+    let seek = find_seek(&hub, &id).await?;
+    if seek.rated && viewer.account.is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "a rated seek is taken by an account: sign in",
+        ));
+    }
+    if seek.account.is_some() && seek.account == viewer.id() {
+        return Err(ApiError::bad_request("that is your own seek"));
+    }
+    let terms = terms_of(
+        &seek.variant,
+        &seek.rules,
+        &seek.time_control,
+        seek.rated,
+        &seek.color,
+    )?;
+    let game_id = random_name();
+    if !hub.store.take_seek(&seek.id, &game_id).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "someone else took this seek first",
+        ));
+    }
+    let maker = match seek.account {
+        Some(account) => party(hub.store.account(account).await?.as_ref()),
+        None => Party::default(),
+    };
+    let taken = start_game(
+        &hub,
+        game_id,
+        &terms,
+        maker,
+        Some(seek.token.clone()),
+        party(viewer.account.as_ref()),
+    )
+    .await;
+    if taken.is_err() {
+        hub.store.release_seek(&seek.id).await?;
+    }
+    hub.lobby_changed();
+    Ok((StatusCode::CREATED, Json(taken?)))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SeekToken {
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+/// Withdraws a seek: its maker's account or the token it was made with.
+pub async fn delete_seek(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+    OptionalBody(body): OptionalBody<SeekToken>,
+) -> ApiResult<StatusCode> {
+    let seek = find_seek(&hub, &id).await?;
+    let by_account = seek.account.is_some() && seek.account == viewer.id();
+    let by_token = body.token.as_deref() == Some(seek.token.as_str());
+    if !by_account && !by_token {
+        return Err(ApiError::forbidden("only the seek's maker withdraws it"));
+    }
+    if !hub.store.delete_seek(&seek.id).await? {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the seek was taken"));
+    }
+    hub.lobby_changed();
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeRequest {
+    pub to: String,
+    #[serde(flatten)]
+    pub terms: TermsRequest,
+}
+
+#[derive(Serialize)]
+pub struct ChallengeView {
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    pub variant: String,
+    pub rules: String,
+    pub clock: serde_json::Value,
+    pub rated: bool,
+    /// The challenger's colour.
+    pub color: String,
+    pub status: String,
+    pub created_at: i64,
+    /// The game, once accepted.
+    pub game: Option<String>,
+}
+
+fn challenge_view(c: ChallengeRow) -> ChallengeView {
+    ChallengeView {
+        clock: serde_json::from_str(&c.time_control).unwrap_or_default(),
+        id: c.id,
+        from: c.from_name,
+        to: c.to_name,
+        variant: c.variant,
+        rules: c.rules,
+        rated: c.rated,
+        color: c.color,
+        status: c.status,
+        created_at: c.created_at,
+        game: c.game_id,
+    }
+}
+
+pub async fn create_challenge(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    Body(request): Body<ChallengeRequest>,
+) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
+    let from = viewer.required()?;
+    let terms = request.terms.check().map_err(ApiError::bad_request)?;
+    let to = if request.to.len() <= 64 {
+        hub.store
+            .account_by_key(&crate::accounts::key_of(&request.to))
+            .await?
+    } else {
+        None
+    };
+    let Some((to, _)) = to.filter(|(a, _)| !a.deleted) else {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "no such player"));
+    };
+    if to.id == from.id {
+        return Err(ApiError::bad_request("a challenge goes to someone else"));
+    }
+    let challenge = ChallengeRow {
+        id: random_name(),
+        from_account: from.id,
+        from_name: from.name,
+        to_account: to.id,
+        to_name: to.name,
+        variant: terms.variant.name().to_string(),
+        rules: terms.rules.to_string(),
+        time_control: serde_json::to_string(&terms.clock).map_err(ApiError::internal)?,
+        rated: terms.rated,
+        color: terms.color.name().to_string(),
+        created_at: now_ms(),
+        status: "open".into(),
+        game_id: None,
+    };
+    hub.store.insert_challenge(&challenge).await?;
+    Ok((StatusCode::CREATED, Json(challenge_view(challenge))))
+}
+
+async fn find_challenge(hub: &Hub, id: &str) -> ApiResult<ChallengeRow> {
+    let none = || ApiError::new(StatusCode::NOT_FOUND, "no such challenge");
+    if !is_well_formed(id) {
+        return Err(none());
+    }
+    hub.store.challenge(id).await?.ok_or_else(none)
+}
+
+pub async fn get_challenge(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ChallengeView>> {
+    Ok(Json(challenge_view(find_challenge(&hub, &id).await?)))
+}
+
+/// The open challenges the signed-in account sent or received: what a bot polls.
+pub async fn my_challenges(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+) -> ApiResult<Json<Vec<ChallengeView>>> {
+    let account = viewer.required()?;
+    let open = hub.store.open_challenges(account.id).await?;
+    Ok(Json(open.into_iter().map(challenge_view).collect()))
+}
+
+pub async fn accept_challenge(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
+    let account = viewer.required()?;
+    let challenge = find_challenge(&hub, &id).await?;
+    if challenge.to_account != account.id {
+        return Err(ApiError::forbidden("only the challenged player accepts"));
+    }
+    let terms = terms_of(
+        &challenge.variant,
+        &challenge.rules,
+        &challenge.time_control,
+        challenge.rated,
+        &challenge.color,
+    )?;
+    let game_id = random_name();
+    if !hub
+        .store
+        .close_challenge(&challenge.id, "accepted", Some(&game_id))
+        .await?
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("the challenge is {}", challenge.status),
+        ));
+    }
+    let from = hub.store.account(challenge.from_account).await?;
+    let taken = start_game(
+        &hub,
+        game_id,
+        &terms,
+        party(from.as_ref()),
+        None,
+        party(Some(&account)),
+    )
+    .await;
+    if let Err(err) = taken {
+        hub.store.reopen_challenge(&challenge.id).await?;
+        return Err(err);
+    }
+    let accepted = find_challenge(&hub, &id).await?;
+    Ok((StatusCode::CREATED, Json(challenge_view(accepted))))
+}
+
+/// Declines a challenge (the challenged) or withdraws it (the challenger).
+pub async fn decline_challenge(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> ApiResult<Json<ChallengeView>> {
+    let account = viewer.required()?;
+    let challenge = find_challenge(&hub, &id).await?;
+    let status = if challenge.to_account == account.id {
+        "declined"
+    } else if challenge.from_account == account.id {
+        "cancelled"
+    } else {
+        return Err(ApiError::forbidden("the challenge is not yours"));
+    };
+    if !hub
+        .store
+        .close_challenge(&challenge.id, status, None)
+        .await?
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("the challenge is {}", challenge.status),
+        ));
+    }
+    Ok(Json(challenge_view(find_challenge(&hub, &id).await?)))
+}

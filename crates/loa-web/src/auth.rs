@@ -1,0 +1,177 @@
+//! Who is asking, over HTTP: the account of a sign-in session (an HttpOnly cookie) or of
+//! an API token (`Authorization: Bearer T`); and the refusal of a cross-site request that
+//! would act with the session's cookie (CSRF, judged by `Origin`).
+
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::store::{AccountRow, ACCOUNT_KEY};
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::{header, request::Parts, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+use tower_sessions::Session;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "loa_session";
+
+/// The account behind a request, if any.
+pub struct Viewer {
+    pub account: Option<AccountRow>,
+    /// Signed in with an API token rather than a session.
+    pub by_token: bool,
+}
+
+impl Viewer {
+    pub fn id(&self) -> Option<i64> {
+        self.account.as_ref().map(|a| a.id)
+    }
+
+    /// The account, or 401.
+    pub fn required(self) -> Result<AccountRow, ApiError> {
+        self.account
+            .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "sign in first"))
+    }
+}
+
+/// An API token as kept: its SHA-256 (a token is 160 random bits, so a fast hash is
+/// enough; a password needs argon2).
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl FromRequestParts<Arc<Hub>> for Viewer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Viewer, ApiError> {
+        let now = crate::clock::now_ms();
+        if let Some(value) = parts.headers.get(header::AUTHORIZATION) {
+            let token = value
+                .to_str()
+                .ok()
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .map(str::trim)
+                .ok_or_else(|| {
+                    ApiError::new(StatusCode::UNAUTHORIZED, "Authorization is 'Bearer TOKEN'")
+                })?;
+            let account = hub.store.account_by_token(&token_hash(token), now).await?;
+            return match account.filter(|a| !a.deleted) {
+                Some(account) => Ok(Viewer {
+                    account: Some(account),
+                    by_token: true,
+                }),
+                None => Err(ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "the API token is not valid (revoked, or never made)",
+                )),
+            };
+        }
+        let Ok(session) = Session::from_request_parts(parts, hub).await else {
+            return Ok(Viewer {
+                account: None,
+                by_token: false,
+            });
+        };
+        let id: Option<i64> = session.get(ACCOUNT_KEY).await.map_err(ApiError::internal)?;
+        let account = match id {
+            Some(id) => hub.store.account(id).await?.filter(|a| !a.deleted),
+            None => None,
+        };
+        Ok(Viewer {
+            account,
+            by_token: false,
+        })
+    }
+}
+
+/// Refuses a request that changes something, carries the session cookie and comes from
+/// another site's page (its `Origin` is not this site's): the browser would otherwise
+/// act as the signed-in person for that page.
+pub async fn refuse_cross_site(
+    State(own_origin): State<Option<Arc<str>>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let safe = matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    if safe || !carries_session(&request) {
+        return next.run(request).await;
+    }
+    let headers = request.headers();
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let same_site = match origin {
+        // Not sent by a browser's cross-site request: a program, or an old browser's
+        // same-site form.
+        None => headers
+            .get("sec-fetch-site")
+            .and_then(|v| v.to_str().ok())
+            .is_none_or(|site| site != "cross-site"),
+        Some(origin) => match &own_origin {
+            Some(own) => origin == &**own,
+            None => host.is_some_and(|host| origin_host(origin) == Some(host)),
+        },
+    };
+    if same_site {
+        next.run(request).await
+    } else {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "refused: this request came from another site's page",
+        )
+        .into_response()
+    }
+}
+
+fn carries_session(request: &Request) -> bool {
+    request
+        .headers()
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|c| c.trim_start().starts_with(SESSION_COOKIE))
+}
+
+/// `host:port` of an origin such as `https://example.org:8080`.
+fn origin_host(origin: &str) -> Option<&str> {
+    let (_, rest) = origin.split_once("://")?;
+    Some(rest.trim_end_matches('/'))
+}
+
+/// The origin of a public address: `https://loa.example/` gives `https://loa.example`.
+pub fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host = rest.split('/').next().filter(|h| !h.is_empty())?;
+    Some(format!("{scheme}://{host}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins() {
+        assert_eq!(origin_host("http://127.0.0.1:8080"), Some("127.0.0.1:8080"));
+        assert_eq!(origin_host("null"), None);
+        assert_eq!(
+            origin_of("https://loa.example/play/").as_deref(),
+            Some("https://loa.example")
+        );
+        assert_eq!(origin_of("loa.example"), None);
+    }
+
+    #[test]
+    fn tokens_are_kept_as_sha256() {
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! Accounts and their API tokens.
+
+use super::{Store, StoreError};
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+const ACCOUNT_COLUMNS: &str = "id, name, email, bot, created_at, deleted_at";
+
+/// An account as the rest of the server sees it (its password hash stays here).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRow {
+    pub id: i64,
+    pub name: String,
+    pub email: Option<String>,
+    pub bot: bool,
+    pub created_at: i64,
+    pub deleted: bool,
+}
+
+/// An API token as listed: never the token itself, which is kept only as a hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenRow {
+    pub id: i64,
+    pub label: String,
+    pub created_at: i64,
+    pub used_at: Option<i64>,
+}
+
+fn account_row(r: &SqliteRow) -> Result<AccountRow, sqlx::Error> {
+    Ok(AccountRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        email: r.try_get("email")?,
+        bot: r.try_get("bot")?,
+        created_at: r.try_get("created_at")?,
+        deleted: r.try_get::<Option<i64>, _>("deleted_at")?.is_some(),
+    })
+}
+
+impl Store {
+    /// A new account; `None` when its name (ignoring case) is taken.
+    pub async fn create_account(
+        &self,
+        name: &str,
+        key: &str,
+        password_hash: &str,
+        email: Option<&str>,
+        bot: bool,
+        now: i64,
+    ) -> Result<Option<AccountRow>, StoreError> {
+        let inserted = sqlx::query(
+            "INSERT INTO accounts (name, name_key, password_hash, email, bot, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name_key) DO NOTHING",
+        )
+        .bind(name)
+        .bind(key)
+        .bind(password_hash)
+        .bind(email)
+        .bind(bot)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        if inserted.rows_affected() == 0 {
+            return Ok(None);
+        }
+        Ok(Some(AccountRow {
+            id: inserted.last_insert_rowid(),
+            name: name.to_string(),
+            email: email.map(str::to_string),
+            bot,
+            created_at: now,
+            deleted: false,
+        }))
+    }
+
+    /// The account a name leads to, with its password hash.
+    pub async fn account_by_key(
+        &self,
+        key: &str,
+    ) -> Result<Option<(AccountRow, String)>, StoreError> {
+        let select =
+            format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE name_key = ?1");
+        let Some(r) = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        Ok(Some((account_row(&r)?, r.try_get("password_hash")?)))
+    }
+
+    pub async fn account(&self, id: i64) -> Result<Option<AccountRow>, StoreError> {
+        let select = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1");
+        let row = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(account_row).transpose()?)
+    }
+
+    pub async fn password_hash(&self, id: i64) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT password_hash FROM accounts WHERE id = ?1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE accounts SET password_hash = ?2 WHERE id = ?1 AND deleted_at IS NULL")
+            .bind(id)
+            .bind(password_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Deletes an account: its games stay, under the name `deleted-N`; its password,
+    /// e-mail, sessions, tokens, seeks and open challenges go.
+    pub async fn delete_account(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let anonymous = format!("deleted-{id}");
+        sqlx::query(
+            "UPDATE accounts SET name = ?2, name_key = ?2, password_hash = '', email = NULL,
+                deleted_at = ?3
+             WHERE id = ?1",
+        )
+        .bind(id)
+        .bind(&anonymous)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for statement in [
+            "DELETE FROM sessions WHERE account_id = ?1",
+            "DELETE FROM api_tokens WHERE account_id = ?1",
+            "DELETE FROM seeks WHERE account_id = ?1 AND game_id IS NULL",
+            "UPDATE challenges SET status = 'cancelled'
+             WHERE status = 'open' AND (from_account = ?1 OR to_account = ?1)",
+        ] {
+            sqlx::query(statement).bind(id).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn create_token(
+        &self,
+        account: i64,
+        label: &str,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        let inserted = sqlx::query(
+            "INSERT INTO api_tokens (account_id, label, token_hash, created_at)
+             VALUES (?1, ?2, ?3, ?4)",
+        )
+        .bind(account)
+        .bind(label)
+        .bind(token_hash)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(inserted.last_insert_rowid())
+    }
+
+    /// The account an API token acts as (noting when it was used).
+    pub async fn account_by_token(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<Option<AccountRow>, StoreError> {
+        let account: Option<i64> = sqlx::query_scalar(
+            "UPDATE api_tokens SET used_at = ?2 WHERE token_hash = ?1 RETURNING account_id",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        match account {
+            Some(id) => self.account(id).await,
+            None => Ok(None),
+        }
+    }
+
+    pub async fn tokens(&self, account: i64) -> Result<Vec<TokenRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, label, created_at, used_at FROM api_tokens WHERE account_id = ?1
+             ORDER BY id",
+        )
+        .bind(account)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TokenRow {
+                    id: r.try_get("id")?,
+                    label: r.try_get("label")?,
+                    created_at: r.try_get("created_at")?,
+                    used_at: r.try_get("used_at")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError)
+    }
+
+    /// Revokes one of the account's tokens; whether there was one.
+    pub async fn revoke_token(&self, account: i64, id: i64) -> Result<bool, StoreError> {
+        let deleted = sqlx::query("DELETE FROM api_tokens WHERE account_id = ?1 AND id = ?2")
+            .bind(account)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(deleted.rows_affected() == 1)
+    }
+
+    /// Marks an account as a bot (its API tokens play; the lobby shows BOT).
+    pub async fn set_bot(&self, account: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE accounts SET bot = 1 WHERE id = ?1")
+            .bind(account)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn names_are_unique_without_case_and_deletion_anonymises() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("a.db")).await.unwrap();
+        let ann = store
+            .create_account("Ann", "ann", "h", Some("a@b.org"), false, 1)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(store
+            .create_account("ANN", "ann", "h", None, false, 2)
+            .await
+            .unwrap()
+            .is_none());
+        let (found, hash) = store.account_by_key("ann").await.unwrap().unwrap();
+        assert_eq!((found.id, hash.as_str()), (ann.id, "h"));
+        let id = store.create_token(ann.id, "bot", "th", 3).await.unwrap();
+        assert_eq!(
+            store.account_by_token("th", 4).await.unwrap().unwrap().id,
+            ann.id
+        );
+        assert_eq!(store.tokens(ann.id).await.unwrap()[0].used_at, Some(4));
+        store.delete_account(ann.id, 5).await.unwrap();
+        let gone = store.account(ann.id).await.unwrap().unwrap();
+        assert!(gone.deleted);
+        assert_eq!(gone.name, format!("deleted-{}", ann.id));
+        assert_eq!(gone.email, None);
+        assert!(store.account_by_token("th", 6).await.unwrap().is_none());
+        assert!(!store.revoke_token(ann.id, id).await.unwrap());
+        // The name is free again; the old games keep the deleted account.
+        assert!(store
+            .create_account("ann", "ann", "h", None, false, 7)
+            .await
+            .unwrap()
+            .is_some());
+    }
+}

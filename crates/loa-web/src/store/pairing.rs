@@ -1,0 +1,237 @@
+//! Seeks (an open offer to play anyone) and challenges (to one player).
+
+use super::{Store, StoreError};
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+const SEEK_COLUMNS: &str = "s.id, s.account_id, s.token, s.variant, s.rules, s.time_control,
+    s.rated, s.color, s.created_at, s.game_id, a.name";
+
+const CHALLENGE_COLUMNS: &str = "c.id, c.from_account, c.to_account, c.variant, c.rules,
+    c.time_control, c.rated, c.color, c.created_at, c.status, c.game_id,
+    f.name AS from_name, t.name AS to_name";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeekRow {
+    pub id: String,
+    /// The account that made it; `None` for a person not signed in.
+    pub account: Option<i64>,
+    /// The maker's name, when an account made it.
+    pub name: Option<String>,
+    /// The token of the seat the maker will hold.
+    pub token: String,
+    pub variant: String,
+    pub rules: String,
+    /// JSON: the time control.
+    pub time_control: String,
+    pub rated: bool,
+    /// `black`, `white` or `random`: the maker's.
+    pub color: String,
+    pub created_at: i64,
+    pub game_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeRow {
+    pub id: String,
+    pub from_account: i64,
+    pub from_name: String,
+    pub to_account: i64,
+    pub to_name: String,
+    pub variant: String,
+    pub rules: String,
+    pub time_control: String,
+    pub rated: bool,
+    /// The challenger's colour.
+    pub color: String,
+    pub created_at: i64,
+    /// `open`, `accepted`, `declined` or `cancelled`.
+    pub status: String,
+    pub game_id: Option<String>,
+}
+
+fn seek_row(r: &SqliteRow) -> Result<SeekRow, sqlx::Error> {
+    Ok(SeekRow {
+        id: r.try_get("id")?,
+        account: r.try_get("account_id")?,
+        name: r.try_get("name")?,
+        token: r.try_get("token")?,
+        variant: r.try_get("variant")?,
+        rules: r.try_get("rules")?,
+        time_control: r.try_get("time_control")?,
+        rated: r.try_get("rated")?,
+        color: r.try_get("color")?,
+        created_at: r.try_get("created_at")?,
+        game_id: r.try_get("game_id")?,
+    })
+}
+
+fn challenge_row(r: &SqliteRow) -> Result<ChallengeRow, sqlx::Error> {
+    Ok(ChallengeRow {
+        id: r.try_get("id")?,
+        from_account: r.try_get("from_account")?,
+        from_name: r.try_get("from_name")?,
+        to_account: r.try_get("to_account")?,
+        to_name: r.try_get("to_name")?,
+        variant: r.try_get("variant")?,
+        rules: r.try_get("rules")?,
+        time_control: r.try_get("time_control")?,
+        rated: r.try_get("rated")?,
+        color: r.try_get("color")?,
+        created_at: r.try_get("created_at")?,
+        status: r.try_get("status")?,
+        game_id: r.try_get("game_id")?,
+    })
+}
+
+impl Store {
+    pub async fn insert_seek(&self, seek: &SeekRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO seeks (id, account_id, token, variant, rules, time_control, rated,
+                color, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .bind(&seek.id)
+        .bind(seek.account)
+        .bind(&seek.token)
+        .bind(&seek.variant)
+        .bind(&seek.rules)
+        .bind(&seek.time_control)
+        .bind(seek.rated)
+        .bind(&seek.color)
+        .bind(seek.created_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn seek(&self, id: &str) -> Result<Option<SeekRow>, StoreError> {
+        let select = format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks s LEFT JOIN accounts a ON a.id = s.account_id
+             WHERE s.id = ?1"
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(seek_row).transpose()?)
+    }
+
+    /// The seeks nobody has taken, made after `since`, oldest first.
+    pub async fn open_seeks(&self, since: i64, limit: usize) -> Result<Vec<SeekRow>, StoreError> {
+        let select = format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks s LEFT JOIN accounts a ON a.id = s.account_id
+             WHERE s.game_id IS NULL AND s.created_at > ?1 ORDER BY s.created_at, s.id LIMIT ?2"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(since)
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(seek_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Claims an open seek for a game about to be written: `false` if someone was first.
+    pub async fn take_seek(&self, id: &str, game_id: &str) -> Result<bool, StoreError> {
+        let taken = sqlx::query("UPDATE seeks SET game_id = ?2 WHERE id = ?1 AND game_id IS NULL")
+            .bind(id)
+            .bind(game_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(taken.rows_affected() == 1)
+    }
+
+    /// Gives a claimed seek back (its game could not be written).
+    pub async fn release_seek(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE seeks SET game_id = NULL WHERE id = ?1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Withdraws an open seek; whether there was one.
+    pub async fn delete_seek(&self, id: &str) -> Result<bool, StoreError> {
+        let deleted = sqlx::query("DELETE FROM seeks WHERE id = ?1 AND game_id IS NULL")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(deleted.rows_affected() == 1)
+    }
+
+    pub async fn insert_challenge(&self, c: &ChallengeRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO challenges (id, from_account, to_account, variant, rules, time_control,
+                rated, color, created_at, status)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )
+        .bind(&c.id)
+        .bind(c.from_account)
+        .bind(c.to_account)
+        .bind(&c.variant)
+        .bind(&c.rules)
+        .bind(&c.time_control)
+        .bind(c.rated)
+        .bind(&c.color)
+        .bind(c.created_at)
+        .bind(&c.status)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {
+        let select = format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges c
+             JOIN accounts f ON f.id = c.from_account JOIN accounts t ON t.id = c.to_account
+             WHERE c.id = ?1"
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(challenge_row).transpose()?)
+    }
+
+    /// The open challenges an account sent or received, oldest first.
+    pub async fn open_challenges(&self, account: i64) -> Result<Vec<ChallengeRow>, StoreError> {
+        let select = format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges c
+             JOIN accounts f ON f.id = c.from_account JOIN accounts t ON t.id = c.to_account
+             WHERE c.status = 'open' AND (c.from_account = ?1 OR c.to_account = ?1)
+             ORDER BY c.created_at, c.id LIMIT 200"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(account)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(challenge_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Moves an open challenge to `status` (with its game, when accepted): `false` if it
+    /// was no longer open.
+    pub async fn close_challenge(
+        &self,
+        id: &str,
+        status: &str,
+        game_id: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let closed = sqlx::query(
+            "UPDATE challenges SET status = ?2, game_id = ?3 WHERE id = ?1 AND status = 'open'",
+        )
+        .bind(id)
+        .bind(status)
+        .bind(game_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(closed.rows_affected() == 1)
+    }
+
+    /// Reopens a challenge whose game could not be written.
+    pub async fn reopen_challenge(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE challenges SET status = 'open', game_id = NULL WHERE id = ?1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,92 @@
+//! Sign-in sessions for `tower-sessions`, in the same database as everything else (its
+//! own SQLite store is built on another `sqlx` than ours). A session row names its
+//! account, so that "sign out everywhere" is one statement.
+
+use super::{Store, StoreError};
+use async_trait::async_trait;
+use sqlx::{Row, SqlitePool};
+use tower_sessions::session::{Id, Record};
+use tower_sessions::session_store::{Error, Result as SessionResult};
+use tower_sessions::SessionStore;
+
+/// The key of the signed-in account's id in a session's data.
+pub const ACCOUNT_KEY: &str = "account";
+
+/// The sessions table, as `tower-sessions` uses it.
+#[derive(Clone, Debug)]
+pub struct Sessions {
+    pool: SqlitePool,
+}
+
+impl Store {
+    pub fn sessions(&self) -> Sessions {
+        Sessions {
+            pool: self.pool.clone(),
+        }
+    }
+
+    /// Ends every session of an account (sign out everywhere, a changed password).
+    pub async fn end_sessions(&self, account: i64, except: Option<&str>) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE account_id = ?1 AND id IS NOT ?2")
+            .bind(account)
+            .bind(except)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+fn backend(err: sqlx::Error) -> Error {
+    Error::Backend(err.to_string())
+}
+
+#[async_trait]
+impl SessionStore for Sessions {
+    async fn save(&self, record: &Record) -> SessionResult<()> {
+        let data = serde_json::to_string(&record.data).map_err(|e| Error::Encode(e.to_string()))?;
+        let account = record.data.get(ACCOUNT_KEY).and_then(|v| v.as_i64());
+        sqlx::query(
+            "INSERT INTO sessions (id, account_id, data, expires_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (id) DO UPDATE SET account_id = ?2, data = ?3, expires_at = ?4",
+        )
+        .bind(record.id.to_string())
+        .bind(account)
+        .bind(data)
+        .bind(record.expiry_date.unix_timestamp())
+        .execute(&self.pool)
+        .await
+        .map_err(backend)?;
+        Ok(())
+    }
+
+    async fn load(&self, id: &Id) -> SessionResult<Option<Record>> {
+        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        let row =
+            sqlx::query("SELECT data, expires_at FROM sessions WHERE id = ?1 AND expires_at > ?2")
+                .bind(id.to_string())
+                .bind(now)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(backend)?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let data: String = row.try_get("data").map_err(backend)?;
+        let expires: i64 = row.try_get("expires_at").map_err(backend)?;
+        Ok(Some(Record {
+            id: *id,
+            data: serde_json::from_str(&data).map_err(|e| Error::Decode(e.to_string()))?,
+            expiry_date: time::OffsetDateTime::from_unix_timestamp(expires)
+                .map_err(|e| Error::Decode(e.to_string()))?,
+        }))
+    }
+
+    async fn delete(&self, id: &Id) -> SessionResult<()> {
+        sqlx::query("DELETE FROM sessions WHERE id = ?1")
+            .bind(id.to_string())
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,335 @@
+//! Accounts: signing up, in and out, the cookie, CSRF, the sign-in guard, passwords,
+//! deletion and API tokens.
+
+use super::{App, HOST};
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+/// A signed-in person: their session cookie.
+pub struct Person {
+    pub cookie: String,
+}
+
+impl Person {
+    pub fn headers(&self) -> Vec<(&str, &str)> {
+        vec![
+            ("cookie", self.cookie.as_str()),
+            ("origin", "http://loa.test"),
+        ]
+    }
+}
+
+pub async fn sign_up(app: &App, name: &str) -> Person {
+    let body = json!({"name": name, "password": "a long password"});
+    let (status, answer, cookie) = app.send("POST", "/api/accounts", Some(body), &[]).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    Person {
+        cookie: cookie.expect("signed in").0,
+    }
+}
+
+/// A request as a signed-in person, from the site's own page.
+pub async fn as_person(
+    app: &App,
+    person: &Person,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (status, answer, _) = app.send(method, path, body, &person.headers()).await;
+    (status, answer)
+}
+
+#[tokio::test]
+async fn sign_up_signs_in_with_an_http_only_lax_cookie() {
+    let app = App::new().await;
+    let body = json!({"name": "Ann", "password": "a long password", "email": "ann@example.org"});
+    let (status, me, cookie) = app.send("POST", "/api/accounts", Some(body), &[]).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(me["name"], "Ann");
+    let (pair, line) = cookie.unwrap();
+    assert!(pair.starts_with("loa_session="));
+    assert!(
+        line.contains("HttpOnly") && line.contains("SameSite=Lax"),
+        "{line}"
+    );
+    assert!(!line.contains("Secure"), "plain http: {line}");
+    let ann = Person { cookie: pair };
+    let (status, me) = as_person(&app, &ann, "GET", "/api/me", None).await;
+    assert_eq!((status, me["name"].clone()), (StatusCode::OK, json!("Ann")));
+    assert_eq!(me["email"], "ann@example.org");
+    assert_eq!(
+        app.call("GET", "/api/me", None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    // Accounts and sessions survive a restart.
+    let app = app.restart().await;
+    assert_eq!(
+        as_person(&app, &ann, "GET", "/api/me", None).await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn names_and_passwords_are_checked_and_names_unique_in_any_case() {
+    let app = App::new().await;
+    sign_up(&app, "Ann").await;
+    let post = |name: &str, password: &str| {
+        let body = json!({"name": name, "password": password});
+        let app = &app;
+        async move { app.call("POST", "/api/accounts", Some(body)).await }
+    };
+    let (status, answer) = post("aNN", "a long password").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(post("Bob", "short").await.0, StatusCode::BAD_REQUEST);
+    for bad in [
+        "b",
+        "<script>",
+        "has space",
+        "abcdefghijklmnopqrstu",
+        "admin",
+        "loa-1",
+    ] {
+        let (status, answer) = post(bad, "a long password").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {answer}");
+    }
+    let body = json!({"name": "Bob", "password": "a long password", "email": "not mail"});
+    assert_eq!(
+        app.call("POST", "/api/accounts", Some(body)).await.0,
+        StatusCode::BAD_REQUEST
+    );
+    let body = json!({"name": "Bob", "password": "a long password", "admin": true});
+    assert!(app
+        .call("POST", "/api/accounts", Some(body))
+        .await
+        .0
+        .is_client_error());
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_name_answer_the_same() {
+    let app = App::new().await;
+    sign_up(&app, "Ann").await;
+    let sign_in = |name: &str, password: &str| {
+        let body = json!({"name": name, "password": password});
+        let app = &app;
+        async move { app.call("POST", "/api/session", Some(body)).await }
+    };
+    let wrong = sign_in("Ann", "not the password").await;
+    let unknown = sign_in("Nobody", "not the password").await;
+    assert_eq!(wrong.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(wrong, unknown);
+    let (status, me) = sign_in("ANN", "a long password").await;
+    assert_eq!((status, me["name"].clone()), (StatusCode::OK, json!("Ann")));
+}
+
+#[tokio::test]
+async fn ten_failed_sign_ins_in_a_minute_lock_the_name() {
+    let app = App::new().await;
+    sign_up(&app, "Ann").await;
+    sign_up(&app, "Bob").await;
+    let sign_in = |name: &str, password: &str| {
+        let body = json!({"name": name, "password": password});
+        let app = &app;
+        async move { app.call("POST", "/api/session", Some(body)).await.0 }
+    };
+    for _ in 0..10 {
+        assert_eq!(
+            sign_in("Ann", "guess guess").await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    // Now even the right password waits; other names do not.
+    assert_eq!(
+        sign_in("Ann", "a long password").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        sign_in("ann", "guess guess").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(sign_in("Bob", "a long password").await, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_cross_site_request_with_the_session_is_refused() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let body = json!({"label": "bot"});
+    let evil = [
+        ("cookie", ann.cookie.as_str()),
+        ("origin", "http://evil.example"),
+    ];
+    let (status, answer, _) = app
+        .send("POST", "/api/tokens", Some(body.clone()), &evil)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+    // Without an Origin, a browser's cross-site fetch still says so.
+    let fetch = [
+        ("cookie", ann.cookie.as_str()),
+        ("sec-fetch-site", "cross-site"),
+    ];
+    let (status, _, _) = app
+        .send("POST", "/api/tokens", Some(body.clone()), &fetch)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Reading is not acting; and the site's own page acts.
+    let (status, _, _) = app.send("GET", "/api/me", None, &evil).await;
+    assert_eq!(status, StatusCode::OK);
+    let own = format!("http://{HOST}");
+    let same = [("cookie", ann.cookie.as_str()), ("origin", own.as_str())];
+    let (status, _, _) = app.send("POST", "/api/tokens", Some(body), &same).await;
+    assert_eq!(status, StatusCode::CREATED);
+    // No session, nothing to steal: another site's page may play with a token.
+    let game = json!({"black": "human", "white": "human"});
+    let (status, _, _) = app
+        .send(
+            "POST",
+            "/api/games",
+            Some(game),
+            &[("origin", "http://evil.example")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn signing_out_here_and_everywhere() {
+    let app = App::new().await;
+    let first = sign_up(&app, "Ann").await;
+    as_person(&app, &first, "DELETE", "/api/session", None).await;
+    assert_eq!(
+        as_person(&app, &first, "GET", "/api/me", None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let sign_in = json!({"name": "Ann", "password": "a long password"});
+    let mut people = Vec::new();
+    for _ in 0..2 {
+        let (_, _, cookie) = app
+            .send("POST", "/api/session", Some(sign_in.clone()), &[])
+            .await;
+        people.push(Person {
+            cookie: cookie.unwrap().0,
+        });
+    }
+    let (status, _) = as_person(&app, &people[0], "DELETE", "/api/sessions", None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    for person in &people {
+        assert_eq!(
+            as_person(&app, person, "GET", "/api/me", None).await.0,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_new_password_ends_the_other_sessions() {
+    let app = App::new().await;
+    let here = sign_up(&app, "Ann").await;
+    let body = json!({"name": "Ann", "password": "a long password"});
+    let (_, _, cookie) = app.send("POST", "/api/session", Some(body), &[]).await;
+    let there = Person {
+        cookie: cookie.unwrap().0,
+    };
+    let wrong = json!({"current": "not it at all", "new": "another long one"});
+    let (status, _) = as_person(&app, &here, "POST", "/api/me/password", Some(wrong)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let change = json!({"current": "a long password", "new": "another long one"});
+    let (status, _) = as_person(&app, &here, "POST", "/api/me/password", Some(change)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        as_person(&app, &here, "GET", "/api/me", None).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        as_person(&app, &there, "GET", "/api/me", None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let old = json!({"name": "Ann", "password": "a long password"});
+    assert_eq!(
+        app.call("POST", "/api/session", Some(old)).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let new = json!({"name": "Ann", "password": "another long one"});
+    assert_eq!(
+        app.call("POST", "/api/session", Some(new)).await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_deleted_account_keeps_its_games_under_another_name() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let game = json!({"black": "human", "white": {"engine": {"level": 1}}});
+    let (status, created) = as_person(&app, &ann, "POST", "/api/games", Some(game)).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let (_, mine) = as_person(&app, &ann, "GET", "/api/me/games", None).await;
+    assert_eq!(mine.as_array().unwrap().len(), 1);
+    let confirm = json!({"password": "a long password"});
+    let (status, _) = as_person(&app, &ann, "DELETE", "/api/me", Some(confirm)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        as_person(&app, &ann, "GET", "/api/me", None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let body = json!({"name": "Ann", "password": "a long password"});
+    assert_eq!(
+        app.call("POST", "/api/session", Some(body)).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.call("GET", "/api/players/Ann", None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(
+        app.call("GET", &format!("/api/games/{id}"), None).await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn an_api_token_acts_as_its_account_until_revoked() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let (status, made) = as_person(
+        &app,
+        &ann,
+        "POST",
+        "/api/tokens",
+        Some(json!({"label": "my bot"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let token = made["token"].as_str().unwrap().to_string();
+    let bearer = format!("Bearer {token}");
+    let (status, me, _) = app
+        .send("GET", "/api/me", None, &[("authorization", &bearer)])
+        .await;
+    assert_eq!((status, me["name"].clone()), (StatusCode::OK, json!("Ann")));
+    // A token cannot make tokens, and the list never shows a token.
+    let (status, _, _) = app
+        .send(
+            "POST",
+            "/api/tokens",
+            Some(json!({"label": "more"})),
+            &[("authorization", &bearer)],
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (_, list) = as_person(&app, &ann, "GET", "/api/tokens", None).await;
+    assert_eq!(list[0]["label"], "my bot");
+    assert!(!list.to_string().contains(&token));
+    let id = made["id"].as_i64().unwrap();
+    let (status, _) = as_person(&app, &ann, "DELETE", &format!("/api/tokens/{id}"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _, _) = app
+        .send("GET", "/api/me", None, &[("authorization", &bearer)])
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, _) = app
+        .send("GET", "/api/me", None, &[("authorization", "Basic abc")])
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}

@@ -1,0 +1,346 @@
+//! Seeks, challenges, games between accounts, and the ratings they move.
+
+use super::accounts::{as_person, sign_up, Person};
+use super::App;
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+fn blitz(rated: bool, color: &str) -> Value {
+    json!({
+        "variant": "standard",
+        "rules": "draw",
+        "clock": {"kind": "live", "initial_s": 300, "increment_s": 0},
+        "rated": rated,
+        "color": color,
+    })
+}
+
+#[tokio::test]
+async fn a_seek_is_listed_taken_once_and_its_maker_gets_the_colour() {
+    let app = App::new().await;
+    let (status, _) = app
+        .call("POST", "/api/seeks", Some(blitz(true, "black")))
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "a rated seek needs an account"
+    );
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let (status, seek) =
+        as_person(&app, &ann, "POST", "/api/seeks", Some(blitz(true, "black"))).await;
+    assert_eq!(status, StatusCode::CREATED, "{seek}");
+    let id = seek["id"].as_str().unwrap();
+    let listed = app.ok("GET", "/api/seeks", None).await;
+    assert_eq!(listed[0]["id"], id);
+    assert_eq!(listed[0]["name"], "Ann");
+    assert_eq!(listed[0]["rating"], 1500);
+    let accept = format!("/api/seeks/{id}/accept");
+    let (status, _) = as_person(&app, &ann, "POST", &accept, None).await;
+    assert!(status.is_client_error(), "one's own seek: {status}");
+    assert_eq!(
+        app.call("POST", &accept, None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, taken) = as_person(&app, &bob, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CREATED, "{taken}");
+    assert_eq!(taken["color"], "white");
+    let game = app
+        .ok(
+            "GET",
+            &format!("/api/games/{}", taken["game"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(game["names"], json!(["Ann", "Bob"]));
+    assert_eq!(game["rated"], true);
+    assert_eq!(game["started"], true);
+    assert_eq!(app.ok("GET", "/api/seeks", None).await, json!([]));
+    let (status, _) = as_person(&app, &bob, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        app.ok("GET", &format!("/api/seeks/{id}"), None).await["game"],
+        taken["game"]
+    );
+}
+
+#[tokio::test]
+async fn an_anonymous_seek_is_played_with_tokens_and_withdrawn_with_its_token() {
+    let app = App::new().await;
+    let made = app
+        .ok("POST", "/api/seeks", Some(blitz(false, "white")))
+        .await;
+    let id = made["id"].as_str().unwrap();
+    let path = format!("/api/seeks/{id}");
+    assert_eq!(
+        app.call("DELETE", &path, None).await.0,
+        StatusCode::FORBIDDEN
+    );
+    let withdraw = json!({"token": made["token"]});
+    assert_eq!(
+        app.call("DELETE", &path, Some(withdraw)).await.0,
+        StatusCode::NO_CONTENT
+    );
+    let made = app
+        .ok("POST", "/api/seeks", Some(blitz(false, "white")))
+        .await;
+    let id = made["id"].as_str().unwrap();
+    let taken = app
+        .ok("POST", &format!("/api/seeks/{id}/accept"), None)
+        .await;
+    let game = taken["game"].as_str().unwrap();
+    assert_eq!(taken["color"], "black");
+    let moves = format!("/api/games/{game}/moves");
+    // Black (the taker) moves with its token; the maker answers with the seek's token.
+    let (status, _) = app
+        .call(
+            "POST",
+            &moves,
+            Some(json!({"move": "b1-b3", "token": made["token"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "not the maker's turn");
+    app.ok(
+        "POST",
+        &moves,
+        Some(json!({"move": "b1-b3", "token": taken["token"]})),
+    )
+    .await;
+    app.ok(
+        "POST",
+        &moves,
+        Some(json!({"move": "a2-c2", "token": made["token"]})),
+    )
+    .await;
+}
+
+/// A rated blitz game between two accounts, Ann Black: its id.
+async fn rated_game(app: &App, ann: &Person, bob: &Person) -> String {
+    let (_, seek) = as_person(app, ann, "POST", "/api/seeks", Some(blitz(true, "black"))).await;
+    let accept = format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap());
+    let (_, taken) = as_person(app, bob, "POST", &accept, None).await;
+    taken["game"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn accounts_act_in_their_games_with_their_sessions_and_nobody_else_does() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let eve = sign_up(&app, "Eve").await;
+    let game = rated_game(&app, &ann, &bob).await;
+    let moves = format!("/api/games/{game}/moves");
+    let b1b3 = || Some(json!({"move": "b1-b3"}));
+    assert_eq!(
+        as_person(&app, &bob, "POST", &moves, b1b3()).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        as_person(&app, &eve, "POST", &moves, b1b3()).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        app.call("POST", &moves, b1b3()).await.0,
+        StatusCode::FORBIDDEN
+    );
+    let (status, view) = as_person(&app, &ann, "POST", &moves, b1b3()).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let (_, seen) = as_person(&app, &bob, "GET", &format!("/api/games/{game}"), None).await;
+    assert_eq!(seen["you"], "white");
+    let resign = format!("/api/games/{game}/resign");
+    assert_eq!(
+        as_person(&app, &eve, "POST", &resign, None).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        as_person(&app, &bob, "POST", &resign, None).await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_rated_game_moves_both_ratings_and_the_profiles_show_them() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let game = rated_game(&app, &ann, &bob).await;
+    let (_, ended) = as_person(
+        &app,
+        &bob,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        None,
+    )
+    .await;
+    // Two newcomers at 1500 ± 350: Glicko-2 moves each by 162.
+    assert_eq!(ended["rating_changes"], json!([162, -162]));
+    let app = app.restart().await;
+    let profile = app.ok("GET", "/api/players/ann", None).await;
+    assert_eq!(profile["name"], "Ann");
+    let blitz = &profile["ratings"]["standard"]["blitz"];
+    assert_eq!(blitz["rating"], 1662);
+    assert_eq!(blitz["games"], 1);
+    assert_eq!(blitz["provisional"], true);
+    assert_eq!(profile["history"][0]["game"], game.as_str());
+    assert_eq!(profile["title"], Value::Null);
+    let board = app
+        .ok("GET", "/api/leaderboard?variant=standard", None)
+        .await;
+    let names: Vec<&str> = board
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Ann", "Bob"]);
+    assert_eq!(board[1]["rating"], 1338);
+    assert_eq!(board[0]["provisional"], true);
+    assert_eq!(
+        app.ok("GET", "/api/leaderboard?variant=parachute", None)
+            .await,
+        json!([])
+    );
+    assert_eq!(
+        app.call("GET", "/api/leaderboard?variant=chess", None)
+            .await
+            .0,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        app.call("GET", "/api/players/nobody", None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    let games = app.ok("GET", "/api/players/Bob/games", None).await;
+    assert_eq!(games[0]["id"], game.as_str());
+}
+
+#[tokio::test]
+async fn an_unrated_game_moves_no_rating() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let (_, seek) = as_person(
+        &app,
+        &ann,
+        "POST",
+        "/api/seeks",
+        Some(blitz(false, "black")),
+    )
+    .await;
+    let accept = format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap());
+    let (_, taken) = as_person(&app, &bob, "POST", &accept, None).await;
+    let game = taken["game"].as_str().unwrap();
+    let (_, ended) = as_person(
+        &app,
+        &ann,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        None,
+    )
+    .await;
+    assert_eq!(ended["rating_changes"], Value::Null);
+    assert_eq!(
+        app.ok("GET", "/api/players/Ann", None).await["ratings"],
+        json!({})
+    );
+}
+
+#[tokio::test]
+async fn a_challenge_is_accepted_by_its_player_only() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let eve = sign_up(&app, "Eve").await;
+    let mut body = blitz(true, "white");
+    body["to"] = json!("bob");
+    assert_eq!(
+        app.call("POST", "/api/challenges", Some(body.clone()))
+            .await
+            .0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, challenge) =
+        as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone())).await;
+    assert_eq!(status, StatusCode::CREATED, "{challenge}");
+    assert_eq!(
+        (challenge["from"].clone(), challenge["to"].clone()),
+        (json!("Ann"), json!("Bob"))
+    );
+    let id = challenge["id"].as_str().unwrap();
+    let (_, mine) = as_person(&app, &bob, "GET", "/api/challenges", None).await;
+    assert_eq!(mine[0]["id"], id);
+    let accept = format!("/api/challenges/{id}/accept");
+    assert_eq!(
+        as_person(&app, &eve, "POST", &accept, None).await.0,
+        StatusCode::FORBIDDEN
+    );
+    let (status, accepted) = as_person(&app, &bob, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CREATED, "{accepted}");
+    let shown = app.ok("GET", &format!("/api/challenges/{id}"), None).await;
+    assert_eq!(shown["status"], "accepted");
+    let game = app
+        .ok(
+            "GET",
+            &format!("/api/games/{}", shown["game"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    // The challenger plays the colour asked for.
+    assert_eq!(game["names"], json!(["Bob", "Ann"]));
+    let decline = format!("/api/challenges/{id}/decline");
+    assert_eq!(
+        as_person(&app, &bob, "POST", &decline, None).await.0,
+        StatusCode::CONFLICT
+    );
+    body["to"] = json!("nobody");
+    assert_eq!(
+        as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone()))
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    body["to"] = json!("ANN");
+    assert_eq!(
+        as_person(&app, &ann, "POST", "/api/challenges", Some(body))
+            .await
+            .0,
+        StatusCode::BAD_REQUEST
+    );
+}
+
+#[tokio::test]
+async fn a_declined_challenge_makes_no_game() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let mut body = blitz(false, "random");
+    body["to"] = json!("Bob");
+    let (_, challenge) = as_person(&app, &ann, "POST", "/api/challenges", Some(body)).await;
+    let id = challenge["id"].as_str().unwrap();
+    let (status, declined) = as_person(
+        &app,
+        &bob,
+        "POST",
+        &format!("/api/challenges/{id}/decline"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, declined["status"].clone()),
+        (StatusCode::OK, json!("declined"))
+    );
+    let (status, _) = as_person(
+        &app,
+        &bob,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        app.call("GET", "/api/challenges/nonesuch", None).await.0,
+        StatusCode::NOT_FOUND
+    );
+}
