@@ -85,8 +85,13 @@ CREATE TABLE challenges (
     game_id TEXT
 );
 CREATE INDEX challenges_to ON challenges(to_account, status);
+-- A seat's account acts there with its sessions and tokens.
 ALTER TABLE seats ADD COLUMN account_id INTEGER REFERENCES accounts(id);
-CREATE INDEX seats_by_account ON seats(account_id);
+-- Whose game it is: the accounts of Black and White (a site bot's for the engine).
+ALTER TABLE games ADD COLUMN black_account INTEGER REFERENCES accounts(id);
+ALTER TABLE games ADD COLUMN white_account INTEGER REFERENCES accounts(id);
+CREATE INDEX games_by_black ON games(black_account, updated_at);
+CREATE INDEX games_by_white ON games(white_account, updated_at);
 ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 -- The rating changes a rated game made, once it ended.
 ALTER TABLE games ADD COLUMN black_change INTEGER;

@@ -4,9 +4,9 @@
 
 use crate::clock::TimeControl;
 use crate::line::{Line, LineSpec, Unknown};
-use crate::lineup::{Lineup, SidePlayers};
+use crate::lineup::{Lineup, Player, SidePlayers};
 use loa_core::record::{read_games, GameRecord};
-use loa_core::{Game, VariantPosition};
+use loa_core::{Color, Game, Seat, VariantPosition};
 use serde::Deserialize;
 
 /// The body of `POST /api/games`.
@@ -24,6 +24,10 @@ pub struct NewGame {
     /// Played between browsers: each person opens their seat's link.
     #[serde(default)]
     pub online: bool,
+    /// Against an engine level with a clock, signed in: the game counts for the
+    /// person's rating and the level's (the levels play as the bots `loa-level-N`).
+    #[serde(default)]
+    pub rated: bool,
     #[serde(flatten)]
     pub unknown: Unknown,
 }
@@ -70,6 +74,9 @@ impl NewGame {
             return Err("an online game needs a person in at least one seat".into());
         }
         let clock = self.clock.map(TimeControl::validate).transpose()?;
+        if self.rated {
+            rated_level(&lineup, clock, self.online)?;
+        }
         Ok(GameSetup {
             variant: line.variant,
             game: line.game,
@@ -78,8 +85,36 @@ impl NewGame {
             online: self.online,
             names,
             accounts: [None, None],
-            rated: false,
+            rated: self.rated,
         })
+    }
+}
+
+/// The engine side and level of a game that may be rated: a person against an engine
+/// level, at one board, with a clock.
+pub fn rated_level(
+    lineup: &Lineup,
+    clock: Option<TimeControl>,
+    online: bool,
+) -> Result<(Color, u8), String> {
+    let refuse = || "a rated game is a person against an engine level, with a clock".to_string();
+    if online || clock.is_none() {
+        return Err(refuse());
+    }
+    let player = |side| lineup.player(Seat { side, index: 0 });
+    match (lineup.black, lineup.white) {
+        (SidePlayers::One(_), SidePlayers::One(_)) => {}
+        _ => return Err(refuse()),
+    }
+    let engine = Color::ALL
+        .into_iter()
+        .find(|&side| matches!(player(side), Player::Engine(_)))
+        .ok_or_else(refuse)?;
+    match (player(engine), player(!engine)) {
+        (Player::Engine(strength), Player::Human) => {
+            strength.level.map(|l| (engine, l)).ok_or_else(refuse)
+        }
+        _ => Err(refuse()),
     }
 }
 

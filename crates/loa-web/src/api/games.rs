@@ -6,7 +6,7 @@ use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Caller, Changed, GameView, LiveGame};
 use crate::hub::Hub;
-use crate::setup::NewGame;
+use crate::setup::{rated_level, NewGame};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -26,6 +26,11 @@ pub struct Created {
     pub game: GameView,
 }
 
+/// The bot account an engine level plays rated games as.
+pub fn bot_name(level: u8) -> String {
+    format!("loa-level-{level}")
+}
+
 pub async fn create_game(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
@@ -37,6 +42,15 @@ pub async fn create_game(
     // person's seat; online, the seat its maker joins.
     if let (Some(account), false) = (&viewer.account, setup.online) {
         setup.accounts = [Some(account.id); 2];
+    }
+    if setup.rated {
+        let account = viewer.required()?;
+        let (engine, level) =
+            rated_level(&setup.lineup, setup.clock, setup.online).map_err(ApiError::bad_request)?;
+        let bot = hub.store.bot_account(&bot_name(level), now_ms()).await?;
+        setup.accounts[engine.index()] = Some(bot.id);
+        setup.names[engine.index()] = Some(bot.name);
+        setup.names[(!engine).index()] = Some(account.name);
     }
     let live = LiveGame::create(setup, now_ms());
     let tokens = live.tokens();

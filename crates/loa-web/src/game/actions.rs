@@ -1,7 +1,9 @@
 //! What can happen to a game: joining, a move (a person's or the engine's), a flag,
 //! resigning, draw offers, takebacks, and the setup of a rematch.
 
-use super::{ending_of, swap_slot, to_i64, Caller, Changed, Ending, GameError, LiveGame};
+use super::{
+    ending_of, slot_side, swap_slot, to_i64, Caller, Changed, Ending, GameError, LiveGame,
+};
 use crate::lineup::Player;
 use crate::setup::GameSetup;
 use crate::store::MoveRow;
@@ -23,7 +25,13 @@ impl LiveGame {
         if !self.seats[index].joined {
             self.seats[index].joined = true;
             // A person signed in takes the seat for their account.
-            self.seats[index].account = self.seats[index].account.or(caller.account);
+            if self.seats[index].account.is_none() {
+                if let Some(account) = caller.account {
+                    self.seats[index].account = Some(account);
+                    let side = slot_side(&self.seats[index].slot);
+                    self.accounts[side.index()].get_or_insert(account);
+                }
+            }
             changed.seats.push(self.seats[index].clone());
             if self.seats.iter().all(|s| s.joined) && self.started_at.is_none() {
                 self.start(now);

@@ -65,6 +65,8 @@ pub struct LiveGame {
     pub rematch: Option<String>,
     /// Whether the game counts for the players' ratings.
     pub rated: bool,
+    /// Black's and White's accounts (a site bot's for the engine), if any.
+    pub accounts: [Option<i64>; 2],
     /// Black's and White's rating changes, once a rated game has ended.
     pub rating_changes: Option<[i64; 2]>,
 }
@@ -147,6 +149,7 @@ impl LiveGame {
             takeback_offer: None,
             rematch: None,
             rated: setup.rated,
+            accounts: setup.accounts,
             rating_changes: None,
         };
         if live.seats.iter().all(|s| s.joined) {
@@ -239,10 +242,9 @@ impl LiveGame {
             .unwrap_or(first))
     }
 
-    /// The account that plays `side`'s first seat, if any.
+    /// The account that plays `side`, if any.
     pub fn account_of(&self, side: Color) -> Option<i64> {
-        let slot = side.id();
-        self.seats.iter().find(|s| s.slot == slot)?.account
+        self.accounts[side.index()]
     }
 
     /// The tokens of every seat, by place: what the creator of the game is given.

@@ -40,6 +40,7 @@ impl LiveGame {
             takeback_offer: self.takeback_offer.map(|c| c.id().into()),
             rematch: self.rematch.clone(),
             rated: self.rated,
+            accounts: self.accounts,
             rating_changes: self.rating_changes,
         }
     }
@@ -103,6 +104,7 @@ impl LiveGame {
             takeback_offer: parse_color(&row.takeback_offer),
             rematch: row.rematch,
             rated: row.rated,
+            accounts: row.accounts,
             rating_changes: row.rating_changes,
         })
     }

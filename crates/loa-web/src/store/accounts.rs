@@ -145,6 +145,21 @@ impl Store {
         Ok(())
     }
 
+    /// The site's own bot account of this name (an engine level), made the first time
+    /// it is asked for. Nobody signs in as it: it has no password.
+    pub async fn bot_account(&self, name: &str, now: i64) -> Result<AccountRow, StoreError> {
+        let key = name.to_ascii_lowercase();
+        if let Some((account, _)) = self.account_by_key(&key).await? {
+            return Ok(account);
+        }
+        if let Some(account) = self.create_account(name, &key, "", None, true, now).await? {
+            return Ok(account);
+        }
+        // Made meanwhile by another request.
+        let made = self.account_by_key(&key).await?;
+        Ok(made.ok_or(StoreError(sqlx::Error::RowNotFound))?.0)
+    }
+
     pub async fn create_token(
         &self,
         account: i64,

@@ -8,7 +8,8 @@ use sqlx::Row;
 /// prepared with).
 const GAME_COLUMNS: &str = "id, created_at, updated_at, variant, rules, start, players, names,
     time_control, online, started_at, black_ms, white_ms, running_since, result, winner, reason,
-    draw_offer, takeback_offer, rematch, rated, black_change, white_change";
+    draw_offer, takeback_offer, rematch, rated, black_change, white_change, black_account,
+    white_account";
 
 /// A game's row: what it is and where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +39,8 @@ pub struct GameRow {
     pub rematch: Option<String>,
     /// Whether the game counts for both players' ratings.
     pub rated: bool,
+    /// Black's and White's accounts, if any.
+    pub accounts: [Option<i64>; 2],
     /// Black's and White's rating changes, once a rated game has ended.
     pub rating_changes: Option<[i64; 2]>,
 }
@@ -90,9 +93,10 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
                 names, time_control, online, started_at, black_ms, white_ms, running_since,
-                result, winner, reason, draw_offer, takeback_offer, rematch, rated)
+                result, winner, reason, draw_offer, takeback_offer, rematch, rated, black_account,
+                white_account)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20, ?21)",
+                ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
         )
         .bind(&r.id)
         .bind(r.created_at)
@@ -115,6 +119,8 @@ impl Store {
         .bind(&r.takeback_offer)
         .bind(&r.rematch)
         .bind(r.rated)
+        .bind(r.accounts[0])
+        .bind(r.accounts[1])
         .execute(&mut *tx)
         .await?;
         for seat in &game.seats {
@@ -163,7 +169,8 @@ impl Store {
         let updated = sqlx::query(
             "UPDATE games SET updated_at = ?2, started_at = ?3, black_ms = ?4, white_ms = ?5,
                 running_since = ?6, result = ?7, winner = ?8, reason = ?9, draw_offer = ?10,
-                takeback_offer = ?11, rematch = ?12, black_change = ?13, white_change = ?14
+                takeback_offer = ?11, rematch = ?12, black_change = ?13, white_change = ?14,
+                black_account = ?15, white_account = ?16
              WHERE id = ?1",
         )
         .bind(&row.id)
@@ -180,6 +187,8 @@ impl Store {
         .bind(&row.rematch)
         .bind(row.rating_changes.map(|c| c[0]))
         .bind(row.rating_changes.map(|c| c[1]))
+        .bind(row.accounts[0])
+        .bind(row.accounts[1])
         .execute(&mut *tx)
         .await?;
         if updated.rows_affected() != 1 {
@@ -260,7 +269,7 @@ impl Store {
             "SELECT {GAME_COLUMNS},
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS moves_played
              FROM games
-             WHERE ?3 IS NULL OR id IN (SELECT game_id FROM seats WHERE account_id = ?3)
+             WHERE ?3 IS NULL OR black_account = ?3 OR white_account = ?3
              ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(select))
@@ -342,6 +351,7 @@ fn game_row(r: &SqliteRow) -> Result<GameRow, sqlx::Error> {
         takeback_offer: r.try_get("takeback_offer")?,
         rematch: r.try_get("rematch")?,
         rated: r.try_get("rated")?,
+        accounts: [r.try_get("black_account")?, r.try_get("white_account")?],
         rating_changes: {
             let black: Option<i64> = r.try_get("black_change")?;
             let white: Option<i64> = r.try_get("white_change")?;
@@ -376,6 +386,7 @@ mod tests {
             takeback_offer: None,
             rematch: None,
             rated: false,
+            accounts: [None, None],
             rating_changes: None,
         }
     }

@@ -344,3 +344,38 @@ async fn a_declined_challenge_makes_no_game() {
         StatusCode::NOT_FOUND
     );
 }
+
+#[tokio::test]
+async fn a_rated_game_against_a_level_rates_the_level_as_a_bot() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let game = json!({
+        "black": "human",
+        "white": {"engine": {"level": 3}},
+        "clock": {"kind": "live", "initial_s": 600, "increment_s": 5},
+        "rated": true,
+    });
+    assert_eq!(
+        app.call("POST", "/api/games", Some(game.clone())).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let mut untimed = game.clone();
+    untimed["clock"] = Value::Null;
+    let (status, _) = as_person(&app, &ann, "POST", "/api/games", Some(untimed)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, created) = as_person(&app, &ann, "POST", "/api/games", Some(game)).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["game"]["names"], json!(["Ann", "loa-level-3"]));
+    let id = created["id"].as_str().unwrap();
+    let (_, ended) = as_person(&app, &ann, "POST", &format!("/api/games/{id}/resign"), None).await;
+    assert_eq!(ended["rating_changes"], json!([-162, 162]));
+    let bot = app.ok("GET", "/api/players/loa-level-3", None).await;
+    assert_eq!(bot["bot"], true);
+    assert_eq!(bot["ratings"]["standard"]["rapid"]["rating"], 1662);
+    // Nobody signs in as a level.
+    let body = json!({"name": "loa-level-3", "password": ""});
+    assert_eq!(
+        app.call("POST", "/api/session", Some(body)).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+}
