@@ -72,7 +72,23 @@ impl Server {
 
     /// A request: the status and the JSON answer.
     pub fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-        let request = ureq::request(method, &self.url(path)).timeout(Duration::from_secs(30));
+        let (status, value, _) = self.call_with(method, path, body, &[]);
+        (status, value)
+    }
+
+    /// A request with headers: the status, the JSON answer and the cookie it sets
+    /// (`name=value`), if any.
+    pub fn call_with(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> (u16, Value, Option<String>) {
+        let mut request = ureq::request(method, &self.url(path)).timeout(Duration::from_secs(30));
+        for (name, value) in headers {
+            request = request.set(name, value);
+        }
         let result = match body {
             Some(body) => request.send_json(body),
             None => request.call(),
@@ -83,9 +99,13 @@ impl Server {
             Err(e) => panic!("{method} {path}: {e}"),
         };
         let status = response.status();
+        let cookie = response
+            .header("set-cookie")
+            .and_then(|line| line.split(';').next())
+            .map(str::to_string);
         let text = response.into_string().unwrap();
         let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        (status, value)
+        (status, value, cookie)
     }
 
     pub fn get(&self, path: &str) -> Value {
