@@ -96,3 +96,12 @@ ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 -- The rating changes a rated game made, once it ended.
 ALTER TABLE games ADD COLUMN black_change INTEGER;
 ALTER TABLE games ADD COLUMN white_change INTEGER;
+-- What the players of a game say to each other.
+CREATE TABLE chat (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    at INTEGER NOT NULL,
+    slot TEXT NOT NULL,
+    name TEXT,
+    text TEXT NOT NULL
+);
+CREATE INDEX chat_by_game ON chat(game_id, at);

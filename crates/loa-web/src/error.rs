@@ -46,7 +46,8 @@ impl From<GameError> for ApiError {
     fn from(err: GameError) -> ApiError {
         let status = match err {
             _ if err.is_about_the_caller() => StatusCode::FORBIDDEN,
-            GameError::IllegalMove(_) => StatusCode::BAD_REQUEST,
+            GameError::IllegalMove(_) | GameError::BadChat => StatusCode::BAD_REQUEST,
+            GameError::ChatTooFast => StatusCode::TOO_MANY_REQUESTS,
             _ => StatusCode::CONFLICT,
         };
         ApiError::new(status, err.to_string())

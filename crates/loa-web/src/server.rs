@@ -100,6 +100,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
             post(api::decline_takeback),
         )
         .route("/api/games/{id}/rematch", post(api::rematch))
+        .route("/api/games/{id}/chat", post(api::chat))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/socket", get(ws::game_socket))
         .route("/api/analysis", get(ws::analysis_socket))

@@ -134,6 +134,35 @@ pub async fn play_move(
     Ok(Json(view))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    pub text: String,
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+/// A player says something in the game's chat (a seat's token or account only).
+pub async fn chat(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+    Body(request): Body<ChatRequest>,
+) -> ApiResult<Json<GameView>> {
+    let open = hub.open(&id).await?;
+    let caller = Caller {
+        token: request.token,
+        account: viewer.id(),
+    };
+    let name = viewer.account.map(|a| a.name);
+    let view = hub
+        .change(&open, |live, now| {
+            live.say(&caller, &request.text, name, now)
+        })
+        .await?;
+    Ok(Json(view))
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct SideRequest {

@@ -30,6 +30,12 @@ pub enum GameError {
     NothingToTakeBack,
     #[error("a rematch follows a finished game")]
     RematchBeforeEnd,
+    #[error("a chat line has 1 to 140 characters")]
+    BadChat,
+    #[error("one line a second: wait a moment")]
+    ChatTooFast,
+    #[error("this game's chat is full")]
+    ChatFull,
 }
 
 impl GameError {

@@ -5,6 +5,7 @@
 //! Nothing here knows of HTTP: refusals are [`GameError`]s.
 
 mod actions;
+mod chat;
 mod error;
 mod rows;
 mod view;
@@ -17,7 +18,7 @@ use crate::ids::random_name;
 use crate::levels::Strength;
 use crate::lineup::{Lineup, Player};
 use crate::setup::GameSetup;
-use crate::store::{Change, MoveRow, RatingUpdate, SeatRow};
+use crate::store::{Change, ChatRow, MoveRow, RatingUpdate, SeatRow};
 use loa_core::{Color, Game, GameState, RuleSet, Seat, Variant, VariantPosition};
 
 /// How a game ended.
@@ -67,11 +68,14 @@ pub struct LiveGame {
     pub rated: bool,
     /// Black's and White's accounts (a site bot's for the engine), if any.
     pub accounts: [Option<i64>; 2],
+    /// What the players said.
+    pub chat: Vec<ChatRow>,
     /// Black's and White's rating changes, once a rated game has ended.
     pub rating_changes: Option<[i64; 2]>,
 }
 
 /// What an action changed, for the store.
+#[derive(Debug)]
 pub struct Changed {
     pub truncate_from: Option<usize>,
     pub new_moves: Vec<MoveRow>,
@@ -79,6 +83,8 @@ pub struct Changed {
     pub seats: Vec<SeatRow>,
     /// The ratings a rated game's end moved.
     pub ratings: Vec<RatingUpdate>,
+    /// Lines said.
+    pub chat: Vec<ChatRow>,
 }
 
 impl Changed {
@@ -89,6 +95,7 @@ impl Changed {
             first_new_ply: ply,
             seats: Vec::new(),
             ratings: Vec::new(),
+            chat: Vec::new(),
         }
     }
 
@@ -99,6 +106,7 @@ impl Changed {
             first_new_ply: self.first_new_ply,
             seats: &self.seats,
             ratings: &self.ratings,
+            chat: &self.chat,
         }
     }
 }
@@ -150,6 +158,7 @@ impl LiveGame {
             rematch: None,
             rated: setup.rated,
             accounts: setup.accounts,
+            chat: Vec::new(),
             rating_changes: None,
         };
         if live.seats.iter().all(|s| s.joined) {

@@ -51,6 +51,7 @@ impl LiveGame {
             row: self.row(self.updated_at),
             seats: self.seats.clone(),
             moves: self.log.clone(),
+            chat: self.chat.clone(),
         }
     }
 
@@ -105,6 +106,7 @@ impl LiveGame {
             rematch: row.rematch,
             rated: row.rated,
             accounts: row.accounts,
+            chat: stored.chat,
             rating_changes: row.rating_changes,
         })
     }

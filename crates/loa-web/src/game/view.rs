@@ -53,8 +53,29 @@ impl LiveGame {
             rematch: self.rematch.clone(),
             rated: self.rated,
             rating_changes: self.rating_changes,
+            chat: self.chat.iter().map(ChatLine::of).collect(),
             server_time: now,
             created_at: self.created_at,
+        }
+    }
+}
+
+/// A chat line as shown: `name` is the account's, or none (then the seat's `slot`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatLine {
+    pub at: i64,
+    pub slot: String,
+    pub name: Option<String>,
+    pub text: String,
+}
+
+impl ChatLine {
+    fn of(row: &crate::store::ChatRow) -> ChatLine {
+        ChatLine {
+            at: row.at,
+            slot: row.slot.clone(),
+            name: row.name.clone(),
+            text: row.text.clone(),
         }
     }
 }
@@ -94,6 +115,8 @@ pub struct GameView {
     pub rated: bool,
     /// Black's and White's rating changes once a rated game has ended: `[12, -12]`.
     pub rating_changes: Option<[i64; 2]>,
+    /// What the players said, oldest first.
+    pub chat: Vec<ChatLine>,
     /// The server's clock when this was written, in ms since the epoch.
     pub server_time: i64,
     pub created_at: i64,

@@ -69,6 +69,16 @@ pub struct StoredGame {
     pub row: GameRow,
     pub seats: Vec<SeatRow>,
     pub moves: Vec<MoveRow>,
+    pub chat: Vec<ChatRow>,
+}
+
+/// A line the players of a game said: when, from which seat, under which name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRow {
+    pub at: i64,
+    pub slot: String,
+    pub name: Option<String>,
+    pub text: String,
 }
 
 /// What changed in a game, written in one transaction.
@@ -83,6 +93,8 @@ pub struct Change<'a> {
     pub seats: &'a [SeatRow],
     /// The ratings a rated game's end moved, written with it.
     pub ratings: &'a [super::RatingUpdate],
+    /// Lines said.
+    pub chat: &'a [ChatRow],
 }
 
 impl Store {
@@ -160,6 +172,18 @@ impl Store {
             .bind(&seat.slot)
             .bind(seat.joined)
             .bind(seat.account)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for line in change.chat {
+            sqlx::query(
+                "INSERT INTO chat (game_id, at, slot, name, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .bind(&row.id)
+            .bind(line.at)
+            .bind(&line.slot)
+            .bind(&line.name)
+            .bind(&line.text)
             .execute(&mut *tx)
             .await?;
         }
@@ -244,7 +268,28 @@ impl Store {
             })
         })
         .collect::<Result<_, sqlx::Error>>()?;
-        Ok(Some(StoredGame { row, seats, moves }))
+        let chat = sqlx::query(
+            "SELECT at, slot, name, text FROM chat WHERE game_id = ?1 ORDER BY at, rowid",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(ChatRow {
+                at: r.try_get("at")?,
+                slot: r.try_get("slot")?,
+                name: r.try_get("name")?,
+                text: r.try_get("text")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+        Ok(Some(StoredGame {
+            row,
+            seats,
+            moves,
+            chat,
+        }))
     }
 
     /// The ids of games not over that have a clock: their flags must be watched.
@@ -414,6 +459,7 @@ mod tests {
                     account: None,
                 }],
                 moves: vec![mv("b1-b3")],
+                chat: Vec::new(),
             };
             store.insert(&game).await.unwrap();
             let mut changed = row("g1");

@@ -379,3 +379,39 @@ async fn a_rated_game_against_a_level_rates_the_level_as_a_bot() {
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[tokio::test]
+async fn the_players_chat_and_the_watchers_read_it() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let eve = sign_up(&app, "Eve").await;
+    let game = rated_game(&app, &ann, &bob).await;
+    let chat = format!("/api/games/{game}/chat");
+    let line = |text: &str| Some(json!({"text": text}));
+    let (status, view) = as_person(&app, &ann, "POST", &chat, line("<b>good luck</b>")).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(
+        as_person(&app, &eve, "POST", &chat, line("hi")).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        app.call("POST", &chat, line("hi")).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        as_person(&app, &ann, "POST", &chat, line("again")).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        as_person(&app, &bob, "POST", &chat, line("")).await.0,
+        StatusCode::BAD_REQUEST
+    );
+    let app = app.restart().await;
+    let seen = app.ok("GET", &format!("/api/games/{game}"), None).await;
+    // Kept as typed: the page shows it as text.
+    assert_eq!(
+        seen["chat"],
+        json!([{"at": seen["chat"][0]["at"], "slot": "black", "name": "Ann", "text": "<b>good luck</b>"}])
+    );
+}
