@@ -15,6 +15,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use tower_sessions::Session;
 
 /// How long a seek stays in the lobby: an hour for a live game, two weeks for
 /// correspondence.
@@ -149,9 +150,24 @@ pub struct CreatedSeek {
     pub token: String,
 }
 
+/// The seeks a person not signed in made, kept in their session so that they cannot take
+/// their own.
+const ANONYMOUS_SEEKS: &str = "seeks";
+/// How many of them the session remembers.
+const MAX_ANONYMOUS_SEEKS: usize = 20;
+
+async fn anonymous_seeks(session: &Session) -> ApiResult<Vec<String>> {
+    Ok(session
+        .get::<Vec<String>>(ANONYMOUS_SEEKS)
+        .await
+        .map_err(ApiError::internal)?
+        .unwrap_or_default())
+}
+
 pub async fn create_seek(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
+    session: Session,
     Body(request): Body<TermsRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedSeek>)> {
     let terms = request.check().map_err(ApiError::bad_request)?;
@@ -175,6 +191,15 @@ pub async fn create_seek(
         game_id: None,
     };
     hub.store.insert_seek(&seek).await?;
+    if viewer.account.is_none() {
+        let mut made = anonymous_seeks(&session).await?;
+        made.push(seek.id.clone());
+        let keep_from = made.len().saturating_sub(MAX_ANONYMOUS_SEEKS);
+        session
+            .insert(ANONYMOUS_SEEKS, &made[keep_from..])
+            .await
+            .map_err(ApiError::internal)?;
+    }
     hub.lobby_changed();
     Ok((
         StatusCode::CREATED,
@@ -230,6 +255,7 @@ pub async fn accept_seek(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     viewer: Viewer,
+    session: Session,
 ) -> ApiResult<(StatusCode, Json<Taken>)> {
     let seek = find_seek(&hub, &id).await?;
     if seek.rated && viewer.account.is_none() {
@@ -238,7 +264,11 @@ pub async fn accept_seek(
             "a rated seek is taken by an account: sign in",
         ));
     }
-    if seek.account.is_some() && seek.account == viewer.id() {
+    let own = match seek.account {
+        Some(maker) => viewer.id() == Some(maker),
+        None => anonymous_seeks(&session).await?.contains(&seek.id),
+    };
+    if own {
         return Err(ApiError::bad_request("that is your own seek"));
     }
     let terms = terms_of(

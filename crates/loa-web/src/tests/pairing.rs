@@ -82,10 +82,17 @@ async fn an_anonymous_seek_is_played_with_tokens_and_withdrawn_with_its_token() 
         app.call("DELETE", &path, Some(withdraw)).await.0,
         StatusCode::NO_CONTENT
     );
-    let made = app
-        .ok("POST", "/api/seeks", Some(blitz(false, "white")))
+    let (status, made, cookie) = app
+        .send("POST", "/api/seeks", Some(blitz(false, "white")), &[])
         .await;
+    assert_eq!(status, StatusCode::CREATED);
     let id = made["id"].as_str().unwrap();
+    // The maker's browser keeps its seeks in its session: it cannot take its own.
+    let maker = [("cookie", cookie.as_ref().unwrap().0.as_str())];
+    let (status, _, _) = app
+        .send("POST", &format!("/api/seeks/{id}/accept"), None, &maker)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     let taken = app
         .ok("POST", &format!("/api/seeks/{id}/accept"), None)
         .await;
