@@ -98,6 +98,25 @@ impl TermsRequest {
     }
 }
 
+/// The rating gap quick pairing accepts at first, and how it widens while a seek waits:
+/// 300 points, and 100 more for each 20 seconds.
+pub const PAIRING_GAP: f64 = 300.0;
+const PAIRING_WIDENING: f64 = 100.0;
+const PAIRING_STEP_MS: i64 = 20_000;
+
+/// Whether quick pairing may pair a seek's maker (rated `maker`, waiting `waited_ms`)
+/// with someone rated `taker`; people not signed in pair with each other.
+pub fn ratings_fit(maker: Option<f64>, taker: Option<f64>, waited_ms: i64) -> bool {
+    match (maker, taker) {
+        (Some(maker), Some(taker)) => {
+            let steps = (waited_ms.max(0) / PAIRING_STEP_MS) as f64;
+            (maker - taker).abs() <= PAIRING_GAP + PAIRING_WIDENING * steps
+        }
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 /// One of the two people paired: their account and name, if signed in.
 #[derive(Clone, Debug, Default)]
 pub struct Party {
@@ -127,5 +146,73 @@ impl Terms {
             names: [black.name, white.name],
             accounts: [black.account, white.account],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_pairing_takes_ratings_within_300_widening_as_a_seek_waits() {
+        assert!(ratings_fit(Some(1500.0), Some(1800.0), 0));
+        assert!(!ratings_fit(Some(1500.0), Some(1801.0), 0));
+        assert!(!ratings_fit(Some(1500.0), Some(1850.0), 19_999));
+        assert!(ratings_fit(Some(1500.0), Some(1850.0), 20_000));
+        assert!(ratings_fit(Some(2000.0), Some(1100.0), 120_000));
+        assert!(ratings_fit(None, None, 0));
+        assert!(!ratings_fit(Some(1500.0), None, 1 << 40));
+        assert!(ratings_fit(Some(1500.0), Some(1500.0), -5));
+    }
+
+    #[test]
+    fn terms_are_checked() {
+        let clock = TimeControl::Live {
+            initial_s: 180,
+            increment_s: 2,
+        };
+        let request = |variant: &str| TermsRequest {
+            variant: Some(variant.into()),
+            rules: None,
+            clock,
+            rated: true,
+            color: None,
+        };
+        let terms = request("parachute").check().unwrap();
+        assert_eq!(terms.variant, Variant::Parachute);
+        assert_eq!(terms.color, ColorChoice::Random);
+        assert!(request("chess").check().is_err());
+        let mut no_time = request("standard");
+        no_time.clock = TimeControl::Live {
+            initial_s: 0,
+            increment_s: 0,
+        };
+        assert!(no_time.check().is_err());
+    }
+
+    #[test]
+    fn the_maker_plays_the_colour_asked_and_a_game_is_rated_only_between_accounts() {
+        let terms = TermsRequest {
+            variant: None,
+            rules: None,
+            clock: TimeControl::Correspondence { days: 3 },
+            rated: true,
+            color: Some(ColorChoice::White),
+        }
+        .check()
+        .unwrap();
+        let ann = Party {
+            account: Some(1),
+            name: Some("Ann".into()),
+        };
+        let game = terms.game(Color::White, ann.clone(), Party::default());
+        assert_eq!(game.names, [None, Some("Ann".into())]);
+        assert_eq!(game.accounts, [None, Some(1)]);
+        assert!(!game.rated, "an anonymous taker makes it casual");
+        let bob = Party {
+            account: Some(2),
+            name: Some("Bob".into()),
+        };
+        assert!(terms.game(Color::Black, ann, bob).rated);
     }
 }

@@ -71,6 +71,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
             get(api::get_seek).delete(api::delete_seek),
         )
         .route("/api/seeks/{id}/accept", post(api::accept_seek))
+        .route("/api/pairing", post(api::quick_pairing))
         .route("/api/lobby/socket", get(ws::lobby_socket))
         .route(
             "/api/challenges",

@@ -8,7 +8,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::game::LiveGame;
 use crate::hub::Hub;
 use crate::ids::{is_well_formed, random_name};
-use crate::pairing::{ColorChoice, Party, Terms, TermsRequest};
+use crate::pairing::{ratings_fit, ColorChoice, Party, Terms, TermsRequest};
 use crate::store::{AccountRow, ChallengeRow, SeekRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -171,6 +171,15 @@ pub async fn create_seek(
     Body(request): Body<TermsRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedSeek>)> {
     let terms = request.check().map_err(ApiError::bad_request)?;
+    make_seek(&hub, &viewer, &session, &terms).await
+}
+
+async fn make_seek(
+    hub: &Hub,
+    viewer: &Viewer,
+    session: &Session,
+    terms: &Terms,
+) -> ApiResult<(StatusCode, Json<CreatedSeek>)> {
     if terms.rated && viewer.account.is_none() {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -192,7 +201,7 @@ pub async fn create_seek(
     };
     hub.store.insert_seek(&seek).await?;
     if viewer.account.is_none() {
-        let mut made = anonymous_seeks(&session).await?;
+        let mut made = anonymous_seeks(session).await?;
         made.push(seek.id.clone());
         let keep_from = made.len().saturating_sub(MAX_ANONYMOUS_SEEKS);
         session
@@ -271,6 +280,12 @@ pub async fn accept_seek(
     if own {
         return Err(ApiError::bad_request("that is your own seek"));
     }
+    let taken = take(&hub, &seek, viewer.account.as_ref()).await?;
+    Ok((StatusCode::CREATED, Json(taken)))
+}
+
+/// Takes a seek: claims it, then writes its game (giving the seek back if that fails).
+async fn take(hub: &Arc<Hub>, seek: &SeekRow, taker: Option<&AccountRow>) -> ApiResult<Taken> {
     let terms = terms_of(
         &seek.variant,
         &seek.rules,
@@ -290,19 +305,91 @@ pub async fn accept_seek(
         None => Party::default(),
     };
     let taken = start_game(
-        &hub,
+        hub,
         game_id,
         &terms,
         maker,
         Some(seek.token.clone()),
-        party(viewer.account.as_ref()),
+        party(taker),
     )
     .await;
     if taken.is_err() {
         hub.store.release_seek(&seek.id).await?;
     }
     hub.lobby_changed();
-    Ok((StatusCode::CREATED, Json(taken?)))
+    taken
+}
+
+/// The answer to quick pairing: a game at once, or the seek made to wait for one.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Paired {
+    Game(Taken),
+    Seek(CreatedSeek),
+}
+
+/// Quick pairing: takes the oldest open seek with the same terms whose maker's rating
+/// fits (within 300, widening while it waits), or else makes a seek (202) for others to
+/// take. The colour is left to chance.
+pub async fn quick_pairing(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    session: Session,
+    Body(request): Body<TermsRequest>,
+) -> ApiResult<(StatusCode, Json<Paired>)> {
+    let mut terms = request.check().map_err(ApiError::bad_request)?;
+    terms.color = ColorChoice::Random;
+    if terms.rated && viewer.account.is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "rated pairing needs an account: sign in",
+        ));
+    }
+    let category = crate::ratings::Category {
+        variant: terms.variant,
+        speed: crate::ratings::Speed::of(terms.clock),
+    }
+    .key();
+    let mine = match viewer.id() {
+        Some(id) => Some(
+            hub.store
+                .rating(id, &category)
+                .await?
+                .map_or(1500.0, |r| r.rating),
+        ),
+        None => None,
+    };
+    let clock = serde_json::to_value(terms.clock).map_err(ApiError::internal)?;
+    let now = now_ms();
+    let made = anonymous_seeks(&session).await?;
+    let views = open_seeks(&hub).await?;
+    for view in views {
+        let same_terms = view.variant == terms.variant.name()
+            && view.rules == terms.rules.to_string()
+            && view.rated == terms.rated
+            && view.clock == clock;
+        let theirs = view.rating.map(|r| r as f64);
+        if !same_terms
+            || made.contains(&view.id)
+            || !ratings_fit(theirs, mine, now - view.created_at)
+        {
+            continue;
+        }
+        let Some(seek) = hub.store.seek(&view.id).await? else {
+            continue;
+        };
+        if seek.account.is_some() && seek.account == viewer.id() {
+            continue;
+        }
+        match take(&hub, &seek, viewer.account.as_ref()).await {
+            Ok(taken) => return Ok((StatusCode::CREATED, Json(Paired::Game(taken)))),
+            // Someone else was first: try the next.
+            Err(err) if err.status == StatusCode::CONFLICT => continue,
+            Err(err) => return Err(err),
+        }
+    }
+    let (_, Json(seek)) = make_seek(&hub, &viewer, &session, &terms).await?;
+    Ok((StatusCode::ACCEPTED, Json(Paired::Seek(seek))))
 }
 
 #[derive(Deserialize, Default)]

@@ -422,3 +422,47 @@ async fn the_players_chat_and_the_watchers_read_it() {
         json!([{"at": seen["chat"][0]["at"], "slot": "black", "name": "Ann", "text": "<b>good luck</b>"}])
     );
 }
+
+#[tokio::test]
+async fn quick_pairing_waits_with_a_seek_then_pairs_the_next_person() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let tile = blitz(true, "random");
+    let (status, waiting) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile.clone())).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{waiting}");
+    // Ann again: her own seek is not taken; she gets a second seek.
+    let (status, _) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile.clone())).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    // Another clock does not match.
+    let mut other = tile.clone();
+    other["clock"]["initial_s"] = json!(600);
+    let (status, _) = as_person(&app, &bob, "POST", "/api/pairing", Some(other)).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let (status, paired) = as_person(&app, &bob, "POST", "/api/pairing", Some(tile.clone())).await;
+    assert_eq!(status, StatusCode::CREATED, "{paired}");
+    let game = app
+        .ok(
+            "GET",
+            &format!("/api/games/{}", paired["game"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    let mut names: Vec<String> = serde_json::from_value(game["names"].clone()).unwrap();
+    names.sort();
+    assert_eq!(names, ["Ann", "Bob"]);
+    // The seek taken is Ann's first.
+    assert_eq!(
+        app.ok(
+            "GET",
+            &format!("/api/seeks/{}", waiting["id"].as_str().unwrap()),
+            None
+        )
+        .await["game"],
+        paired["game"]
+    );
+    assert_eq!(
+        app.call("POST", "/api/pairing", Some(tile)).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+}
