@@ -12,7 +12,7 @@
 //!
 //! A [`GameSplitter`] cuts text that comes in blocks (a file as it is read) into games, so
 //! that only one game is held at a time; [`GameText::read`] reads each as `read_games`
-//! does.
+//! does. Text that is not UTF-8 is read as Latin-1 ([`decode_text`], [`NotUtf8`]).
 //!
 //! ```
 //! use loa_core::record::{read_games, RecordResult};
@@ -29,6 +29,7 @@ use crate::{
 };
 use std::fmt;
 
+mod encoding;
 mod games;
 mod moves;
 pub mod pgn;
@@ -36,6 +37,7 @@ mod replay;
 pub mod sgf;
 mod split;
 
+pub use encoding::{decode_text, NotUtf8};
 pub use games::{read_games, read_games_as, CheckedGame, GameError, Games, Names};
 pub use replay::{Replay, ReplayError, ResultCheck};
 pub use split::{GameSplitter, GameText, Location};
