@@ -1,4 +1,4 @@
-use crate::{GameState, Move, MoveError, Outcome, Position, Reason, RuleSet};
+use crate::{Bitboard, GameState, Move, MoveError, Outcome, Position, Reason, RuleSet};
 
 /// A game of any variant: a start, the moves played, and the result once there is one. It
 /// applies the whole rule book: the end after every move (under the rule set for a
@@ -64,6 +64,12 @@ impl<P: GameState> Game<P> {
 
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|&(_, mv)| mv)
+    }
+
+    /// The position's diagram, the last move's squares marked: what a player looks at.
+    pub fn diagram(&self) -> String {
+        let marked = self.last_move().map_or(Bitboard::EMPTY, Move::squares);
+        self.position.diagram(marked)
     }
 
     /// The number of moves (plies) played.

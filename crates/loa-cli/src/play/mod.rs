@@ -9,7 +9,7 @@ use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
-use loa_core::{Bitboard, Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
+use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
 use save::{lock, save_and_say, SaveTarget, Saver};
 use std::io::{BufRead, Write};
@@ -557,12 +557,8 @@ impl<W: Write> Session<W> {
     }
 
     fn show(&mut self) -> Result<()> {
-        let marked = self
-            .game
-            .last_move()
-            .map_or(Bitboard::EMPTY, |mv| mv.squares());
         writeln!(self.out)?;
-        write!(self.out, "{}", self.game.position().diagram(marked))?;
+        write!(self.out, "{}", self.game.diagram())?;
         if let Some(mv) = self.game.last_move() {
             writeln!(self.out, "Last move: {mv}")?;
         }

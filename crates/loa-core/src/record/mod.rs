@@ -215,6 +215,35 @@ impl GameRecord {
             .unwrap_or_else(|| self.start.variant())
     }
 
+    /// Who played, where and when: `Kok (Black) - Heppell (White), MSO, 2026.11.22`, with
+    /// `?` for a player not named.
+    pub fn heading(&self) -> String {
+        let players = format!(
+            "{} (Black) - {} (White)",
+            self.black.as_deref().unwrap_or("?"),
+            self.white.as_deref().unwrap_or("?")
+        );
+        let parts: Vec<&str> = [Some(&*players), self.event.as_deref(), self.date.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        parts.join(", ")
+    }
+
+    /// The start in words: a variant's array on its board (`standard 8x8`, saying when it
+    /// is reflected, see [`GameRecord::reflected_start`]), or the variant and the position.
+    pub fn start_text(&self) -> String {
+        let size = self.start.size();
+        match (self.named_start(), self.reflected_start()) {
+            (Some(start), _) => format!("{start} {size}"),
+            (None, Some(variant)) => format!(
+                "{variant} {size}, its array reflected top to bottom (as some sites set it up): {}",
+                self.start
+            ),
+            (None, None) => format!("{} position {}", self.variant(), self.start),
+        }
+    }
+
     /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
     /// number per Black move, so a game that White begins starts with `1...`.
     pub fn move_number(&self, ply: usize) -> (usize, Color) {
@@ -427,8 +456,22 @@ mod tests {
         assert_eq!(record.reflected_start(), Some(Variant::ScrambledEggs));
         assert_eq!(record.variant(), Variant::ScrambledEggs);
         assert_eq!(record.named_start(), None);
+        assert!(record
+            .start_text()
+            .starts_with("scrambled-eggs 8x8, its array reflected top to bottom"));
         record.start = Position::startpos().into();
         assert_eq!(record.reflected_start(), None);
+        assert_eq!(record.start_text(), "standard 8x8");
+    }
+
+    #[test]
+    fn a_heading_names_the_players_event_and_date_known() {
+        let mut record = GameRecord::new(Position::startpos(), RuleSet::Draw);
+        assert_eq!(record.heading(), "? (Black) - ? (White)");
+        record.black = Some("Kok".to_string());
+        record.event = Some("MSO".to_string());
+        record.date = Some("2026.11.22".to_string());
+        assert_eq!(record.heading(), "Kok (Black) - ? (White), MSO, 2026.11.22");
     }
 
     #[test]
