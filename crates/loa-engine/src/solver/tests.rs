@@ -47,7 +47,7 @@ fn search_mate(pos: &Position, rules: RuleSet, depth: u32) -> Option<i32> {
     let mut engine = Engine::new(4);
     let mut score = None;
     engine.search(pos, &[], rules, &limits, &stop, |info| {
-        score = Some(info.score)
+        score = Some(info.score);
     });
     match score? {
         Score::Mate(n) => Some(n),
