@@ -9,6 +9,7 @@ use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
+use loa_core::variants::AmbiPosition;
 use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
 use save::{lock, save_and_say, SaveTarget, Saver};
@@ -75,38 +76,12 @@ fn help(variant: Variant) -> String {
 
 /// AmbiLOA's seats by the letters of their kinds.
 fn seat_letter(text: &str) -> Result<Seat, String> {
-    match text.trim() {
-        "B" => Ok(Seat {
-            side: Color::Black,
-            index: 0,
-        }),
-        "W" => Ok(Seat {
-            side: Color::White,
-            index: 0,
-        }),
-        "b" => Ok(Seat {
-            side: Color::Black,
-            index: 1,
-        }),
-        "w" => Ok(Seat {
-            side: Color::White,
-            index: 1,
-        }),
-        other => Err(format!(
+    AmbiPosition::seat_named(text.trim()).ok_or_else(|| {
+        format!(
             "'{}' is not a seat: AmbiLOA's seats are B, W, b and w",
-            loa_core::excerpt(other)
-        )),
-    }
-}
-
-/// The letter of an AmbiLOA seat's kind.
-fn seat_name(seat: Seat) -> char {
-    match (seat.side, seat.index) {
-        (Color::Black, 0) => 'B',
-        (Color::White, 0) => 'W',
-        (Color::Black, _) => 'b',
-        (Color::White, _) => 'w',
-    }
+            loa_core::excerpt(text.trim())
+        )
+    })
 }
 
 /// The engine's name in records and messages.
@@ -136,7 +111,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
     }
     for (i, seat) in args.engine_seats.iter().enumerate() {
         if args.engine_seats[..i].contains(seat) {
-            anyhow::bail!("--engine-seats names {} twice", seat_name(*seat));
+            anyhow::bail!(
+                "--engine-seats names {} twice",
+                AmbiPosition::seat_letter(*seat)
+            );
         }
     }
     let seats_per_side = if variant == Variant::AmbiLoa { 2 } else { 1 };
@@ -278,7 +256,7 @@ impl<W: Write> Session<W> {
         let pos = self.game.position();
         let side = pos.side_to_move();
         if pos.variant() == Variant::AmbiLoa {
-            format!("{side} ({})", seat_name(pos.seat_to_move()))
+            format!("{side} ({})", AmbiPosition::seat_letter(pos.seat_to_move()))
         } else {
             side.to_string()
         }
@@ -353,7 +331,7 @@ impl<W: Write> Session<W> {
             let seats: Vec<String> = self
                 .engine_seats
                 .iter()
-                .map(|&seat| seat_name(seat).to_string())
+                .map(|&seat| AmbiPosition::seat_letter(seat).to_string())
                 .collect();
             writeln!(
                 self.out,
