@@ -79,24 +79,12 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         ..SearchLimits::default()
     };
     let pos = *game.position();
-    let history = game.previous_hashes();
     say!("{}", pos.diagram(loa_core::Bitboard::EMPTY).trim_end());
     say!("{pos}");
     let engine = Engine::new(args.hash);
-    let request = SearchRequest {
-        root: pos,
-        history,
-        rules,
-        limits,
-        until_stopped: false,
-    };
-    let handle = SearchHandle::start(
-        engine,
-        request,
-        move |info| say!("{}", describe(&pos, info)),
-        |_| {},
-    )
-    .context("cannot start the search")?;
+    let request = SearchRequest::for_game(&game, limits);
+    let handle = SearchHandle::start(engine, request, |info| say!("{}", describe(info)), |_| {})
+        .context("cannot start the search")?;
     let solver_stop = Arc::new(AtomicBool::new(false));
     if std::io::stdin().is_terminal() {
         eprintln!("(press Enter to stop)");
@@ -184,13 +172,8 @@ fn solve_beside(
     }
 }
 
-fn describe(root: &VariantPosition, info: &Info) -> String {
-    let mut pos = *root;
-    let mut line = Vec::new();
-    for &mv in &info.pv {
-        line.push(mv.to_string());
-        pos.play(mv);
-    }
+fn describe(info: &Info) -> String {
+    let line: Vec<String> = info.pv.iter().map(|mv| mv.to_string()).collect();
     let nps = info.nodes as f64 / info.time.as_secs_f64().max(1e-6);
     format!(
         "depth {:>2} line {} {:<10} nodes {:>10} nps {:>9.0} time {:>6.2}s  {}",

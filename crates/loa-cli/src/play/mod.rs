@@ -553,13 +553,7 @@ fn search(
     limits: &SearchLimits,
 ) -> Result<(Move, Score, u32)> {
     let engine = slot.take().unwrap_or_else(|| Engine::new(HASH_MB));
-    let request = SearchRequest {
-        root: *game.position(),
-        history: game.previous_hashes(),
-        rules: game.rules(),
-        limits: limits.clone(),
-        until_stopped: false,
-    };
+    let request = SearchRequest::for_game(game, limits.clone());
     let handle =
         SearchHandle::start(engine, request, |_| {}, |_| {}).context("cannot start the search")?;
     let (engine, result) = handle.wait().context("the search thread stopped")?;
