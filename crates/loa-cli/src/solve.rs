@@ -10,37 +10,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use loa_core::proof::Proof;
-use loa_core::{Color, GameState, Move, RuleSet};
+use loa_core::{GameState, RuleSet};
 use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
 use loa_engine::MAX_HASH_MB;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// How far an unknown result got move by move: the moves shown not to win, and the
-/// others with their numbers, the nearest to a proof first; of `all` legal moves, those
-/// that are images of others under the board's symmetries are not searched.
-fn root_moves_line(attacker: Color, moves: &[(Move, u32, u32)], all: u64) -> String {
-    let mut open: Vec<_> = moves.iter().filter(|(_, _, dn)| *dn != 0).collect();
-    open.sort_by_key(|(_, pn, _)| *pn);
-    let open: Vec<String> = open
-        .iter()
-        .map(|(mv, pn, dn)| match pn {
-            0 => format!("{mv} wins"),
-            _ => format!("{mv} {pn}/{dn}"),
-        })
-        .collect();
-    let images = match all.saturating_sub(moves.len() as u64) {
-        0 => String::new(),
-        n => format!(" (the other {n} are their mirror images)"),
-    };
-    format!(
-        "root moves: {} of {}{images} shown not to win for {attacker}; open (proof/disproof numbers): {}",
-        moves.len() - open.len(),
-        moves.len(),
-        open.join(", ")
-    )
-}
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -150,8 +125,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if solution.verdict == Verdict::Unknown {
         let (attacker, pn, dn) = solution.root_numbers;
         say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
-        let all = root.count_moves();
-        say!("{}", root_moves_line(attacker, &solution.root_moves, all));
+        say!("{}", solution.root_moves_report(root.count_moves()));
     }
     if let Some(error) = checkpoint_error {
         eprintln!("warning: {error}");
@@ -172,12 +146,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         let summary = proof
             .verify()
             .context("the proof found does not check: please report this position")?;
-        say!(
-            "proof {} nodes, {} moves, longest line {} moves (checked)",
-            summary.nodes,
-            summary.moves,
-            summary.depth
-        );
+        say!("proof {summary} (checked)");
         if let Some(path) = &args.proof {
             std::fs::write(path, proof.write())
                 .with_context(|| format!("cannot write the proof to {}", path.display()))?;
@@ -213,14 +182,11 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         .verify()
         .with_context(|| format!("{} does not prove a win", args.file.display()))?;
     say!(
-        "valid: {} wins from {} ({}, {} rules): {} nodes, {} moves, longest line {} moves",
+        "valid: {} wins from {} ({}, {} rules): {summary}",
         proof.winner,
         proof.start,
         proof.variant.title(),
-        proof.rules,
-        summary.nodes,
-        summary.moves,
-        summary.depth
+        proof.rules
     );
     Ok(())
 }

@@ -123,6 +123,28 @@ fn a_stopped_solver_says_unknown() {
 }
 
 #[test]
+fn an_unknown_result_reports_how_far_each_root_move_got() {
+    let moves = Position::startpos().moves();
+    let solution = Solution {
+        verdict: Verdict::Unknown,
+        best: None,
+        proof: None,
+        nodes: 100,
+        elapsed: Duration::ZERO,
+        root_numbers: (Color::Black, 2, 9),
+        root_moves: vec![(moves[0], 5, 0), (moves[1], 7, 3), (moves[2], 2, 4)],
+    };
+    assert_eq!(
+        solution.root_moves_report(5),
+        format!(
+            "root moves: 1 of 3 (the other 2 are their mirror images) shown not to win for \
+             Black; open (proof/disproof numbers): {} 2/4, {} 7/3",
+            moves[2], moves[1]
+        )
+    );
+}
+
+#[test]
 fn parachute_turns_beyond_a_move_lists_capacity_are_solved() {
     use loa_core::variants::ParachutePosition;
     // Black joins a1 and b3 with a1-a2 and places White's last piece anywhere empty.
