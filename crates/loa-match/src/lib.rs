@@ -70,6 +70,25 @@ pub struct MatchConfig {
     pub event: String,
 }
 
+impl MatchConfig {
+    /// Two engines play head to head; more play a gauntlet or a round robin.
+    pub fn format(&self) -> MatchFormat {
+        if self.engines.len() == 2 {
+            MatchFormat::HeadToHead
+        } else if self.gauntlet {
+            MatchFormat::Gauntlet
+        } else {
+            MatchFormat::RoundRobin
+        }
+    }
+
+    /// The games of the whole match; `None` when it plays until the SPRT decides.
+    pub fn total_games(&self) -> Option<u64> {
+        let pairings = self.format().pairings(self.engines.len()).len() as u64;
+        self.games_per_pairing.map(|games| games * pairings)
+    }
+}
+
 /// A book in file order, or shuffled with the seed.
 pub fn book(mut openings: Vec<Opening>, in_order: bool, seed: u64) -> OpeningSource {
     if !in_order {
@@ -84,13 +103,7 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
     if config.engines.len() < 2 {
         bail!("a match needs at least two engines (--engine ... --engine ...)");
     }
-    let format = if config.engines.len() == 2 {
-        MatchFormat::HeadToHead
-    } else if config.gauntlet {
-        MatchFormat::Gauntlet
-    } else {
-        MatchFormat::RoundRobin
-    };
+    let format = config.format();
     if config.sprt.is_some() && format != MatchFormat::HeadToHead {
         bail!("--sprt needs exactly two engines");
     }
