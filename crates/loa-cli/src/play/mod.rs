@@ -1,7 +1,6 @@
 //! `loa play`: a game in the terminal against the engine or another person.
 
 mod save;
-mod words;
 
 use crate::numbers::{seconds, whole};
 use crate::output::count;
@@ -11,13 +10,14 @@ use clap::{Args, ValueEnum};
 use loa_core::record::GameRecord;
 use loa_core::variants::AmbiPosition;
 use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
-use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
+use loa_engine::{
+    Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, Viewer, MAX_DEPTH,
+};
 use save::{lock, save_and_say, SaveTarget, Saver};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use words::{verdict, Viewer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Side {
@@ -398,7 +398,7 @@ impl<W: Write> Session<W> {
         writeln!(
             self.out,
             "{number}{dots} {ENGINE_NAME} plays {mv} (depth {depth}). {}.",
-            verdict(score, side, self.viewer(), self.game.position().variant())
+            score.in_words(side, self.viewer(), self.game.position().variant())
         )?;
         self.game.play(mv)?;
         self.announced = false;
@@ -426,7 +426,7 @@ impl<W: Write> Session<W> {
         writeln!(
             self.out,
             "Hint: {mv}. {}.",
-            verdict(score, side, viewer, self.game.position().variant())
+            score.in_words(side, viewer, self.game.position().variant())
         )?;
         Ok(())
     }
