@@ -7,7 +7,6 @@ use crate::output::count;
 use crate::setup::{PositionArgs, RulesArg};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use loa_core::record::GameRecord;
 use loa_core::variants::AmbiPosition;
 use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{
@@ -357,14 +356,9 @@ impl<W: Write> Session<W> {
         if self.game.is_over() {
             return "Game over: new, undo or quit> ".to_string();
         }
-        let (number, side) = self.move_number(self.game.ply());
+        let (number, side) = self.game.move_number(self.game.ply());
         let dots = if side == Color::Black { "." } else { "..." };
         format!("{number}{dots} {} to move> ", self.mover())
-    }
-
-    /// The number and side of the move at `ply`, numbered as records number them.
-    fn move_number(&self, ply: usize) -> (usize, Color) {
-        GameRecord::new(*self.game.start(), self.game.rules()).move_number(ply)
     }
 
     fn human_move(&mut self, text: &str) -> Result<()> {
@@ -393,7 +387,7 @@ impl<W: Write> Session<W> {
         self.out.flush()?;
         let limits = self.level.limits();
         let (mv, score, depth) = search(&mut self.opponent, &self.game, &limits)?;
-        let (number, _) = self.move_number(self.game.ply());
+        let (number, _) = self.game.move_number(self.game.ply());
         let dots = if side == Color::Black { "." } else { "..." };
         writeln!(
             self.out,
@@ -454,7 +448,7 @@ impl<W: Write> Session<W> {
         let mut lines = Vec::new();
         let mut line = String::new();
         for (ply, mv) in self.game.moves().enumerate() {
-            let (number, side) = self.move_number(ply);
+            let (number, side) = self.game.move_number(ply);
             match (side, ply) {
                 (Color::Black, _) => {
                     if !line.is_empty() {
@@ -476,25 +470,14 @@ impl<W: Write> Session<W> {
     /// Takes back moves until it is the person's turn again, with one of their moves
     /// taken back; against another person, one move.
     fn undo(&mut self) -> Result<()> {
-        // The last move made by a person, counted from the end.
-        let mut positions = self.game.clone();
-        let mut count = 0;
-        let mut found = false;
-        while positions.undo().is_some() {
-            count += 1;
-            if !self
-                .engine_seats
-                .contains(&positions.position().seat_to_move())
-            {
-                found = true;
-                break;
-            }
-        }
-        let count = if found { count } else { 0 };
-        if count == 0 {
+        let last_by_a_person = self
+            .game
+            .line()
+            .rposition(|(pos, _)| !self.engine_seats.contains(&pos.seat_to_move()));
+        let Some(ply) = last_by_a_person else {
             return Ok(writeln!(self.out, "Nothing to undo.")?);
-        }
-        for _ in 0..count {
+        };
+        for _ in ply..self.game.ply() {
             if let Some(mv) = self.game.undo() {
                 writeln!(self.out, "Took back {mv}.")?;
             }

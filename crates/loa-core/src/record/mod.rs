@@ -42,6 +42,8 @@ pub use games::{read_games, read_games_as, CheckedGame, GameError, Games, Names}
 pub use replay::{Replay, ReplayError, ResultCheck};
 pub use split::{GameSplitter, GameText, Location};
 
+pub(crate) use moves::number as move_number;
+
 /// The result written in a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RecordResult {
