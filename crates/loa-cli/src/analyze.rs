@@ -2,7 +2,7 @@
 
 use crate::numbers::{seconds, whole};
 use crate::output::{count, say};
-use crate::setup::{PositionArgs, RulesArg};
+use crate::setup::{rule_sets, PositionArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use loa_core::{Game, GameState, RuleSet, VariantPosition};
@@ -40,8 +40,8 @@ pub struct AnalyzeArgs {
           value_parser = whole(1, MAX_LINES))]
     multipv: usize,
     /// What a simultaneous connection means.
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, allow_negative_numbers = true,
           value_parser = whole(1, MAX_HASH_MB))]
@@ -53,7 +53,7 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
-    let rules = RuleSet::from(args.rules);
+    let rules = args.rules;
     let mut game = Game::new(args.position.position()?, rules);
     for (i, text) in args.moves.iter().enumerate() {
         if let Err(err) = game.play_text(text) {

@@ -4,7 +4,7 @@
 use crate::numbers::whole;
 use crate::out_file::check_writable;
 use crate::output::say;
-use crate::setup::{PositionArgs, RulesArg};
+use crate::setup::{rule_sets, PositionArgs};
 use crate::text_file;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -22,8 +22,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// The result of a simultaneous connection.
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
     /// Seconds to try before answering unknown.
     #[arg(long, value_parser = crate::numbers::seconds)]
     time: Option<Duration>,
@@ -47,7 +47,7 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let root = args.position.position()?;
-    let rules = RuleSet::from(args.rules);
+    let rules = args.rules;
     if let Some(outcome) = root.outcome(rules) {
         bail!("the game is over in this position: {outcome}");
     }
@@ -167,8 +167,8 @@ pub struct VerifyArgs {
     file: PathBuf,
     /// Check the proof under this rule set instead of the one it names (a win proved
     /// under one rule set can hold under the other).
-    #[arg(long, value_enum)]
-    rules: Option<RulesArg>,
+    #[arg(long, value_parser = rule_sets())]
+    rules: Option<RuleSet>,
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {
@@ -176,7 +176,7 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     let mut proof =
         Proof::parse(&text).with_context(|| format!("{} is not a proof", args.file.display()))?;
     if let Some(rules) = args.rules {
-        proof.rules = RuleSet::from(rules);
+        proof.rules = rules;
     }
     let summary = proof
         .verify()

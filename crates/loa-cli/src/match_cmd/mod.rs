@@ -6,7 +6,7 @@ mod progress;
 
 use crate::numbers::{whole, MAX_THREADS};
 use crate::out_file::check_writable;
-use crate::setup::{variant_names, RulesArg};
+use crate::setup::{rule_sets, variant_names};
 use anyhow::Result;
 use engine_args::EngineArgs;
 use loa_core::{RuleSet, Variant};
@@ -122,8 +122,8 @@ struct MatchOptions {
     seed: Option<u64>,
 
     /// What a simultaneous connection is (sent to the engines as SimultaneousConnection).
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
 
     /// The variant played (sent to the engines as UCI_Variant). Without --openings, a
     /// variant other than the standard game opens with 4 random plies.
@@ -245,7 +245,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         concurrency: args.concurrency,
         games_per_pairing,
         seed,
-        rules: RuleSet::from(args.rules),
+        rules: args.rules,
         variant,
         margin: Duration::from_millis(args.timemargin),
         timeout,

@@ -4,9 +4,9 @@ mod save;
 
 use crate::numbers::{seconds, whole};
 use crate::output::count;
-use crate::setup::{PositionArgs, RulesArg};
+use crate::setup::{colors, rule_sets, PositionArgs};
 use anyhow::{Context, Result};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use loa_core::variants::AmbiPosition;
 use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{
@@ -18,19 +18,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Side {
-    Black,
-    White,
-}
-
 #[derive(Args)]
 pub struct PlayArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// The colour you play (Black moves first).
-    #[arg(long, value_enum, default_value = "black")]
-    color: Side,
+    #[arg(long, default_value = "black", value_parser = colors())]
+    color: Color,
     /// Play against another person at this terminal instead of the computer.
     #[arg(long, conflicts_with = "engine_seats")]
     two_players: bool,
@@ -39,8 +33,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SEATS", value_delimiter = ',', value_parser = seat_letter)]
     engine_seats: Vec<Seat>,
     /// What a simultaneous connection means.
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
     /// Computer strength: search depth in plies.
     #[arg(long, conflicts_with = "time", allow_negative_numbers = true,
           value_parser = whole(1, MAX_DEPTH))]
@@ -95,15 +89,9 @@ pub fn run(args: PlayArgs) -> Result<()> {
             let (game, names) = save::load(path)?;
             (game, Some(names))
         }
-        None => (
-            Game::new(args.position.position()?, RuleSet::from(args.rules)),
-            None,
-        ),
+        None => (Game::new(args.position.position()?, args.rules), None),
     };
-    let human = match args.color {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    };
+    let human = args.color;
     let variant = game.start().variant();
     if !args.engine_seats.is_empty() && variant != Variant::AmbiLoa {
         anyhow::bail!("--engine-seats is for AmbiLOA's four seats");
