@@ -1,12 +1,12 @@
 //! `loa analyze`: the engine's best lines for a position, printed as the search deepens.
 
 use crate::numbers::{seconds, whole};
-use crate::output::{count, say};
+use crate::output::say;
 use crate::setup::{rule_sets, PositionArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use loa_core::{Game, GameState, RuleSet, VariantPosition};
-use loa_engine::solver::{SolveLimits, Solver, Verdict};
+use loa_engine::solver::{SolveLimits, Solver};
 use loa_engine::{
     check_hash_size, Engine, Info, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH,
     MAX_HASH_MB,
@@ -145,30 +145,9 @@ fn solve_beside(
         time: budget,
         nodes: None,
     };
-    let mut solver = match Solver::new(64, rules, limits, stop) {
-        Ok(solver) => solver,
-        Err(e) => return format!("the solver cannot have its table: {e}"),
-    };
-    let solution = solver.solve(pos, history);
-    let checked = solution.proof.as_ref().and_then(|p| p.verify().ok());
-    match (solution.verdict, solution.best, checked) {
-        (Verdict::Win, Some(best), Some(proof)) => format!(
-            "proved: {best} wins, in at most {} (proof of {}, checked; {})",
-            count(proof.depth.div_ceil(2), "move"),
-            count(proof.nodes, "node"),
-            count(solution.nodes, "solver node")
-        ),
-        (Verdict::Loss, _, Some(proof)) => format!(
-            "proved: lost, the opponent connects in at most {} (proof of {}, checked)",
-            count(proof.depth.div_ceil(2), "move"),
-            count(proof.nodes, "node")
-        ),
-        (Verdict::Draw, _, _) => "proved: neither side can force a win without repeating".into(),
-        _ => format!(
-            "not proved in {:.1} s ({})",
-            solution.elapsed.as_secs_f64(),
-            count(solution.nodes, "solver node")
-        ),
+    match Solver::new(64, rules, limits, stop) {
+        Ok(mut solver) => solver.solve(pos, history).in_words(),
+        Err(e) => format!("the solver cannot have its table: {e}"),
     }
 }
 

@@ -1,7 +1,6 @@
 //! Standard output for the commands. A closed pipe (`loa bench | head -1`) ends the
 //! program quietly, as command-line programs do; any other failure to write is an error.
 
-use std::fmt::Display;
 use std::io::Write;
 
 /// Prints a line on standard output, like `println!`, but never panics.
@@ -40,12 +39,6 @@ pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// A count with its noun, singular or plural: `1 move`, `2 moves`.
-pub fn count<N: Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
-    let plural = if n == N::from(1) { "" } else { "s" };
-    format!("{n} {noun}{plural}")
-}
-
 /// Text from a file or another program, safe to print on a terminal: control characters
 /// (an escape sequence in a player's name, a line break) are shown as escapes (`\u{1b}`,
 /// `\n`) instead of acting on the terminal.
@@ -67,13 +60,6 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn one_is_singular() {
-        assert_eq!(count(1usize, "move"), "1 move");
-        assert_eq!(count(0u64, "node"), "0 nodes");
-        assert_eq!(count(2usize, "move"), "2 moves");
-    }
 
     #[test]
     fn control_characters_are_shown_as_escapes() {

@@ -2,10 +2,11 @@
 //! move, and print each game's final position and result, or the exact place where the
 //! record is wrong. The file is read one game at a time.
 
-use crate::output::{count, say, shown};
+use crate::output::{say, shown};
 use crate::record_file::RecordFile;
 use crate::setup::variant_names;
 use anyhow::{bail, Result};
+use loa_core::counted;
 use loa_core::record::{CheckedGame, GameError, GameRecord, Replay, ReplayError};
 use loa_core::{Bitboard, GameState, Variant};
 use std::path::PathBuf;
@@ -73,7 +74,10 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
     }
     if let Some(n) = wanted.filter(|&n| n > seen && stopped.is_none()) {
-        bail!("{name} holds {}; there is no game {n}", count(seen, "game"));
+        bail!(
+            "{name} holds {}; there is no game {n}",
+            counted(seen, "game")
+        );
     }
     if checked > 1 {
         say!(
@@ -108,7 +112,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     if args.strict && warned > 0 {
         bail!(
             "{name}: {} with a recorded result against the board (--strict)",
-            count(warned, "game")
+            counted(warned, "game")
         );
     }
     Ok(())
@@ -162,7 +166,7 @@ fn played(checked: &CheckedGame, quiet: bool) -> Verdict {
         let status = if warning.is_some() { "warning" } else { "ok" };
         say!(
             "game {number}: {status}, {}, {line}",
-            count(game.ply(), "move")
+            counted(game.ply(), "move")
         );
     } else {
         say_game(*number, record);

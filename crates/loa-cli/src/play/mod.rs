@@ -3,10 +3,10 @@
 mod save;
 
 use crate::numbers::{seconds, whole};
-use crate::output::count;
 use crate::setup::{colors, rule_sets, PositionArgs};
 use anyhow::{Context, Result};
 use clap::Args;
+use loa_core::counted;
 use loa_core::variants::AmbiPosition;
 use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
 use loa_engine::{
@@ -333,7 +333,7 @@ impl<W: Write> Session<W> {
             writeln!(
                 self.out,
                 "Loaded a game of {}.",
-                count(self.game.ply(), "move")
+                counted(self.game.ply(), "move")
             )?;
         }
         writeln!(self.out, "{}", help(self.game.position().variant()))?;
