@@ -39,6 +39,11 @@ pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// The look of a progress bar or spinner (on standard error) from its template.
+pub fn bar_style(template: &str) -> indicatif::ProgressStyle {
+    indicatif::ProgressStyle::with_template(template).expect("a valid template")
+}
+
 /// Text from a file or another program, safe to print on a terminal: control characters
 /// (an escape sequence in a player's name, a line break) are shown as escapes (`\u{1b}`,
 /// `\n`) instead of acting on the terminal.

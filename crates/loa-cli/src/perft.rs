@@ -1,11 +1,11 @@
 //! `loa perft`: perft and divide, on several threads, with a progress bar on a terminal.
 
 use crate::numbers::{whole, MAX_THREADS};
-use crate::output::say;
+use crate::output::{bar_style, say};
 use crate::setup::PositionArgs;
 use anyhow::Result;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use loa_core::perft::PerftSplit;
 use loa_core::{GameState, Move, VariantPosition};
 use std::time::Instant;
@@ -69,12 +69,9 @@ fn count<P: GameState>(pos: &P, depth: u32, threads: usize) -> Vec<(Move, u64)> 
     }
     let split = PerftSplit::new(pos, depth);
     let bar = if depth >= 5 {
-        let bar = ProgressBar::new(split.subtrees() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} subtrees, {elapsed} (eta {eta})")
-                .expect("valid template"),
-        );
-        bar
+        ProgressBar::new(split.subtrees() as u64).with_style(bar_style(
+            "{bar:40} {pos}/{len} subtrees, {elapsed} (eta {eta})",
+        ))
     } else {
         ProgressBar::hidden()
     };

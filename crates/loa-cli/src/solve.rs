@@ -3,12 +3,12 @@
 
 use crate::numbers::whole;
 use crate::out_file::check_writable;
-use crate::output::say;
+use crate::output::{bar_style, say};
 use crate::setup::{rule_sets, PositionArgs};
 use crate::text_file;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use loa_core::proof::Proof;
 use loa_core::{GameState, RuleSet};
 use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
@@ -67,11 +67,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         nodes: None,
     };
     let side = root.side_to_move();
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-            .expect("a valid template"),
-    );
+    let bar = ProgressBar::new_spinner().with_style(bar_style("{spinner} {elapsed_precise} {msg}"));
     let mut solver = Solver::new(args.hash, rules, limits, stop)
         .with_context(|| format!("cannot have a table of {} MB", args.hash))?;
     solver.set_threads(args.threads);
