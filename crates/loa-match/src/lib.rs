@@ -89,6 +89,16 @@ impl MatchConfig {
     }
 }
 
+/// A match's seed when none is given: from the clock, and short enough to type again, as
+/// the report prints it so that a match can be played again.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    (nanos ^ u64::from(std::process::id())) % 1_000_000_000
+}
+
 /// A book in file order, or shuffled with the seed.
 pub fn book(mut openings: Vec<Opening>, in_order: bool, seed: u64) -> OpeningSource {
     if !in_order {
@@ -158,4 +168,12 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
         finished.elapsed,
         finished.abandoned,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_seed_from_the_clock_has_at_most_nine_digits() {
+        assert!(super::clock_seed() < 1_000_000_000);
+    }
 }

@@ -193,7 +193,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             check_writable(option, path)?;
         }
     }
-    let seed = args.seed.unwrap_or_else(clock_seed);
+    let seed = args.seed.unwrap_or_else(loa_match::clock_seed);
     let timeout = Duration::from_millis(args.timeout);
     if let Some(path) = &args.make_book {
         let (min_plies, max_plies) = parse_plies(&args.book_plies).map_err(anyhow::Error::msg)?;
@@ -273,13 +273,4 @@ fn parse_words<T>(
         .map(parse)
         .transpose()
         .map_err(anyhow::Error::msg)
-}
-
-/// A seed from the clock, short enough to type again.
-fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    (nanos ^ u64::from(std::process::id())) % 1_000_000_000
 }
