@@ -129,21 +129,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
         }
         (None, false) => SaveTarget::default_folder(),
     };
-    let mut names = if args.two_players {
-        [save::user_name(), save::user_name()]
-    } else {
-        save::names(human, &format!("{ENGINE_NAME} ({})", level.describe()))
-    };
-    if let Some(loaded) = loaded_names {
-        // A loaded game keeps the names of people it has; the engine's seat is ours.
-        for (i, name) in loaded.into_iter().enumerate() {
-            if args.two_players || Color::ALL[i] == human {
-                if let Some(name) = name {
-                    names[i] = name;
-                }
-            }
-        }
-    }
+    // Black's and White's names: a loaded game keeps the names of people it has; the
+    // engine's seat is ours.
+    let engine_name = format!("{ENGINE_NAME} ({})", level.describe());
+    let loaded = loaded_names.unwrap_or_default();
+    let names = Color::ALL.map(|side| match &loaded[side.index()] {
+        _ if !args.two_players && side != human => engine_name.clone(),
+        Some(name) => name.clone(),
+        None => save::user_name(),
+    });
     let saver = Arc::new(Mutex::new(Saver::new(target, names)));
     let on_interrupt = Arc::clone(&saver);
     ctrlc::set_handler(move || {
@@ -433,26 +427,21 @@ impl<W: Write> Session<W> {
         if self.game.ply() == 0 {
             return Ok(writeln!(self.out, "No moves yet.")?);
         }
-        let mut lines = Vec::new();
+        // A line a move number: written when the next number starts.
         let mut line = String::new();
         for (ply, mv) in self.game.moves().enumerate() {
-            let (number, side) = self.game.move_number(ply);
-            match (side, ply) {
-                (Color::Black, _) => {
+            line = match (self.game.move_number(ply), ply) {
+                ((number, Color::Black), _) => {
                     if !line.is_empty() {
-                        lines.push(std::mem::take(&mut line));
+                        writeln!(self.out, "{line}")?;
                     }
-                    line = format!("{number:>3}. {mv}");
+                    format!("{number:>3}. {mv}")
                 }
-                (Color::White, 0) => line = format!("{number:>3}. ...    {mv}"),
-                (Color::White, _) => line = format!("{line:<12} {mv}"),
-            }
+                ((number, Color::White), 0) => format!("{number:>3}. ...    {mv}"),
+                ((_, Color::White), _) => format!("{line:<12} {mv}"),
+            };
         }
-        lines.push(line);
-        for line in lines {
-            writeln!(self.out, "{line}")?;
-        }
-        Ok(())
+        Ok(writeln!(self.out, "{line}")?)
     }
 
     /// Takes back moves until it is the person's turn again, with one of their moves
