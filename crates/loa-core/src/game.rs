@@ -72,8 +72,8 @@ impl<P: GameState> Game<P> {
         self.position.diagram(marked)
     }
 
-    /// The number and the side of the move at `ply` (0-based), numbered as records number
-    /// them: one number per Black move.
+    /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
+    /// number per Black move, so a game that White begins starts with `1...`.
     pub fn move_number(&self, ply: usize) -> (usize, Color) {
         crate::record::move_number(self.start.side_to_move(), ply)
     }

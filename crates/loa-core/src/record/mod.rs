@@ -246,12 +246,6 @@ impl GameRecord {
         }
     }
 
-    /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
-    /// number per Black move, so a game that White begins starts with `1...`.
-    pub fn move_number(&self, ply: usize) -> (usize, Color) {
-        moves::number(self.start.side_to_move(), ply)
-    }
-
     /// The first value of an extra tag, by name (case-sensitive).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.extra
