@@ -1,5 +1,5 @@
-//! Counts in messages, singular or plural: `1 move`, `2 moves`. The rules' messages, the
-//! engine's words and the front ends all say counts so.
+//! Counts in messages, singular or plural: `1 move`, `2 moves`, one way for the engine's
+//! words, the web server's log and the command line.
 
 use std::fmt::Display;
 

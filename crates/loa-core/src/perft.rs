@@ -68,6 +68,7 @@ pub struct PerftSplit<P> {
 }
 
 impl<P: GameState> PerftSplit<P> {
+    /// The count of `depth` plies (at least 1) from `pos`, split.
     pub fn new(pos: &P, depth: u32) -> PerftSplit<P> {
         assert!(depth >= 1, "divide needs a depth of at least 1");
         let roots = pos.moves();
