@@ -1,12 +1,12 @@
 //! `loa analyze`: the engine's best lines for a position, printed as the search deepens.
 
 use crate::numbers::{seconds, whole};
-use crate::output::{count, say};
-use crate::setup::{PositionArgs, RulesArg};
+use crate::output::say;
+use crate::setup::{rule_sets, PositionArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use loa_core::{Game, GameState, RuleSet, VariantPosition};
-use loa_engine::solver::{SolveLimits, Solver, Verdict};
+use loa_engine::solver::{SolveLimits, Solver};
 use loa_engine::{
     check_hash_size, Engine, Info, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH,
     MAX_HASH_MB,
@@ -40,8 +40,8 @@ pub struct AnalyzeArgs {
           value_parser = whole(1, MAX_LINES))]
     multipv: usize,
     /// What a simultaneous connection means.
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, allow_negative_numbers = true,
           value_parser = whole(1, MAX_HASH_MB))]
@@ -53,7 +53,7 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
-    let rules = RuleSet::from(args.rules);
+    let rules = args.rules;
     let mut game = Game::new(args.position.position()?, rules);
     for (i, text) in args.moves.iter().enumerate() {
         if let Err(err) = game.play_text(text) {
@@ -79,24 +79,12 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         ..SearchLimits::default()
     };
     let pos = *game.position();
-    let history = game.previous_hashes();
     say!("{}", pos.diagram(loa_core::Bitboard::EMPTY).trim_end());
     say!("{pos}");
     let engine = Engine::new(args.hash);
-    let request = SearchRequest {
-        root: pos,
-        history,
-        rules,
-        limits,
-        until_stopped: false,
-    };
-    let handle = SearchHandle::start(
-        engine,
-        request,
-        move |info| say!("{}", describe(&pos, info)),
-        |_| {},
-    )
-    .context("cannot start the search")?;
+    let request = SearchRequest::for_game(&game, limits);
+    let handle = SearchHandle::start(engine, request, |info| say!("{}", describe(info)), |_| {})
+        .context("cannot start the search")?;
     let solver_stop = Arc::new(AtomicBool::new(false));
     if std::io::stdin().is_terminal() {
         eprintln!("(press Enter to stop)");
@@ -157,40 +145,14 @@ fn solve_beside(
         time: budget,
         nodes: None,
     };
-    let mut solver = match Solver::new(64, rules, limits, stop) {
-        Ok(solver) => solver,
-        Err(e) => return format!("the solver cannot have its table: {e}"),
-    };
-    let solution = solver.solve(pos, history);
-    let checked = solution.proof.as_ref().and_then(|p| p.verify().ok());
-    match (solution.verdict, solution.best, checked) {
-        (Verdict::Win, Some(best), Some(proof)) => format!(
-            "proved: {best} wins, in at most {} (proof of {}, checked; {})",
-            count(proof.depth.div_ceil(2), "move"),
-            count(proof.nodes, "node"),
-            count(solution.nodes, "solver node")
-        ),
-        (Verdict::Loss, _, Some(proof)) => format!(
-            "proved: lost, the opponent connects in at most {} (proof of {}, checked)",
-            count(proof.depth.div_ceil(2), "move"),
-            count(proof.nodes, "node")
-        ),
-        (Verdict::Draw, _, _) => "proved: neither side can force a win without repeating".into(),
-        _ => format!(
-            "not proved in {:.1} s ({})",
-            solution.elapsed.as_secs_f64(),
-            count(solution.nodes, "solver node")
-        ),
+    match Solver::new(64, rules, limits, stop) {
+        Ok(mut solver) => solver.solve(pos, history).in_words(),
+        Err(e) => format!("the solver cannot have its table: {e}"),
     }
 }
 
-fn describe(root: &VariantPosition, info: &Info) -> String {
-    let mut pos = *root;
-    let mut line = Vec::new();
-    for &mv in &info.pv {
-        line.push(mv.to_string());
-        pos.play(mv);
-    }
+fn describe(info: &Info) -> String {
+    let line: Vec<String> = info.pv.iter().map(|mv| mv.to_string()).collect();
     let nps = info.nodes as f64 / info.time.as_secs_f64().max(1e-6);
     format!(
         "depth {:>2} line {} {:<10} nodes {:>10} nps {:>9.0} time {:>6.2}s  {}",

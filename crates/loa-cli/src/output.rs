@@ -1,7 +1,6 @@
 //! Standard output for the commands. A closed pipe (`loa bench | head -1`) ends the
 //! program quietly, as command-line programs do; any other failure to write is an error.
 
-use std::fmt::Display;
 use std::io::Write;
 
 /// Prints a line on standard output, like `println!`, but never panics.
@@ -40,10 +39,9 @@ pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// A count with its noun, singular or plural: `1 move`, `2 moves`.
-pub fn count<N: Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
-    let plural = if n == N::from(1) { "" } else { "s" };
-    format!("{n} {noun}{plural}")
+/// The look of a progress bar or spinner (on standard error) from its template.
+pub fn bar_style(template: &str) -> indicatif::ProgressStyle {
+    indicatif::ProgressStyle::with_template(template).expect("a valid template")
 }
 
 /// Text from a file or another program, safe to print on a terminal: control characters
@@ -67,13 +65,6 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn one_is_singular() {
-        assert_eq!(count(1usize, "move"), "1 move");
-        assert_eq!(count(0u64, "node"), "0 nodes");
-        assert_eq!(count(2usize, "move"), "2 moves");
-    }
 
     #[test]
     fn control_characters_are_shown_as_escapes() {

@@ -47,12 +47,9 @@ impl RecordFile {
     }
 
     fn warn_if_latin1(&mut self, text: &GameText) {
-        if let (false, Some((at, byte))) = (self.warned, text.not_utf8()) {
+        if let (false, Some(not_utf8)) = (self.warned, text.not_utf8()) {
             self.warned = true;
-            eprintln!(
-                "warning: {}: not UTF-8 (byte 0x{byte:02x} at line {}, column {}); read as Latin-1",
-                self.name, at.line, at.column
-            );
+            eprintln!("warning: {}: {not_utf8}", self.name);
         }
     }
 }

@@ -6,8 +6,9 @@ use crate::output::{say, shown};
 use crate::record_file::RecordFile;
 use crate::setup::variant_names;
 use anyhow::{bail, Result};
-use loa_core::record::{CheckedGame, GameError, GameRecord, Names, ReplayError, ResultCheck};
-use loa_core::{Bitboard, Game, GameState, Variant, VariantPosition};
+use loa_core::counted;
+use loa_core::record::{CheckedGame, GameError, GameRecord, Replay, ReplayError};
+use loa_core::{Bitboard, GameState, Variant};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -74,8 +75,8 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     }
     if let Some(n) = wanted.filter(|&n| n > seen && stopped.is_none()) {
         bail!(
-            "{name} holds {seen} game{}; there is no game {n}",
-            plural(seen)
+            "{name} holds {}; there is no game {n}",
+            counted(seen, "game")
         );
     }
     if checked > 1 {
@@ -110,26 +111,16 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     }
     if args.strict && warned > 0 {
         bail!(
-            "{name}: {warned} game{} with a recorded result against the board (--strict)",
-            plural(warned)
+            "{name}: {} with a recorded result against the board (--strict)",
+            counted(warned, "game")
         );
     }
     Ok(())
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
 fn check_game(number: usize, game: Result<CheckedGame, GameError>, quiet: bool) -> Verdict {
     let error = match game {
-        Ok(CheckedGame { record, replay, .. }) => {
-            return played(number, &record, &replay.game, &replay.result, quiet);
-        }
+        Ok(game) => return played(&game, quiet),
         Err(error) => error,
     };
     // It names the game and its players, and where the record is wrong.
@@ -140,8 +131,7 @@ fn check_game(number: usize, game: Result<CheckedGame, GameError>, quiet: bool) 
             if quiet {
                 say!("game {number}: wrong: {why}");
             } else {
-                say!("Game {number}: {}", header(record));
-                say!("Start: {}, rules {}", start_text(record), record.rules);
+                say_game(number, record);
                 say!("Wrong: {why}");
                 let (what, position) = match &**error {
                     ReplayError::Illegal { position, .. } => ("before that move", position),
@@ -164,30 +154,24 @@ fn check_game(number: usize, game: Result<CheckedGame, GameError>, quiet: bool) 
 }
 
 /// A game whose moves could all be played.
-fn played(
-    number: usize,
-    record: &GameRecord,
-    game: &Game<VariantPosition>,
-    result: &ResultCheck,
-    quiet: bool,
-) -> Verdict {
-    let line = result_line(record, result);
+fn played(checked: &CheckedGame, quiet: bool) -> Verdict {
+    let CheckedGame {
+        number,
+        record,
+        replay: Replay { game, result },
+    } = checked;
+    let line = shown(&result.summary(record.termination.as_deref())).into_owned();
     let warning = result.warning();
     if quiet {
         let status = if warning.is_some() { "warning" } else { "ok" };
         say!(
-            "game {number}: {status}, {} move{}, {line}",
-            game.ply(),
-            plural(game.ply())
+            "game {number}: {status}, {}, {line}",
+            counted(game.ply(), "move")
         );
     } else {
-        say!("Game {number}: {}", header(record));
-        say!("Start: {}, rules {}", start_text(record), record.rules);
+        say_game(*number, record);
         say!("Moves: {}, all legal", game.ply());
-        say!(
-            "{}",
-            game.position().diagram(last_move_squares(game)).trim_end()
-        );
+        say!("{}", game.diagram().trim_end());
         say!("Position: {}", game.position());
         say!("Result: {line}");
         say!("");
@@ -201,59 +185,8 @@ fn played(
     }
 }
 
-/// `Kok (Black) - Heppell (White), MSO, 2026.11.22`, safe to print.
-fn header(record: &GameRecord) -> String {
-    let Names {
-        event,
-        black,
-        white,
-    } = Names::of(record);
-    let mut parts = vec![format!(
-        "{} (Black) - {} (White)",
-        black.as_deref().unwrap_or("?"),
-        white.as_deref().unwrap_or("?")
-    )];
-    parts.extend(event);
-    parts.extend(record.date.clone());
-    shown(&parts.join(", ")).into_owned()
-}
-
-/// The start: a variant's array (saying when it is reflected), or the position.
-fn start_text(record: &GameRecord) -> String {
-    let size = record.start.size();
-    match (record.named_start(), record.reflected_start()) {
-        (Some(start), _) => format!("{start} {size}"),
-        (None, Some(variant)) => format!(
-            "{variant} {size}, its array reflected top to bottom (as some sites set it up): {}",
-            record.start
-        ),
-        (None, None) => format!("{} position {}", record.variant(), record.start),
-    }
-}
-
-fn last_move_squares(game: &Game<VariantPosition>) -> Bitboard {
-    game.last_move().map_or(Bitboard::EMPTY, |mv| mv.squares())
-}
-
-/// The result with its cause: the board's outcome when the game ended on the board,
-/// otherwise the record's result and termination.
-fn result_line(record: &GameRecord, check: &ResultCheck) -> String {
-    let why = record
-        .termination
-        .as_deref()
-        .map(|t| format!(" ({})", shown(t)))
-        .unwrap_or_default();
-    match *check {
-        ResultCheck::Agrees(o) => format!("{} {o}", o.score_text()),
-        ResultCheck::OffTheBoard(r) => {
-            format!("{r} {}{why}, not decided on the board", r.describe())
-        }
-        ResultCheck::Unfinished => format!("* unfinished{why}"),
-        ResultCheck::Unrecorded(o) => format!("{} {o} (the record says *)", o.score_text()),
-        ResultCheck::Mismatch { recorded, outcome } => format!(
-            "{} {outcome} on the board, but the record says {recorded} ({})",
-            outcome.score_text(),
-            recorded.describe()
-        ),
-    }
+/// The game's number, players and start.
+fn say_game(number: usize, record: &GameRecord) {
+    say!("Game {number}: {}", shown(&record.heading()));
+    say!("Start: {}, rules {}", record.start_text(), record.rules);
 }

@@ -17,7 +17,7 @@ pub struct ServeArgs {
     port: u16,
     /// The SQLite database file holding the games (made if missing); by default games.db
     /// in the user's data folder.
-    #[arg(long, value_name = "FILE", value_parser = database_file)]
+    #[arg(long, value_name = "FILE", value_parser = loa_web::database_path)]
     db: Option<PathBuf>,
     /// How many engine searches may run at once, 1 to 256 (by default the machine's cores).
     #[arg(long, allow_negative_numbers = true, value_parser = whole(1, MAX_THREADS))]
@@ -44,24 +44,6 @@ fn public_url(text: &str) -> Result<String, String> {
     }
 }
 
-/// A file path for the database: a URL (`postgres://...`) would otherwise be taken for
-/// a folder name.
-fn database_file(text: &str) -> Result<PathBuf, String> {
-    let quoted = loa_core::excerpt(text);
-    if text.trim().is_empty() {
-        return Err("give a file path for the database".into());
-    }
-    match text.split_once("://") {
-        Some((scheme, _)) if scheme.to_ascii_lowercase().starts_with("postgres") => Err(format!(
-            "'{quoted}': PostgreSQL is not supported yet: give a file path"
-        )),
-        Some(_) => Err(format!(
-            "'{quoted}' is a URL: give a file path (the games are kept in SQLite)"
-        )),
-        None => Ok(PathBuf::from(text)),
-    }
-}
-
 pub fn run(args: ServeArgs) -> Result<()> {
     let db = match args.db {
         Some(path) => path,
@@ -81,33 +63,4 @@ pub fn run(args: ServeArgs) -> Result<()> {
         say!("loa serve: games kept in {}", db.display());
         say!("Open http://{address}/ in your browser (Ctrl-C stops the server)");
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::database_file;
-
-    #[test]
-    fn the_database_is_a_file_never_a_url() {
-        assert_eq!(
-            database_file("postgres://u@h/games"),
-            Err("'postgres://u@h/games': PostgreSQL is not supported yet: give a file path".into())
-        );
-        assert_eq!(
-            database_file("postgresql://h/games"),
-            Err("'postgresql://h/games': PostgreSQL is not supported yet: give a file path".into())
-        );
-        assert_eq!(
-            database_file("sqlite://games.db"),
-            Err(
-                "'sqlite://games.db' is a URL: give a file path (the games are kept in SQLite)"
-                    .into()
-            )
-        );
-        assert_eq!(
-            database_file(""),
-            Err("give a file path for the database".into())
-        );
-        assert_eq!(database_file("games.db"), Ok("games.db".into()));
-    }
 }

@@ -3,26 +3,11 @@
 use crate::numbers::whole_as;
 use crate::output::say;
 use anyhow::Result;
-use clap::builder::TypedValueParser;
-use clap::{Args, ValueEnum};
-use loa_core::{GameState, RuleSet, Variant, VariantPosition};
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum RulesArg {
-    /// A simultaneous connection is a draw (Computer Olympiad, MSO).
-    Draw,
-    /// A simultaneous connection wins for the mover (A Gamut of Games, 2nd ed.).
-    MoverWins,
-}
-
-impl From<RulesArg> for RuleSet {
-    fn from(arg: RulesArg) -> RuleSet {
-        match arg {
-            RulesArg::Draw => RuleSet::Draw,
-            RulesArg::MoverWins => RuleSet::MoverWins,
-        }
-    }
-}
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use loa_core::{Color, GameState, RuleSet, Variant, VariantPosition};
+use std::fmt::Debug;
+use std::str::FromStr;
 
 /// Where a game or a count starts.
 #[derive(Args, Clone, Debug)]
@@ -47,14 +32,34 @@ impl PositionArgs {
     }
 }
 
-/// The variants by name, as clap lists and reads them.
-pub fn variant_names() -> impl TypedValueParser<Value = Variant> {
-    clap::builder::PossibleValuesParser::new(Variant::ALL.map(Variant::name))
-        .map(|name| name.parse::<Variant>().expect("one of the names"))
+/// Values by name, as clap lists and reads them: each name is one that `T` reads.
+fn by_name<T>(
+    names: impl IntoIterator<Item = impl Into<PossibleValue>>,
+) -> impl TypedValueParser<Value = T>
+where
+    T: FromStr<Err: Debug> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(names).map(|name| name.parse::<T>().expect("one of the names"))
 }
 
-pub fn parse_position(variant: Variant, text: &str) -> Result<VariantPosition> {
-    Ok(variant.setup(None, Some(text))?)
+/// The variants by name.
+pub fn variant_names() -> impl TypedValueParser<Value = Variant> {
+    by_name(Variant::ALL.map(Variant::name))
+}
+
+/// The rule sets by name, each said in words.
+pub fn rule_sets() -> impl TypedValueParser<Value = RuleSet> {
+    by_name([
+        PossibleValue::new("draw")
+            .help("A simultaneous connection is a draw (Computer Olympiad, MSO)"),
+        PossibleValue::new("mover-wins")
+            .help("A simultaneous connection wins for the mover (A Gamut of Games, 2nd ed.)"),
+    ])
+}
+
+/// The sides by name.
+pub fn colors() -> impl TypedValueParser<Value = Color> {
+    by_name(Color::ALL.map(Color::id))
 }
 
 #[derive(Args)]
@@ -67,13 +72,13 @@ pub struct MovesArgs {
     #[arg(long, default_value = "standard", value_parser = variant_names())]
     variant: Variant,
     /// What a simultaneous connection means, for a position where the game is over.
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
 }
 
 pub fn moves(args: MovesArgs) -> Result<()> {
-    let pos = parse_position(args.variant, &args.position.join(" "))?;
-    if let Some(outcome) = pos.outcome(RuleSet::from(args.rules)) {
+    let pos = args.variant.setup(None, Some(&args.position.join(" ")))?;
+    if let Some(outcome) = pos.outcome(args.rules) {
         say!("The game is over: {outcome}.");
         return Ok(());
     }

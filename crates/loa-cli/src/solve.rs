@@ -3,52 +3,27 @@
 
 use crate::numbers::whole;
 use crate::out_file::check_writable;
-use crate::output::say;
-use crate::setup::{PositionArgs, RulesArg};
+use crate::output::{bar_style, say};
+use crate::setup::{rule_sets, PositionArgs};
 use crate::text_file;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use loa_core::proof::Proof;
-use loa_core::{Color, GameState, Move, RuleSet};
+use loa_core::{GameState, RuleSet};
 use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
 use loa_engine::MAX_HASH_MB;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// How far an unknown result got move by move: the moves shown not to win, and the
-/// others with their numbers, the nearest to a proof first; of `all` legal moves, those
-/// that are images of others under the board's symmetries are not searched.
-fn root_moves_line(attacker: Color, moves: &[(Move, u32, u32)], all: u64) -> String {
-    let mut open: Vec<_> = moves.iter().filter(|(_, _, dn)| *dn != 0).collect();
-    open.sort_by_key(|(_, pn, _)| *pn);
-    let open: Vec<String> = open
-        .iter()
-        .map(|(mv, pn, dn)| match pn {
-            0 => format!("{mv} wins"),
-            _ => format!("{mv} {pn}/{dn}"),
-        })
-        .collect();
-    let images = match all.saturating_sub(moves.len() as u64) {
-        0 => String::new(),
-        n => format!(" (the other {n} are their mirror images)"),
-    };
-    format!(
-        "root moves: {} of {}{images} shown not to win for {attacker}; open (proof/disproof numbers): {}",
-        moves.len() - open.len(),
-        moves.len(),
-        open.join(", ")
-    )
-}
-
 #[derive(Args)]
 pub struct SolveArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// The result of a simultaneous connection.
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
     /// Seconds to try before answering unknown.
     #[arg(long, value_parser = crate::numbers::seconds)]
     time: Option<Duration>,
@@ -72,7 +47,7 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let root = args.position.position()?;
-    let rules = RuleSet::from(args.rules);
+    let rules = args.rules;
     if let Some(outcome) = root.outcome(rules) {
         bail!("the game is over in this position: {outcome}");
     }
@@ -92,11 +67,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         nodes: None,
     };
     let side = root.side_to_move();
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-            .expect("a valid template"),
-    );
+    let bar = ProgressBar::new_spinner().with_style(bar_style("{spinner} {elapsed_precise} {msg}"));
     let mut solver = Solver::new(args.hash, rules, limits, stop)
         .with_context(|| format!("cannot have a table of {} MB", args.hash))?;
     solver.set_threads(args.threads);
@@ -150,8 +121,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if solution.verdict == Verdict::Unknown {
         let (attacker, pn, dn) = solution.root_numbers;
         say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
-        let all = root.count_moves();
-        say!("{}", root_moves_line(attacker, &solution.root_moves, all));
+        say!("{}", solution.root_moves_report(root.count_moves()));
     }
     if let Some(error) = checkpoint_error {
         eprintln!("warning: {error}");
@@ -172,12 +142,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         let summary = proof
             .verify()
             .context("the proof found does not check: please report this position")?;
-        say!(
-            "proof {} nodes, {} moves, longest line {} moves (checked)",
-            summary.nodes,
-            summary.moves,
-            summary.depth
-        );
+        say!("proof {summary} (checked)");
         if let Some(path) = &args.proof {
             std::fs::write(path, proof.write())
                 .with_context(|| format!("cannot write the proof to {}", path.display()))?;
@@ -198,8 +163,8 @@ pub struct VerifyArgs {
     file: PathBuf,
     /// Check the proof under this rule set instead of the one it names (a win proved
     /// under one rule set can hold under the other).
-    #[arg(long, value_enum)]
-    rules: Option<RulesArg>,
+    #[arg(long, value_parser = rule_sets())]
+    rules: Option<RuleSet>,
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {
@@ -207,20 +172,17 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     let mut proof =
         Proof::parse(&text).with_context(|| format!("{} is not a proof", args.file.display()))?;
     if let Some(rules) = args.rules {
-        proof.rules = RuleSet::from(rules);
+        proof.rules = rules;
     }
     let summary = proof
         .verify()
         .with_context(|| format!("{} does not prove a win", args.file.display()))?;
     say!(
-        "valid: {} wins from {} ({}, {} rules): {} nodes, {} moves, longest line {} moves",
+        "valid: {} wins from {} ({}, {} rules): {summary}",
         proof.winner,
         proof.start,
         proof.variant.title(),
-        proof.rules,
-        summary.nodes,
-        summary.moves,
-        summary.depth
+        proof.rules
     );
     Ok(())
 }

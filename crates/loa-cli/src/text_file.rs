@@ -3,6 +3,7 @@
 //! that says where the first byte that is not UTF-8 stands.
 
 use anyhow::{Context, Result};
+use loa_core::record::decode_text;
 use std::io::Read;
 use std::path::Path;
 
@@ -18,55 +19,9 @@ pub fn read(path: &Path) -> Result<String> {
     } else {
         std::fs::read(path).with_context(|| format!("cannot read {name}"))?
     };
-    let (text, warning) = decode(bytes);
-    if let Some(warning) = warning {
-        eprintln!("warning: {name}: {warning}");
+    let (text, not_utf8) = decode_text(bytes);
+    if let Some(not_utf8) = not_utf8 {
+        eprintln!("warning: {name}: {not_utf8}");
     }
     Ok(text)
-}
-
-/// UTF-8 text as it is; anything else as Latin-1, with a warning.
-pub fn decode(bytes: Vec<u8>) -> (String, Option<String>) {
-    match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(err) => {
-            let at = err.utf8_error().valid_up_to();
-            let bytes = err.into_bytes();
-            let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
-            let line_start = bytes[..at]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let column = 1 + String::from_utf8_lossy(&bytes[line_start..at])
-                .chars()
-                .count();
-            let warning = format!(
-                "not UTF-8 (byte 0x{:02x} at line {line}, column {column}); read as Latin-1",
-                bytes[at]
-            );
-            (
-                bytes.iter().map(|&b| char::from(b)).collect(),
-                Some(warning),
-            )
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn latin1_is_read_and_the_first_bad_byte_named() {
-        let (text, warning) = decode(b"[Black \"Bj\xf6rnsson\"]\n".to_vec());
-        assert_eq!(text, "[Black \"Björnsson\"]\n");
-        let warning = warning.unwrap();
-        assert!(
-            warning.contains("byte 0xf6 at line 1, column 11"),
-            "{warning}"
-        );
-        let (text, warning) = decode("[Black \"Björnsson\"]".as_bytes().to_vec());
-        assert_eq!(text, "[Black \"Björnsson\"]");
-        assert_eq!(warning, None);
-    }
 }

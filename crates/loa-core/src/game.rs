@@ -1,4 +1,4 @@
-use crate::{GameState, Move, MoveError, Outcome, Position, Reason, RuleSet};
+use crate::{Bitboard, Color, GameState, Move, MoveError, Outcome, Position, Reason, RuleSet};
 
 /// A game of any variant: a start, the moves played, and the result once there is one. It
 /// applies the whole rule book: the end after every move (under the rule set for a
@@ -52,7 +52,7 @@ impl<P: GameState> Game<P> {
     }
 
     /// Each move played with the position it was played in, oldest first.
-    pub fn line(&self) -> impl ExactSizeIterator<Item = (&P, Move)> + '_ {
+    pub fn line(&self) -> impl DoubleEndedIterator<Item = (&P, Move)> + ExactSizeIterator + '_ {
         self.history.iter().map(|(pos, mv)| (pos, *mv))
     }
 
@@ -64,6 +64,18 @@ impl<P: GameState> Game<P> {
 
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|&(_, mv)| mv)
+    }
+
+    /// The position's diagram, the last move's squares marked: what a player looks at.
+    pub fn diagram(&self) -> String {
+        let marked = self.last_move().map_or(Bitboard::EMPTY, Move::squares);
+        self.position.diagram(marked)
+    }
+
+    /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
+    /// number per Black move, so a game that White begins starts with `1...`.
+    pub fn move_number(&self, ply: usize) -> (usize, Color) {
+        crate::record::move_number(self.start.side_to_move(), ply)
     }
 
     /// The number of moves (plies) played.

@@ -13,6 +13,7 @@
 mod bitboard;
 mod board;
 mod color;
+mod counted;
 mod excerpt;
 mod game;
 mod game_state;
@@ -35,6 +36,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::BoardSize;
 pub use color::{Color, UnknownColor};
+pub use counted::counted;
 pub use excerpt::excerpt;
 pub use game::{Game, PlayError};
 pub use game_state::{GameState, Piece, Seat};

@@ -65,6 +65,17 @@ pub struct ProofSummary {
     pub depth: usize,
 }
 
+/// `120 nodes, 410 moves, longest line 17 moves`.
+impl std::fmt::Display for ProofSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} nodes, {} moves, longest line {} moves",
+            self.nodes, self.moves, self.depth
+        )
+    }
+}
+
 impl Proof {
     /// The proof as text.
     pub fn write(&self) -> String {
@@ -382,6 +393,10 @@ mod tests {
                 moves: 1,
                 depth: 1
             }
+        );
+        assert_eq!(
+            summary.to_string(),
+            "1 nodes, 1 moves, longest line 1 moves"
         );
         assert_eq!(Proof::parse(&p.write()).unwrap(), p);
     }

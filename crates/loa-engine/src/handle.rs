@@ -3,7 +3,7 @@
 //! it reports each finished iteration as a typed [`Info`] as it goes.
 
 use crate::{Engine, Info, SearchLimits, SearchResult};
-use loa_core::{RuleSet, VariantPosition};
+use loa_core::{Game, RuleSet, VariantPosition};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -22,6 +22,19 @@ pub struct SearchRequest {
     /// Hold the result until [`SearchHandle::stop`], even when the search ends sooner
     /// (the protocol's `go infinite`).
     pub until_stopped: bool,
+}
+
+impl SearchRequest {
+    /// The game's position, with its history and rules, searched within `limits`.
+    pub fn for_game(game: &Game<VariantPosition>, limits: SearchLimits) -> SearchRequest {
+        SearchRequest {
+            root: *game.position(),
+            history: game.previous_hashes(),
+            rules: game.rules(),
+            limits,
+            until_stopped: false,
+        }
+    }
 }
 
 /// A running search. The thread owns the engine and gives it back with the result.

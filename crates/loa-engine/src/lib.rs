@@ -9,9 +9,11 @@ mod searchable;
 pub mod solver;
 pub mod time;
 pub mod tt;
+mod words;
 
 pub use handle::{SearchHandle, SearchRequest, Stopper};
 pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
 pub use search::{Engine, Info, Score, SearchLimits, SearchResult, MATE, MAX_DEPTH};
 pub use searchable::{evaluate_any, Searchable};
 pub use time::{Clock, TimeLimit};
+pub use words::Viewer;

@@ -16,7 +16,7 @@ fn search(text: &str, rules: RuleSet, depth: u32) -> (String, Score) {
     };
     let mut last = None;
     let result = engine.search(&pos, &[], rules, &limits, &stop, |info| {
-        last = Some(info.score)
+        last = Some(info.score);
     });
     (result.best.unwrap().to_string(), last.unwrap())
 }
@@ -309,7 +309,7 @@ fn a_search_stopped_before_any_root_move_is_searched_reports_no_line() {
     ] {
         let mut lines = Vec::new();
         let result = engine.search(&start, &[], RuleSet::Draw, &limits, stop, |info| {
-            lines.push(info.clone())
+            lines.push(info.clone());
         });
         assert_eq!(lines, []);
         assert_eq!(result.depth, 0);

@@ -70,6 +70,35 @@ pub struct MatchConfig {
     pub event: String,
 }
 
+impl MatchConfig {
+    /// Two engines play head to head; more play a gauntlet or a round robin.
+    pub fn format(&self) -> MatchFormat {
+        if self.engines.len() == 2 {
+            MatchFormat::HeadToHead
+        } else if self.gauntlet {
+            MatchFormat::Gauntlet
+        } else {
+            MatchFormat::RoundRobin
+        }
+    }
+
+    /// The games of the whole match; `None` when it plays until the SPRT decides.
+    pub fn total_games(&self) -> Option<u64> {
+        let pairings = self.format().pairings(self.engines.len()).len() as u64;
+        self.games_per_pairing.map(|games| games * pairings)
+    }
+}
+
+/// A match's seed when none is given: from the clock, and short enough to type again, as
+/// the report prints it so that a match can be played again.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    (nanos ^ u64::from(std::process::id())) % 1_000_000_000
+}
+
 /// A book in file order, or shuffled with the seed.
 pub fn book(mut openings: Vec<Opening>, in_order: bool, seed: u64) -> OpeningSource {
     if !in_order {
@@ -84,13 +113,7 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
     if config.engines.len() < 2 {
         bail!("a match needs at least two engines (--engine ... --engine ...)");
     }
-    let format = if config.engines.len() == 2 {
-        MatchFormat::HeadToHead
-    } else if config.gauntlet {
-        MatchFormat::Gauntlet
-    } else {
-        MatchFormat::RoundRobin
-    };
+    let format = config.format();
     if config.sprt.is_some() && format != MatchFormat::HeadToHead {
         bail!("--sprt needs exactly two engines");
     }
@@ -145,4 +168,12 @@ pub fn run(config: MatchConfig, progress: &dyn Progress) -> Result<String> {
         finished.elapsed,
         finished.abandoned,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_seed_from_the_clock_has_at_most_nine_digits() {
+        assert!(super::clock_seed() < 1_000_000_000);
+    }
 }

@@ -143,6 +143,10 @@ pub fn parse_book(text: &str, source: &str, variant: Variant) -> Result<Vec<Open
     Ok(openings)
 }
 
+/// The random plies a variant's games open with when no book is given: the built-in
+/// book holds openings of the standard game only.
+const VARIANT_OPENING_PLIES: usize = 4;
+
 /// Random games that end too soon are tried again, this many times in all.
 const RANDOM_TRIES: usize = 1_000;
 
@@ -197,6 +201,20 @@ pub enum OpeningSource {
 }
 
 impl OpeningSource {
+    /// The openings of a match that names none: the built-in book for the standard game
+    /// (in file order, or shuffled with the seed), random openings for the others.
+    pub fn default_for(variant: Variant, in_order: bool, seed: u64) -> Result<OpeningSource> {
+        if variant != Variant::Standard {
+            return Ok(OpeningSource::Random {
+                plies: VARIANT_OPENING_PLIES,
+                seed,
+                variant,
+            });
+        }
+        let book = parse_book(DEFAULT_BOOK, "the built-in book", variant)?;
+        Ok(crate::book(book, in_order, seed))
+    }
+
     /// The opening of round `round` (from 0). Random openings depend only on the seed
     /// and the round, so they do not change with the concurrency.
     pub fn get(&self, round: u64) -> Result<Opening, String> {
@@ -235,6 +253,22 @@ mod tests {
     use loa_core::Position;
 
     const STD: Variant = Variant::Standard;
+
+    #[test]
+    fn a_match_without_openings_plays_the_book_or_random_openings() {
+        let book = OpeningSource::default_for(STD, true, 1).unwrap();
+        let in_file = parse_book(DEFAULT_BOOK, "the book", STD).unwrap();
+        assert!(matches!(book, OpeningSource::List(list) if list == in_file));
+        let parachute = OpeningSource::default_for(Variant::Parachute, true, 1).unwrap();
+        assert!(matches!(
+            parachute,
+            OpeningSource::Random {
+                plies: VARIANT_OPENING_PLIES,
+                variant: Variant::Parachute,
+                ..
+            }
+        ));
+    }
 
     #[test]
     fn reads_every_line_form() {

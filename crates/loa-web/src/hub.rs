@@ -323,13 +323,7 @@ impl Hub {
         }
         let cancel = Cancel::new();
         *engine = Some((ply, Arc::clone(&cancel)));
-        let request = SearchRequest {
-            root: *live.position(),
-            history: live.game.previous_hashes(),
-            rules: live.rules(),
-            limits: cap_by_clock(strength.limits(), live),
-            until_stopped: false,
-        };
+        let request = SearchRequest::for_game(&live.game, cap_by_clock(strength.limits(), live));
         let (hub, game) = (Arc::clone(self), Arc::clone(open));
         tokio::spawn(async move {
             let result = hub.pool.search(request, |_| {}, &cancel).await;

@@ -28,3 +28,4 @@ mod ws;
 mod tests;
 
 pub use server::{run, Config, Server};
+pub use store::database_path;

@@ -168,8 +168,8 @@ impl Server {
             .await
             .map_err(|e| anyhow::anyhow!("cannot resume the games with clocks: {e}"))?;
         if resumed > 0 {
-            let games = if resumed == 1 { "game" } else { "games" };
-            tracing::info!("{resumed} {games} with running clocks resumed");
+            let games = loa_core::counted(resumed, "game");
+            tracing::info!("{games} with running clocks resumed");
         }
         let app = router(self.hub, self.public_url.as_deref());
         axum::serve(self.listener, app)

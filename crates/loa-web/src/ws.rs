@@ -233,16 +233,11 @@ fn start_analysis(
     let root = *game.position();
     let position = root.to_string();
     let to_move = root.side_to_move();
-    let search = SearchRequest {
-        root,
-        history: game.previous_hashes(),
-        rules: game.rules(),
-        limits: SearchLimits {
-            time: Some(TimeLimit::Fixed(MAX_ANALYSIS)),
-            ..SearchLimits::default()
-        },
-        until_stopped: false,
+    let limits = SearchLimits {
+        time: Some(TimeLimit::Fixed(MAX_ANALYSIS)),
+        ..SearchLimits::default()
     };
+    let search = SearchRequest::for_game(game, limits);
     let cancel = Cancel::new();
     let (hub, task_cancel) = (Arc::clone(hub), Arc::clone(&cancel));
     let info_tx = tx.clone();

@@ -6,7 +6,7 @@ mod progress;
 
 use crate::numbers::{whole, MAX_THREADS};
 use crate::out_file::check_writable;
-use crate::setup::{variant_names, RulesArg};
+use crate::setup::{rule_sets, variant_names};
 use anyhow::Result;
 use engine_args::EngineArgs;
 use loa_core::{RuleSet, Variant};
@@ -14,7 +14,7 @@ use loa_engine::MAX_DEPTH;
 use loa_match::book::{make_book, parse_plies, BookPlan};
 use loa_match::{
     build_specs, parse_book, parse_draw, parse_resign, Adjudication, MatchConfig, MoveLimits,
-    OpeningSource, Sprt, TimeControl, DEFAULT_BOOK, MAX_RANDOM_PLIES, MAX_TIME,
+    OpeningSource, Sprt, TimeControl, MAX_RANDOM_PLIES, MAX_TIME,
 };
 use progress::MatchProgress;
 use std::io::Write;
@@ -26,9 +26,6 @@ const MAX_MS: u64 = MAX_TIME.as_millis() as u64;
 
 /// The most games a pairing can be asked to play.
 const MAX_GAMES: u64 = 1 << 40;
-
-/// The random plies a variant's games open with when no book is given.
-const VARIANT_OPENING_PLIES: usize = 4;
 
 /// The options of `loa match`, boxed: the subcommand enum stays small.
 #[derive(clap::Args)]
@@ -125,8 +122,8 @@ struct MatchOptions {
     seed: Option<u64>,
 
     /// What a simultaneous connection is (sent to the engines as SimultaneousConnection).
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
 
     /// The variant played (sent to the engines as UCI_Variant). Without --openings, a
     /// variant other than the standard game opens with 4 random plies.
@@ -196,7 +193,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             check_writable(option, path)?;
         }
     }
-    let seed = args.seed.unwrap_or_else(clock_seed);
+    let seed = args.seed.unwrap_or_else(loa_match::clock_seed);
     let timeout = Duration::from_millis(args.timeout);
     if let Some(path) = &args.make_book {
         let (min_plies, max_plies) = parse_plies(&args.book_plies).map_err(anyhow::Error::msg)?;
@@ -216,25 +213,10 @@ pub fn run(args: MatchArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    let sprt = parse_words(&args.sprt, Sprt::parse)?;
     let adjudication = Adjudication {
-        draw_after: args
-            .adjudicate_draw
-            .as_deref()
-            .map(parse_draw)
-            .transpose()
-            .map_err(anyhow::Error::msg)?,
-        resign: args
-            .resign
-            .as_deref()
-            .map(parse_resign)
-            .transpose()
-            .map_err(anyhow::Error::msg)?,
+        draw_after: parse_words(&args.adjudicate_draw, parse_draw)?,
+        resign: parse_words(&args.resign, parse_resign)?,
     };
     let variant = args.variant;
     let openings = match (&args.openings, args.random_openings) {
@@ -248,17 +230,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             let book = parse_book(&text, &path.display().to_string(), variant)?;
             loa_match::book(book, args.book_in_order, seed)
         }
-        (None, None) if variant == Variant::Standard => loa_match::book(
-            parse_book(DEFAULT_BOOK, "the built-in book", variant)?,
-            args.book_in_order,
-            seed,
-        ),
-        // The built-in book is of the standard game: other variants open at random.
-        (None, None) => OpeningSource::Random {
-            plies: VARIANT_OPENING_PLIES,
-            seed,
-            variant,
-        },
+        (None, None) => OpeningSource::default_for(variant, args.book_in_order, seed)?,
     };
     let games_per_pairing = match (args.games, args.rounds) {
         (Some(games), _) => Some(games),
@@ -266,12 +238,6 @@ pub fn run(args: MatchArgs) -> Result<()> {
         (None, None) if sprt.is_some() => None,
         (None, None) => Some(100),
     };
-    let pairings = match engines.len() {
-        2 => 1,
-        n if args.gauntlet => n - 1,
-        n => n * (n - 1) / 2,
-    };
-    let progress = MatchProgress::new(games_per_pairing.map(|g| g * pairings as u64));
     let config = MatchConfig {
         engines,
         gauntlet: args.gauntlet,
@@ -279,7 +245,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         concurrency: args.concurrency,
         games_per_pairing,
         seed,
-        rules: RuleSet::from(args.rules),
+        rules: args.rules,
         variant,
         margin: Duration::from_millis(args.timemargin),
         timeout,
@@ -289,6 +255,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         sgf: args.sgf,
         event: args.event,
     };
+    let progress = MatchProgress::new(config.total_games());
     let report = loa_match::run(config, &progress);
     progress.finish();
     // A closed standard output (`| head`) is not an error of the match.
@@ -296,11 +263,14 @@ pub fn run(args: MatchArgs) -> Result<()> {
     Ok(())
 }
 
-/// A seed from the clock, short enough to type again.
-fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    (nanos ^ u64::from(std::process::id())) % 1_000_000_000
+/// The KEY=VALUE words of an option, read by `parse`, when the option is given.
+fn parse_words<T>(
+    words: &Option<Vec<String>>,
+    parse: fn(&[String]) -> Result<T, String>,
+) -> Result<Option<T>> {
+    words
+        .as_deref()
+        .map(parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)
 }

@@ -1,7 +1,8 @@
 //! Live progress: a bar on a terminal (games played, W-L-D, Elo, LLR), one plain line
 //! per finished game otherwise.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::output::bar_style;
+use indicatif::ProgressBar;
 use loa_match::Progress;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
@@ -17,27 +18,13 @@ impl MatchProgress {
             return MatchProgress { bar: None };
         }
         let bar = match total {
-            Some(n) => {
-                let bar = ProgressBar::new(n);
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{elapsed_precise} [{bar:20}] {pos}/{len} {wide_msg}",
-                    )
-                    .expect("a valid template")
+            Some(n) => ProgressBar::new(n).with_style(
+                bar_style("{elapsed_precise} [{bar:20}] {pos}/{len} {wide_msg}")
                     .progress_chars("=> "),
-                );
-                bar
-            }
-            None => {
-                let bar = ProgressBar::new_spinner();
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{elapsed_precise} {spinner} {pos} games {wide_msg}",
-                    )
-                    .expect("a valid template"),
-                );
-                bar
-            }
+            ),
+            None => ProgressBar::new_spinner().with_style(bar_style(
+                "{elapsed_precise} {spinner} {pos} games {wide_msg}",
+            )),
         };
         bar.enable_steady_tick(Duration::from_millis(200));
         MatchProgress { bar: Some(bar) }

@@ -1,36 +1,30 @@
 //! `loa play`: a game in the terminal against the engine or another person.
 
 mod save;
-mod words;
 
 use crate::numbers::{seconds, whole};
-use crate::output::count;
-use crate::setup::{PositionArgs, RulesArg};
+use crate::setup::{colors, rule_sets, PositionArgs};
 use anyhow::{Context, Result};
-use clap::{Args, ValueEnum};
-use loa_core::record::GameRecord;
-use loa_core::{Bitboard, Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
-use loa_engine::{Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, MAX_DEPTH};
+use clap::Args;
+use loa_core::counted;
+use loa_core::variants::AmbiPosition;
+use loa_core::{Color, Game, GameState, Move, RuleSet, Seat, Variant, VariantPosition};
+use loa_engine::{
+    Engine, Score, SearchHandle, SearchLimits, SearchRequest, TimeLimit, Viewer, MAX_DEPTH,
+};
 use save::{lock, save_and_say, SaveTarget, Saver};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use words::{verdict, Viewer};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Side {
-    Black,
-    White,
-}
 
 #[derive(Args)]
 pub struct PlayArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// The colour you play (Black moves first).
-    #[arg(long, value_enum, default_value = "black")]
-    color: Side,
+    #[arg(long, default_value = "black", value_parser = colors())]
+    color: Color,
     /// Play against another person at this terminal instead of the computer.
     #[arg(long, conflicts_with = "engine_seats")]
     two_players: bool,
@@ -39,8 +33,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SEATS", value_delimiter = ',', value_parser = seat_letter)]
     engine_seats: Vec<Seat>,
     /// What a simultaneous connection means.
-    #[arg(long, value_enum, default_value = "draw")]
-    rules: RulesArg,
+    #[arg(long, default_value = "draw", value_parser = rule_sets())]
+    rules: RuleSet,
     /// Computer strength: search depth in plies.
     #[arg(long, conflicts_with = "time", allow_negative_numbers = true,
           value_parser = whole(1, MAX_DEPTH))]
@@ -75,38 +69,12 @@ fn help(variant: Variant) -> String {
 
 /// AmbiLOA's seats by the letters of their kinds.
 fn seat_letter(text: &str) -> Result<Seat, String> {
-    match text.trim() {
-        "B" => Ok(Seat {
-            side: Color::Black,
-            index: 0,
-        }),
-        "W" => Ok(Seat {
-            side: Color::White,
-            index: 0,
-        }),
-        "b" => Ok(Seat {
-            side: Color::Black,
-            index: 1,
-        }),
-        "w" => Ok(Seat {
-            side: Color::White,
-            index: 1,
-        }),
-        other => Err(format!(
+    AmbiPosition::seat_named(text.trim()).ok_or_else(|| {
+        format!(
             "'{}' is not a seat: AmbiLOA's seats are B, W, b and w",
-            loa_core::excerpt(other)
-        )),
-    }
-}
-
-/// The letter of an AmbiLOA seat's kind.
-fn seat_name(seat: Seat) -> char {
-    match (seat.side, seat.index) {
-        (Color::Black, 0) => 'B',
-        (Color::White, 0) => 'W',
-        (Color::Black, _) => 'b',
-        (Color::White, _) => 'w',
-    }
+            loa_core::excerpt(text.trim())
+        )
+    })
 }
 
 /// The engine's name in records and messages.
@@ -121,22 +89,19 @@ pub fn run(args: PlayArgs) -> Result<()> {
             let (game, names) = save::load(path)?;
             (game, Some(names))
         }
-        None => (
-            Game::new(args.position.position()?, RuleSet::from(args.rules)),
-            None,
-        ),
+        None => (Game::new(args.position.position()?, args.rules), None),
     };
-    let human = match args.color {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    };
+    let human = args.color;
     let variant = game.start().variant();
     if !args.engine_seats.is_empty() && variant != Variant::AmbiLoa {
         anyhow::bail!("--engine-seats is for AmbiLOA's four seats");
     }
     for (i, seat) in args.engine_seats.iter().enumerate() {
         if args.engine_seats[..i].contains(seat) {
-            anyhow::bail!("--engine-seats names {} twice", seat_name(*seat));
+            anyhow::bail!(
+                "--engine-seats names {} twice",
+                AmbiPosition::seat_letter(*seat)
+            );
         }
     }
     let seats_per_side = if variant == Variant::AmbiLoa { 2 } else { 1 };
@@ -164,21 +129,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
         }
         (None, false) => SaveTarget::default_folder(),
     };
-    let mut names = if args.two_players {
-        [save::user_name(), save::user_name()]
-    } else {
-        save::names(human, &format!("{ENGINE_NAME} ({})", level.describe()))
-    };
-    if let Some(loaded) = loaded_names {
-        // A loaded game keeps the names of people it has; the engine's seat is ours.
-        for (i, name) in loaded.into_iter().enumerate() {
-            if args.two_players || Color::ALL[i] == human {
-                if let Some(name) = name {
-                    names[i] = name;
-                }
-            }
-        }
-    }
+    // Black's and White's names: a loaded game keeps the names of people it has; the
+    // engine's seat is ours.
+    let engine_name = format!("{ENGINE_NAME} ({})", level.describe());
+    let loaded = loaded_names.unwrap_or_default();
+    let names = Color::ALL.map(|side| match &loaded[side.index()] {
+        _ if !args.two_players && side != human => engine_name.clone(),
+        Some(name) => name.clone(),
+        None => save::user_name(),
+    });
     let saver = Arc::new(Mutex::new(Saver::new(target, names)));
     let on_interrupt = Arc::clone(&saver);
     ctrlc::set_handler(move || {
@@ -278,7 +237,7 @@ impl<W: Write> Session<W> {
         let pos = self.game.position();
         let side = pos.side_to_move();
         if pos.variant() == Variant::AmbiLoa {
-            format!("{side} ({})", seat_name(pos.seat_to_move()))
+            format!("{side} ({})", AmbiPosition::seat_letter(pos.seat_to_move()))
         } else {
             side.to_string()
         }
@@ -353,7 +312,7 @@ impl<W: Write> Session<W> {
             let seats: Vec<String> = self
                 .engine_seats
                 .iter()
-                .map(|&seat| seat_name(seat).to_string())
+                .map(|&seat| AmbiPosition::seat_letter(seat).to_string())
                 .collect();
             writeln!(
                 self.out,
@@ -368,7 +327,7 @@ impl<W: Write> Session<W> {
             writeln!(
                 self.out,
                 "Loaded a game of {}.",
-                count(self.game.ply(), "move")
+                counted(self.game.ply(), "move")
             )?;
         }
         writeln!(self.out, "{}", help(self.game.position().variant()))?;
@@ -379,14 +338,9 @@ impl<W: Write> Session<W> {
         if self.game.is_over() {
             return "Game over: new, undo or quit> ".to_string();
         }
-        let (number, side) = self.move_number(self.game.ply());
+        let (number, side) = self.game.move_number(self.game.ply());
         let dots = if side == Color::Black { "." } else { "..." };
         format!("{number}{dots} {} to move> ", self.mover())
-    }
-
-    /// The number and side of the move at `ply`, numbered as records number them.
-    fn move_number(&self, ply: usize) -> (usize, Color) {
-        GameRecord::new(*self.game.start(), self.game.rules()).move_number(ply)
     }
 
     fn human_move(&mut self, text: &str) -> Result<()> {
@@ -415,12 +369,12 @@ impl<W: Write> Session<W> {
         self.out.flush()?;
         let limits = self.level.limits();
         let (mv, score, depth) = search(&mut self.opponent, &self.game, &limits)?;
-        let (number, _) = self.move_number(self.game.ply());
+        let (number, _) = self.game.move_number(self.game.ply());
         let dots = if side == Color::Black { "." } else { "..." };
         writeln!(
             self.out,
             "{number}{dots} {ENGINE_NAME} plays {mv} (depth {depth}). {}.",
-            verdict(score, side, self.viewer(), self.game.position().variant())
+            score.in_words(side, self.viewer(), self.game.position().variant())
         )?;
         self.game.play(mv)?;
         self.announced = false;
@@ -448,7 +402,7 @@ impl<W: Write> Session<W> {
         writeln!(
             self.out,
             "Hint: {mv}. {}.",
-            verdict(score, side, viewer, self.game.position().variant())
+            score.in_words(side, viewer, self.game.position().variant())
         )?;
         Ok(())
     }
@@ -473,50 +427,34 @@ impl<W: Write> Session<W> {
         if self.game.ply() == 0 {
             return Ok(writeln!(self.out, "No moves yet.")?);
         }
-        let mut lines = Vec::new();
+        // A line a move number: written when the next number starts.
         let mut line = String::new();
         for (ply, mv) in self.game.moves().enumerate() {
-            let (number, side) = self.move_number(ply);
-            match (side, ply) {
-                (Color::Black, _) => {
+            line = match (self.game.move_number(ply), ply) {
+                ((number, Color::Black), _) => {
                     if !line.is_empty() {
-                        lines.push(std::mem::take(&mut line));
+                        writeln!(self.out, "{line}")?;
                     }
-                    line = format!("{number:>3}. {mv}");
+                    format!("{number:>3}. {mv}")
                 }
-                (Color::White, 0) => line = format!("{number:>3}. ...    {mv}"),
-                (Color::White, _) => line = format!("{line:<12} {mv}"),
-            }
+                ((number, Color::White), 0) => format!("{number:>3}. ...    {mv}"),
+                ((_, Color::White), _) => format!("{line:<12} {mv}"),
+            };
         }
-        lines.push(line);
-        for line in lines {
-            writeln!(self.out, "{line}")?;
-        }
-        Ok(())
+        Ok(writeln!(self.out, "{line}")?)
     }
 
     /// Takes back moves until it is the person's turn again, with one of their moves
     /// taken back; against another person, one move.
     fn undo(&mut self) -> Result<()> {
-        // The last move made by a person, counted from the end.
-        let mut positions = self.game.clone();
-        let mut count = 0;
-        let mut found = false;
-        while positions.undo().is_some() {
-            count += 1;
-            if !self
-                .engine_seats
-                .contains(&positions.position().seat_to_move())
-            {
-                found = true;
-                break;
-            }
-        }
-        let count = if found { count } else { 0 };
-        if count == 0 {
+        let last_by_a_person = self
+            .game
+            .line()
+            .rposition(|(pos, _)| !self.engine_seats.contains(&pos.seat_to_move()));
+        let Some(ply) = last_by_a_person else {
             return Ok(writeln!(self.out, "Nothing to undo.")?);
-        }
-        for _ in 0..count {
+        };
+        for _ in ply..self.game.ply() {
             if let Some(mv) = self.game.undo() {
                 writeln!(self.out, "Took back {mv}.")?;
             }
@@ -557,12 +495,8 @@ impl<W: Write> Session<W> {
     }
 
     fn show(&mut self) -> Result<()> {
-        let marked = self
-            .game
-            .last_move()
-            .map_or(Bitboard::EMPTY, |mv| mv.squares());
         writeln!(self.out)?;
-        write!(self.out, "{}", self.game.position().diagram(marked))?;
+        write!(self.out, "{}", self.game.diagram())?;
         if let Some(mv) = self.game.last_move() {
             writeln!(self.out, "Last move: {mv}")?;
         }
@@ -579,13 +513,7 @@ fn search(
     limits: &SearchLimits,
 ) -> Result<(Move, Score, u32)> {
     let engine = slot.take().unwrap_or_else(|| Engine::new(HASH_MB));
-    let request = SearchRequest {
-        root: *game.position(),
-        history: game.previous_hashes(),
-        rules: game.rules(),
-        limits: limits.clone(),
-        until_stopped: false,
-    };
+    let request = SearchRequest::for_game(game, limits.clone());
     let handle =
         SearchHandle::start(engine, request, |_| {}, |_| {}).context("cannot start the search")?;
     let (engine, result) = handle.wait().context("the search thread stopped")?;

@@ -4,7 +4,7 @@ use crate::output::shown;
 use crate::record_file::RecordFile;
 use anyhow::{bail, Context, Result};
 use loa_core::record::{GameError, GameRecord};
-use loa_core::{Color, Game, Move, Variant, VariantPosition};
+use loa_core::{Game, Move, Variant, VariantPosition};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -181,16 +181,13 @@ fn file_stem(names: &[String; 2]) -> String {
 
 /// The stem, or the stem with `-2`, `-3`, ... when files of that name exist.
 fn free_stem(folder: &Path, stem: &str) -> String {
-    let taken = |s: &str| {
+    let taken = |s: &String| {
         ["pgn", "sgf"]
             .iter()
             .any(|ext| folder.join(format!("{s}.{ext}")).exists())
     };
-    if !taken(stem) {
-        return stem.to_string();
-    }
-    (2..)
-        .map(|n| format!("{stem}-{n}"))
+    std::iter::once(stem.to_string())
+        .chain((2..).map(|n| format!("{stem}-{n}")))
         .find(|s| !taken(s))
         .expect("some number is free")
 }
@@ -217,14 +214,6 @@ pub fn user_name() -> String {
         .ok()
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| "player".to_string())
-}
-
-/// Black's and White's names in a game against the engine.
-pub fn names(human: Color, engine: &str) -> [String; 2] {
-    match human {
-        Color::Black => [user_name(), engine.to_string()],
-        Color::White => [engine.to_string(), user_name()],
-    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //!
 //! A [`GameSplitter`] cuts text that comes in blocks (a file as it is read) into games, so
 //! that only one game is held at a time; [`GameText::read`] reads each as `read_games`
-//! does.
+//! does. Text that is not UTF-8 is read as Latin-1 ([`decode_text`], [`NotUtf8`]).
 //!
 //! ```
 //! use loa_core::record::{read_games, RecordResult};
@@ -29,6 +29,7 @@ use crate::{
 };
 use std::fmt;
 
+mod encoding;
 mod games;
 mod moves;
 pub mod pgn;
@@ -36,9 +37,12 @@ mod replay;
 pub mod sgf;
 mod split;
 
+pub use encoding::{decode_text, NotUtf8};
 pub use games::{read_games, read_games_as, CheckedGame, GameError, Games, Names};
 pub use replay::{Replay, ReplayError, ResultCheck};
 pub use split::{GameSplitter, GameText, Location};
+
+pub(crate) use moves::number as move_number;
 
 /// The result written in a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -213,10 +217,33 @@ impl GameRecord {
             .unwrap_or_else(|| self.start.variant())
     }
 
-    /// The number and the side of the move at `ply` (0-based), numbered as in PGN: one
-    /// number per Black move, so a game that White begins starts with `1...`.
-    pub fn move_number(&self, ply: usize) -> (usize, Color) {
-        moves::number(self.start.side_to_move(), ply)
+    /// Who played, where and when: `Kok (Black) - Heppell (White), MSO, 2026.11.22`, with
+    /// `?` for a player not named.
+    pub fn heading(&self) -> String {
+        let players = format!(
+            "{} (Black) - {} (White)",
+            self.black.as_deref().unwrap_or("?"),
+            self.white.as_deref().unwrap_or("?")
+        );
+        let parts: Vec<&str> = [Some(&*players), self.event.as_deref(), self.date.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        parts.join(", ")
+    }
+
+    /// The start in words: a variant's array on its board (`standard 8x8`, saying when it
+    /// is reflected, see [`GameRecord::reflected_start`]), or the variant and the position.
+    pub fn start_text(&self) -> String {
+        let size = self.start.size();
+        match (self.named_start(), self.reflected_start()) {
+            (Some(start), _) => format!("{start} {size}"),
+            (None, Some(variant)) => format!(
+                "{variant} {size}, its array reflected top to bottom (as some sites set it up): {}",
+                self.start
+            ),
+            (None, None) => format!("{} position {}", self.variant(), self.start),
+        }
     }
 
     /// The first value of an extra tag, by name (case-sensitive).
@@ -425,8 +452,22 @@ mod tests {
         assert_eq!(record.reflected_start(), Some(Variant::ScrambledEggs));
         assert_eq!(record.variant(), Variant::ScrambledEggs);
         assert_eq!(record.named_start(), None);
+        assert!(record
+            .start_text()
+            .starts_with("scrambled-eggs 8x8, its array reflected top to bottom"));
         record.start = Position::startpos().into();
         assert_eq!(record.reflected_start(), None);
+        assert_eq!(record.start_text(), "standard 8x8");
+    }
+
+    #[test]
+    fn a_heading_names_the_players_event_and_date_known() {
+        let mut record = GameRecord::new(Position::startpos(), RuleSet::Draw);
+        assert_eq!(record.heading(), "? (Black) - ? (White)");
+        record.black = Some("Kok".to_string());
+        record.event = Some("MSO".to_string());
+        record.date = Some("2026.11.22".to_string());
+        assert_eq!(record.heading(), "Kok (Black) - ? (White), MSO, 2026.11.22");
     }
 
     #[test]

@@ -104,6 +104,25 @@ impl ResultCheck {
         }
     }
 
+    /// The result with its cause, given the record's `termination`: the board's outcome
+    /// when the game ended on the board, otherwise the record's result and termination.
+    pub fn summary(&self, termination: Option<&str>) -> String {
+        let why = termination.map(|t| format!(" ({t})")).unwrap_or_default();
+        match *self {
+            ResultCheck::Agrees(o) => format!("{} {o}", o.score_text()),
+            ResultCheck::OffTheBoard(r) => {
+                format!("{r} {}{why}, not decided on the board", r.describe())
+            }
+            ResultCheck::Unfinished => format!("* unfinished{why}"),
+            ResultCheck::Unrecorded(o) => format!("{} {o} (the record says *)", o.score_text()),
+            ResultCheck::Mismatch { recorded, outcome } => format!(
+                "{} {outcome} on the board, but the record says {recorded} ({})",
+                outcome.score_text(),
+                recorded.describe()
+            ),
+        }
+    }
+
     /// The warning to show, for a mismatch.
     pub fn warning(&self) -> Option<String> {
         match self {
@@ -201,5 +220,30 @@ impl GameRecord {
         let game = self.replay()?;
         let result = ResultCheck::new(self.result, game.outcome());
         Ok(Replay { game, result })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Reason;
+
+    #[test]
+    fn a_summary_gives_the_result_with_its_cause() {
+        let connected = Outcome {
+            winner: Some(Color::Black),
+            reason: Reason::Connection,
+        };
+        let agrees = ResultCheck::new(RecordResult::BlackWins, Some(connected));
+        assert_eq!(agrees.summary(None), format!("1-0 {connected}"));
+        let resigned = ResultCheck::new(RecordResult::WhiteWins, None);
+        assert_eq!(
+            resigned.summary(Some("resignation")),
+            "0-1 White wins (resignation), not decided on the board"
+        );
+        assert_eq!(
+            ResultCheck::new(RecordResult::Unknown, None).summary(None),
+            "* unfinished"
+        );
     }
 }

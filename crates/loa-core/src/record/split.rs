@@ -2,6 +2,7 @@
 //! and only the game being cut is held, so a file of any number of games is read in the
 //! memory of one game. Reading a game's text is [`GameText::read`].
 
+use super::encoding::{latin1, NotUtf8};
 use super::{pgn, sgf, Format, RecordError};
 use std::borrow::Cow;
 
@@ -59,16 +60,14 @@ impl GameText {
     pub fn text(&self) -> Cow<'_, str> {
         match std::str::from_utf8(&self.bytes) {
             Ok(text) => Cow::Borrowed(text),
-            Err(_) => Cow::Owned(self.bytes.iter().map(|&b| char::from(b)).collect()),
+            Err(_) => Cow::Owned(latin1(&self.bytes)),
         }
     }
 
-    /// Where the first byte that is not UTF-8 stands in the input, and the byte, when the
-    /// text is read as Latin-1.
-    pub fn not_utf8(&self) -> Option<(Location, u8)> {
-        let err = std::str::from_utf8(&self.bytes).err()?;
-        let at = err.valid_up_to();
-        Some((self.location.after(&self.bytes[..at]), self.bytes[at]))
+    /// The first byte that is not UTF-8 and where it stands in the input, when the text
+    /// is read as Latin-1.
+    pub fn not_utf8(&self) -> Option<NotUtf8> {
+        NotUtf8::find(&self.bytes, self.location)
     }
 }
 
@@ -564,14 +563,14 @@ mod tests {
         assert_eq!(second.text(), "\n[Black \"Björn\"] *");
         assert_eq!(
             second.not_utf8(),
-            Some((
-                Location {
+            Some(NotUtf8 {
+                at: Location {
                     offset: 21,
                     line: 2,
                     column: 11
                 },
-                0xf6
-            ))
+                byte: 0xf6
+            })
         );
         assert_eq!(games[0].as_ref().unwrap().not_utf8(), None);
     }

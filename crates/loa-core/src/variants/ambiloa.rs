@@ -114,6 +114,21 @@ impl AmbiPosition {
         self.kinds[kind]
     }
 
+    /// The letter of a seat's kind, as people name the seats of the partnership game:
+    /// `B`, `W`, `b` or `w`.
+    pub fn seat_letter(seat: Seat) -> char {
+        LETTERS[usize::from(seat.index.min(1)) * 2 + usize::from(seat.side == Color::White)]
+    }
+
+    /// The seat whose kind's letter is `name`.
+    pub fn seat_named(name: &str) -> Option<Seat> {
+        let kind = LETTERS.iter().position(|l| l.to_string() == name)?;
+        Some(Seat {
+            side: side_of(kind),
+            index: u8::from(kind >= 2),
+        })
+    }
+
     /// The kind due to move, 0 to 3 for `B`, `W`, `b`, `w`.
     #[inline]
     pub fn due(&self) -> usize {
@@ -338,6 +353,19 @@ mod tests {
 
     fn ambi(text: &str) -> AmbiPosition {
         pos(text)
+    }
+
+    #[test]
+    fn seats_are_named_by_the_letters_of_their_kinds() {
+        let mut position = AmbiPosition::start();
+        for letter in LETTERS {
+            let seat = position.seat_to_move();
+            assert_eq!(AmbiPosition::seat_letter(seat), letter);
+            assert_eq!(AmbiPosition::seat_named(&letter.to_string()), Some(seat));
+            position = position.after(position.moves()[0]);
+        }
+        assert_eq!(AmbiPosition::seat_named("x"), None);
+        assert_eq!(AmbiPosition::seat_named("BB"), None);
     }
 
     #[test]

@@ -83,6 +83,36 @@ pub struct Solution {
     pub root_moves: Vec<(Move, u32, u32)>,
 }
 
+impl Solution {
+    /// How far an unknown result got move by move: the moves shown not to win, and the
+    /// others with their numbers, the nearest to a proof first; of the root's `legal`
+    /// moves, those that are images of others under the board's symmetries are not
+    /// searched.
+    pub fn root_moves_report(&self, legal: u64) -> String {
+        let moves = &self.root_moves;
+        let mut open: Vec<_> = moves.iter().filter(|(_, _, dn)| *dn != 0).collect();
+        open.sort_by_key(|(_, pn, _)| *pn);
+        let open: Vec<String> = open
+            .iter()
+            .map(|(mv, pn, dn)| match pn {
+                0 => format!("{mv} wins"),
+                _ => format!("{mv} {pn}/{dn}"),
+            })
+            .collect();
+        let images = match legal.saturating_sub(moves.len() as u64) {
+            0 => String::new(),
+            n => format!(" (the other {n} are their mirror images)"),
+        };
+        format!(
+            "root moves: {} of {}{images} shown not to win for {}; open (proof/disproof numbers): {}",
+            moves.len() - open.len(),
+            moves.len(),
+            self.root_numbers.0,
+            open.join(", ")
+        )
+    }
+}
+
 /// Where the root's numbers are reported.
 type ProgressReport<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 

@@ -47,7 +47,7 @@ fn search_mate(pos: &Position, rules: RuleSet, depth: u32) -> Option<i32> {
     let mut engine = Engine::new(4);
     let mut score = None;
     engine.search(pos, &[], rules, &limits, &stop, |info| {
-        score = Some(info.score)
+        score = Some(info.score);
     });
     match score? {
         Score::Mate(n) => Some(n),
@@ -120,6 +120,28 @@ fn a_stopped_solver_says_unknown() {
     let solution = solver.solve(&start, &[]);
     assert_eq!(solution.verdict, Verdict::Unknown);
     assert!(solution.proof.is_none());
+}
+
+#[test]
+fn an_unknown_result_reports_how_far_each_root_move_got() {
+    let moves = Position::startpos().moves();
+    let solution = Solution {
+        verdict: Verdict::Unknown,
+        best: None,
+        proof: None,
+        nodes: 100,
+        elapsed: Duration::ZERO,
+        root_numbers: (Color::Black, 2, 9),
+        root_moves: vec![(moves[0], 5, 0), (moves[1], 7, 3), (moves[2], 2, 4)],
+    };
+    assert_eq!(
+        solution.root_moves_report(5),
+        format!(
+            "root moves: 1 of 3 (the other 2 are their mirror images) shown not to win for \
+             Black; open (proof/disproof numbers): {} 2/4, {} 7/3",
+            moves[2], moves[1]
+        )
+    );
 }
 
 #[test]

@@ -387,11 +387,8 @@ impl Session {
             return Ok(());
         }
         let request = SearchRequest {
-            root: *self.game.position(),
-            history: self.game.previous_hashes(),
-            rules: self.game.rules(),
-            limits,
             until_stopped,
+            ..SearchRequest::for_game(&self.game, limits)
         };
         let settings = self.settings;
         let engine = self

@@ -19,7 +19,7 @@ pub use sessions::ACCOUNT_KEY;
 use sqlx::migrate::{Migrate, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The schema, a file a version.
@@ -46,6 +46,25 @@ impl StoreError {
             self.0,
             sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_)
         )
+    }
+}
+
+/// The database's file from the text a person gave. The store is one SQLite file: a URL
+/// (`postgres://...`) is refused with why, as it would otherwise be taken for a folder
+/// name.
+pub fn database_path(text: &str) -> Result<PathBuf, String> {
+    let quoted = loa_core::excerpt(text);
+    if text.trim().is_empty() {
+        return Err("give a file path for the database".into());
+    }
+    match text.split_once("://") {
+        Some((scheme, _)) if scheme.to_ascii_lowercase().starts_with("postgres") => Err(format!(
+            "'{quoted}': PostgreSQL is not supported yet: give a file path"
+        )),
+        Some(_) => Err(format!(
+            "'{quoted}' is a URL: give a file path (the games are kept in SQLite)"
+        )),
+        None => Ok(PathBuf::from(text)),
     }
 }
 
@@ -111,6 +130,30 @@ async fn adopt_numbered_schema(pool: &SqlitePool) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_database_is_a_file_never_a_url() {
+        assert_eq!(
+            database_path("postgres://u@h/games"),
+            Err("'postgres://u@h/games': PostgreSQL is not supported yet: give a file path".into())
+        );
+        assert_eq!(
+            database_path("postgresql://h/games"),
+            Err("'postgresql://h/games': PostgreSQL is not supported yet: give a file path".into())
+        );
+        assert_eq!(
+            database_path("sqlite://games.db"),
+            Err(
+                "'sqlite://games.db' is a URL: give a file path (the games are kept in SQLite)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            database_path(""),
+            Err("give a file path for the database".into())
+        );
+        assert_eq!(database_path("games.db"), Ok("games.db".into()));
+    }
     use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 
     #[tokio::test]
