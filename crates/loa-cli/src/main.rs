@@ -2,7 +2,6 @@
 
 mod analyze;
 mod bench;
-mod engine;
 mod match_cmd;
 mod numbers;
 mod out_file;
@@ -38,7 +37,8 @@ enum Command {
     Moves(setup::MovesArgs),
     /// Play a game in the terminal, against the computer or another person.
     Play(play::PlayArgs),
-    /// Speak the engine protocol (UGI, UCI-like) on standard input and output.
+    /// Speak the engine protocol (UGI, UCI-like) on standard input and output
+    /// (docs/protocol.md), until `quit` or the end of the input.
     Engine,
     /// Search a fixed set of positions; the last line is the node count and speed.
     Bench(bench::BenchArgs),
@@ -62,7 +62,10 @@ fn main() {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => setup::moves(args),
         Command::Play(args) => play::run(args),
-        Command::Engine => engine::run(),
+        Command::Engine => {
+            loa_ugi::Session::serve_stdio();
+            Ok(())
+        }
         Command::Bench(args) => bench::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => match_cmd::run(args),

@@ -25,23 +25,8 @@ pub struct ServeArgs {
     /// The address people reach the site at when it is behind a proxy
     /// (https://loa.example): only pages from it act with a sign-in, and https makes the
     /// sign-in cookie Secure.
-    #[arg(long, value_name = "URL", value_parser = public_url)]
+    #[arg(long, value_name = "URL", value_parser = loa_web::public_url)]
     public_url: Option<String>,
-}
-
-fn public_url(text: &str) -> Result<String, String> {
-    let shaped = ["http://", "https://"].iter().any(|scheme| {
-        text.strip_prefix(scheme)
-            .is_some_and(|rest| !rest.is_empty())
-    });
-    if shaped {
-        Ok(text.trim_end_matches('/').to_string())
-    } else {
-        Err(format!(
-            "'{}' is not an address like https://loa.example",
-            loa_core::excerpt(text)
-        ))
-    }
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {

@@ -157,6 +157,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_public_address_is_http_or_https() {
+        assert_eq!(
+            crate::public_url("https://loa.example/").as_deref(),
+            Ok("https://loa.example")
+        );
+        assert!(crate::public_url("loa.example").is_err());
+        assert!(crate::public_url("https://").is_err());
+    }
+
+    #[test]
     fn origins() {
         assert_eq!(origin_host("http://127.0.0.1:8080"), Some("127.0.0.1:8080"));
         assert_eq!(origin_host("null"), None);

@@ -27,5 +27,5 @@ mod ws;
 #[cfg(test)]
 mod tests;
 
-pub use server::{run, Config, Server};
+pub use server::{public_url, run, Config, Server};
 pub use store::database_path;

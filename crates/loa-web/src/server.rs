@@ -33,6 +33,22 @@ pub struct Config {
     pub public_url: Option<String>,
 }
 
+/// The site's public address as a person gives it (`https://loa.example`), checked.
+pub fn public_url(text: &str) -> Result<String, String> {
+    let shaped = ["http://", "https://"].iter().any(|scheme| {
+        text.strip_prefix(scheme)
+            .is_some_and(|rest| !rest.is_empty())
+    });
+    if shaped {
+        Ok(text.trim_end_matches('/').to_string())
+    } else {
+        Err(format!(
+            "'{}' is not an address like https://loa.example",
+            loa_core::excerpt(text)
+        ))
+    }
+}
+
 /// How long a sign-in lasts without a visit.
 const SESSION_DAYS: i64 = 30;
 

@@ -2,5 +2,5 @@
 //! speaks it, for a GUI or a match that needs nothing else.
 
 fn main() {
-    loa_ugi::Session::new(Box::new(std::io::stdout())).serve(std::io::stdin().lock());
+    loa_ugi::Session::serve_stdio();
 }

@@ -126,6 +126,11 @@ impl Session {
         }
     }
 
+    /// A session on standard input and output, as `loa engine` and `loa-ugi-engine` run.
+    pub fn serve_stdio() {
+        Session::new(Box::new(std::io::stdout())).serve(std::io::stdin().lock());
+    }
+
     /// Reads and answers commands until `quit` or the end of the input, then stops any
     /// search (which still prints its `bestmove`) or count.
     pub fn serve(mut self, mut input: impl BufRead) {
