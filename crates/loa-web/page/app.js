@@ -8,9 +8,11 @@ import { AnalysisPage } from './js/analysis-board.js';
 import { describe, errorMessage, meta, placeOfflineBanner } from './js/api.js';
 import { app, h } from './js/dom.js';
 import { GamePage } from './js/game.js';
+import { placeUserMenu } from './js/header.js';
 import { homePage } from './js/home.js';
 import { navigate, setRouter } from './js/navigate.js';
 import { showTurn } from './js/notify.js';
+import { loadAccount, onAccountChange } from './js/session.js';
 
 /**
  * @typedef {import('./js/analysis-board.js').LineSpec} LineSpec
@@ -83,4 +85,10 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', route);
 placeOfflineBanner(route);
 setRouter(route);
-route();
+// Who is signed in is known before the first page is drawn; a change draws the page
+// again for the person now signed in (or out).
+loadAccount().then(() => {
+  placeUserMenu();
+  onAccountChange(() => route());
+  route();
+});

@@ -118,3 +118,8 @@ export function sideLabel(players, side) {
 /** What a person new to AmbiLOA needs told of its pieces. */
 export const AMBILOA_KINDS = 'Each side has two kinds of piece: plain (B, W) and ringed (b, w). Turns go B, W, b, w; '
   + 'in the four-player game B and b are partners against W and w.';
+
+/** @param {string} word */
+export function capitalized(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

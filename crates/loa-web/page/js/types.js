@@ -218,4 +218,13 @@
  * @property {MoveView | null} [lastMove] the last move, when the server sent it
  */
 
+/**
+ * The signed-in account: `GET /api/me`, and the answer to signing up or in.
+ * @typedef {object} Me
+ * @property {string} name
+ * @property {string} [email]
+ * @property {boolean} bot
+ * @property {number} created_at
+ */
+
 export {};
