@@ -32,6 +32,13 @@ async function newPage(viewport = { width: 1100, height: 850 }) {
   return page;
 }
 
+// The new game form, opened from the lobby as a person would.
+async function openNewGame(page) {
+  await page.goto(base);
+  await page.click('[data-testid=play-computer]');
+  await page.waitForSelector('[data-testid=new-game-dialog] [data-testid=start]');
+}
+
 async function gameOf(page) {
   const id = new URL(page.url()).pathname.split('/').pop();
   return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
@@ -55,10 +62,12 @@ async function waitForPly(page, ply) {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=moves] button[data-ply]').length >= n, ply, { timeout: 30000 });
 }
 
+const statusOf = (page) => page.textContent('[data-testid=status]');
+
 const scenarios = {
   async 'a whole game against the engine, by clicking'() {
     const page = await newPage();
-    await page.goto(base);
+    await openNewGame(page);
     await page.selectOption('[data-testid=level]', '1');
     await page.click('[data-testid=start]');
     await page.waitForSelector('[data-testid=board] g[data-piece]');
@@ -185,7 +194,7 @@ const scenarios = {
 
   async 'an online game between two browsers until a flag falls'() {
     const black = await newPage();
-    await black.goto(base);
+    await openNewGame(black);
     await black.selectOption('[data-testid=opponent]', 'online');
     await black.selectOption('[data-testid=clock]', 'live');
     await black.fill('[data-testid=minutes]', '0.05');
@@ -217,7 +226,7 @@ const scenarios = {
 
   async 'an online player who closes the tab comes back to their seat'() {
     const black = await newPage();
-    await black.goto(base);
+    await openNewGame(black);
     await black.selectOption('[data-testid=opponent]', 'online');
     await black.selectOption('[data-testid=clock]', 'correspondence');
     await black.click('[data-testid=start]');
@@ -286,6 +295,36 @@ const scenarios = {
     assert.deepEqual([...black.errors, ...again.errors, ...spectator.errors], []);
   },
 
+  async 'two people not signed in pair from the lobby, the maker back in their seat'() {
+    const maker = await newPage();
+    const taker = await newPage();
+    await maker.goto(base);
+    await taker.goto(base);
+    await maker.click('[data-testid=tile][data-clock="3+2"]');
+    await maker.waitForSelector('[data-testid=seek].mine');
+    const id = await maker.getAttribute('[data-testid=seek].mine', 'data-seek');
+    // A rated seek is no tile's of a person not signed in: this one is casual.
+    const seek = await maker.evaluate(async (s) => (await fetch(`/api/seeks/${s}`)).json(), id);
+    assert.equal(seek.rated, false);
+    assert.equal(seek.name, null);
+    await taker.click(`[data-testid=seek][data-seek="${id}"]`);
+    await taker.waitForURL(/\/game\/[a-z0-9]+$/);
+    await maker.waitForURL(/\/game\/[a-z0-9]+$/);
+    // The seek's token is the maker's seat: one of the two has the move.
+    const pages = [maker, taker];
+    await Promise.all(pages.map((p) => p.waitForFunction(() => /Your move|to move/.test(document.querySelector('[data-testid=status]')?.textContent || ''))));
+    const first = /Your move/.test(await statusOf(maker)) ? maker : taker;
+    const other = first === maker ? taker : maker;
+    assert.match(await statusOf(other), /Black to move/);
+    const g = await gameOf(first);
+    await clickMove(first, g.position.moves[0]);
+    await waitForPly(other, 1);
+    // The maker reloads: still in their seat.
+    await maker.reload();
+    await maker.waitForFunction(() => /\(you\)/.test(document.querySelector('.play')?.textContent || ''));
+    assert.deepEqual([...maker.errors, ...taker.errors], []);
+  },
+
   async 'nothing is wider than a phone, on every page'() {
     const page = await newPage({ width: 390, height: 844 });
     const widest = () => page.evaluate(() => {
@@ -301,7 +340,7 @@ const scenarios = {
       ['home', base],
       ['analysis', `${base}/analysis`],
     ];
-    await page.goto(base);
+    await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.selectOption('[data-testid=clock]', 'live');
     await page.click('[data-testid=start]');
@@ -320,7 +359,7 @@ const scenarios = {
 
   async 'a banner says when the server cannot be reached, and goes when it can'() {
     const page = await newPage();
-    await page.goto(base);
+    await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.click('[data-testid=start]');
     await page.waitForSelector('[data-testid=board] g[data-piece]');
@@ -341,7 +380,7 @@ const scenarios = {
 
   async 'the board by keyboard, and a dragged piece follows the pointer'() {
     const page = await newPage();
-    await page.goto(base);
+    await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.click('[data-testid=start]');
     await page.waitForSelector('[data-testid=board] g[data-piece]');
@@ -375,7 +414,7 @@ const scenarios = {
   async 'the board of every variant'() {
     const page = await newPage();
     for (const variant of ['parachute', 'ambiloa', 'fields-of-action']) {
-      await page.goto(base);
+      await openNewGame(page);
       await page.selectOption('[data-testid=opponent]', 'local');
       await page.selectOption('[data-testid=variant]', variant);
       await page.click('[data-testid=start]');

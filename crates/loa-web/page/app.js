@@ -9,7 +9,7 @@ import { describe, errorMessage, meta, placeOfflineBanner } from './js/api.js';
 import { app, h } from './js/dom.js';
 import { GamePage } from './js/game.js';
 import { placeUserMenu } from './js/header.js';
-import { homePage } from './js/home.js';
+import { HomePage } from './js/home.js';
 import { navigate, setRouter } from './js/navigate.js';
 import { showTurn } from './js/notify.js';
 import { loadAccount, onAccountChange } from './js/session.js';
@@ -17,9 +17,10 @@ import { loadAccount, onAccountChange } from './js/session.js';
 /**
  * @typedef {import('./js/analysis-board.js').LineSpec} LineSpec
  * @typedef {import('./js/types.js').Meta} Meta
+ * @typedef {{ dispose(): void }} Page
  */
 
-/** The page shown, to let go of (its sockets, timers, keys) when another is. @type {GamePage | AnalysisPage | null} */
+/** The page shown, to let go of (its sockets, timers, keys) when another is. @type {Page | null} */
 let current = null;
 /** How many times the page was routed: a route overtaken while it waited gives way. */
 let routed = 0;
@@ -67,7 +68,9 @@ async function route() {
         params.has('ply') && Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves.length) : undefined);
     } else {
       showTurn(false);
-      homePage(offer);
+      const page = new HomePage(offer);
+      current = page;
+      page.start();
       if (location.hash === '#games') document.getElementById('games')?.scrollIntoView();
     }
   } catch (err) {
