@@ -1,17 +1,22 @@
 // @ts-check
-// The page of `loa serve`: a new game, a game being played or replayed, the analysis
-// board and the saved games. It reads and changes games only through the JSON API
-// (docs/web.md) and hears a game's changes on its WebSocket. This entry routes by the
-// address; each page is a module of its own under js/.
+// The page of `loa serve`: the lobby, a game being played or replayed, the analysis
+// board, the saved games, players' profiles, the leaderboards and one's account. It
+// reads and changes everything only through the JSON API (docs/web.md) and hears
+// changes on its WebSockets. This entry routes by the address; each page is a module of
+// its own under js/.
 
+import { AccountPage } from './js/account.js';
 import { AnalysisPage } from './js/analysis-board.js';
 import { describe, errorMessage, meta, placeOfflineBanner } from './js/api.js';
+import { startInbox } from './js/challenges.js';
 import { app, h } from './js/dom.js';
 import { GamePage } from './js/game.js';
 import { placeUserMenu } from './js/header.js';
 import { HomePage } from './js/home.js';
 import { navigate, setRouter } from './js/navigate.js';
 import { showTurn } from './js/notify.js';
+import { PlayersPage } from './js/players.js';
+import { ProfilePage } from './js/profile.js';
 import { loadAccount, onAccountChange } from './js/session.js';
 
 /**
@@ -44,6 +49,7 @@ async function route() {
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   const game = /^\/game\/([a-z0-9]+)$/.exec(path);
+  const player = /^\/@\/([^/]+)$/.exec(path);
   /** @type {Meta} */
   let offer;
   try {
@@ -56,6 +62,21 @@ async function route() {
   try {
     if (game) {
       const page = new GamePage(offer, game[1], params.get('token'));
+      current = page;
+      await page.start();
+    } else if (player) {
+      showTurn(false);
+      const page = new ProfilePage(offer, decodeURIComponent(player[1]));
+      current = page;
+      await page.start();
+    } else if (path === '/players') {
+      showTurn(false);
+      const page = new PlayersPage(offer, params);
+      current = page;
+      await page.start();
+    } else if (path === '/account') {
+      showTurn(false);
+      const page = new AccountPage();
       current = page;
       await page.start();
     } else if (path === '/analysis') {
@@ -94,4 +115,5 @@ loadAccount().then(() => {
   placeUserMenu();
   onAccountChange(() => route());
   route();
+  meta().then(startInbox, () => {});
 });

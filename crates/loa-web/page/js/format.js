@@ -122,6 +122,9 @@ export function sideLabel(players, side) {
 export const AMBILOA_KINDS = 'Each side has two kinds of piece: plain (B, W) and ringed (b, w). Turns go B, W, b, w; '
   + 'in the four-player game B and b are partners against W and w.';
 
+/** The speeds a rating is kept for, fastest first. @type {Speed[]} */
+export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+
 /**
  * The speed of a clock, as the server rates it: a live game by its initial time plus 40
  * increments (under 3 minutes bullet, under 8 blitz, under 25 rapid, classical beyond).
@@ -170,12 +173,28 @@ export function ratingText(r) {
 }
 
 /**
+ * A rating change with its sign: `+12`, `-12`, `±0`.
+ * @param {number} change
+ */
+export function changeText(change) {
+  return change > 0 ? `+${change}` : change < 0 ? `-${-change}` : '±0';
+}
+
+/**
  * Whether two account names are the same name (case is ignored).
  * @param {string | null | undefined} a
  * @param {string | null | undefined} b
  */
 export function sameName(a, b) {
   return Boolean(a && b && a.toLowerCase() === b.toLowerCase());
+}
+
+/**
+ * A date, short: `3 Mar 2025`.
+ * @param {number} ms
+ */
+export function shortDate(ms) {
+  return new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /** What an account's name may be: 2 to 20 letters, digits, `_` and `-`. */
