@@ -70,7 +70,7 @@ export class HomePage {
  */
 function playerCell(g, side) {
   const account = accountOf(g, side);
-  return account ? h('a', { href: `/@/${account}` }, account) : sideName(g, side);
+  return account ? h('a', { href: `/@/${account}`, class: 'name-cut', title: account }, account) : h('span', { class: 'name-cut' }, sideName(g, side));
 }
 
 /**
@@ -197,7 +197,7 @@ async function loadGames(meta, container) {
         h('td', {}, playerCell(g, 'black')),
         h('td', {}, playerCell(g, 'white')),
         h('td', { class: 'wide' }, g.moves),
-        h('td', {}, g.result ? `${g.result} ${g.reason}` : (g.online ? 'in progress (online)' : 'in progress')),
+        h('td', {}, g.result ? `${g.result} ${g.reason}` : ['in progress', g.online ? h('span', { class: 'wide' }, ' (online)') : '']),
         h('td', { class: 'wide' }, new Date(g.updated_at).toLocaleString()))))));
   } catch (err) {
     container.replaceChildren(h('p', { class: 'error' }, errorMessage(err)));

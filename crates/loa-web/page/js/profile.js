@@ -121,7 +121,8 @@ export class ProfilePage {
       return h('tr', { 'data-testid': 'profile-game' },
         h('td', {}, h('a', { href: `/game/${g.id}` }, shortDate(g.created_at))),
         h('td', {}, side ? (side === 'black' ? '● ' : '○ ') : '',
-          opponent ? h('a', { href: `/@/${opponent}` }, opponent) : side ? sideName(g, other) : `${sideName(g, 'black')} – ${sideName(g, 'white')}`),
+          opponent ? h('a', { href: `/@/${opponent}`, class: 'name-cut', title: opponent }, opponent)
+            : h('span', { class: 'name-cut' }, side ? sideName(g, other) : `${sideName(g, 'black')} – ${sideName(g, 'white')}`)),
         h('td', { class: mark ? `result ${mark}` : 'result' }, outcome),
         h('td', {}, g.rated ? 'Rated' : 'Casual'),
         h('td', { class: 'wide' }, gameTitle(this.meta, g.variant)),
