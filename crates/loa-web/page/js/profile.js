@@ -106,7 +106,12 @@ export class ProfilePage {
   games(profile, games) {
     if (games.length === 0) return h('p', { class: 'muted' }, 'No games yet.');
     const rows = games.map((g) => {
-      const side = sameName(accountOf(g, 'black'), profile.name) ? 'black' : sameName(accountOf(g, 'white'), profile.name) ? 'white' : null;
+      /** @type {'black' | 'white' | null} */
+      let side = sameName(accountOf(g, 'black'), profile.name) ? 'black' : sameName(accountOf(g, 'white'), profile.name) ? 'white' : null;
+      // A game at this browser's board names nobody: against the engine, the person's
+      // side is the one a person plays.
+      const people = /** @type {('black' | 'white')[]} */ (['black', 'white']).filter((s) => g.players[s] === 'human');
+      if (!side && !g.online && people.length === 1) side = people[0];
       const other = side === 'black' ? 'white' : 'black';
       const opponent = side ? accountOf(g, other) : null;
       let outcome = g.result ? `${g.result} ${g.reason ?? ''}` : 'playing';
@@ -122,7 +127,7 @@ export class ProfilePage {
         h('td', {}, h('a', { href: `/game/${g.id}` }, shortDate(g.created_at))),
         h('td', {}, side ? (side === 'black' ? '● ' : '○ ') : '',
           opponent ? h('a', { href: `/@/${opponent}`, class: 'name-cut', title: opponent }, opponent)
-            : h('span', { class: 'name-cut' }, side ? sideName(g, other) : `${sideName(g, 'black')} – ${sideName(g, 'white')}`)),
+            : h('span', { class: 'name-cut' }, side ? sideName(g, other) : g.online ? `${sideName(g, 'black')} – ${sideName(g, 'white')}` : 'At one board')),
         h('td', { class: mark ? `result ${mark}` : 'result' }, outcome),
         h('td', {}, g.rated ? 'Rated' : 'Casual'),
         h('td', { class: 'wide' }, gameTitle(this.meta, g.variant)),
