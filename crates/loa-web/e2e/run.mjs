@@ -32,6 +32,13 @@ async function newPage(viewport = { width: 1100, height: 850 }) {
   return page;
 }
 
+// The new game form, opened from the lobby as a person would.
+async function openNewGame(page) {
+  await page.goto(base);
+  await page.click('[data-testid=play-computer]');
+  await page.waitForSelector('[data-testid=new-game-dialog] [data-testid=start]');
+}
+
 async function gameOf(page) {
   const id = new URL(page.url()).pathname.split('/').pop();
   return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
@@ -55,10 +62,32 @@ async function waitForPly(page, ply) {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=moves] button[data-ply]').length >= n, ply, { timeout: 30000 });
 }
 
+// A name no earlier run took: the tests may share a database.
+const stamp = Date.now().toString(36).slice(-6);
+const PASSWORD = 'a long password';
+
+// Signs up from the header's dialog; the header then names the account.
+async function signUp(page, name) {
+  await page.click('[data-testid=sign-up]');
+  await page.fill('[data-testid=auth-name]', name);
+  await page.fill('[data-testid=auth-password]', PASSWORD);
+  await page.click('[data-testid=auth-submit]');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=me]')?.textContent === n, name);
+}
+
+async function signIn(page, name, password = PASSWORD) {
+  await page.click('[data-testid=sign-in]');
+  await page.fill('[data-testid=auth-name]', name);
+  await page.fill('[data-testid=auth-password]', password);
+  await page.click('[data-testid=auth-submit]');
+}
+
+const statusOf = (page) => page.textContent('[data-testid=status]');
+
 const scenarios = {
   async 'a whole game against the engine, by clicking'() {
     const page = await newPage();
-    await page.goto(base);
+    await openNewGame(page);
     await page.selectOption('[data-testid=level]', '1');
     await page.click('[data-testid=start]');
     await page.waitForSelector('[data-testid=board] g[data-piece]');
@@ -185,7 +214,7 @@ const scenarios = {
 
   async 'an online game between two browsers until a flag falls'() {
     const black = await newPage();
-    await black.goto(base);
+    await openNewGame(black);
     await black.selectOption('[data-testid=opponent]', 'online');
     await black.selectOption('[data-testid=clock]', 'live');
     await black.fill('[data-testid=minutes]', '0.05');
@@ -217,7 +246,7 @@ const scenarios = {
 
   async 'an online player who closes the tab comes back to their seat'() {
     const black = await newPage();
-    await black.goto(base);
+    await openNewGame(black);
     await black.selectOption('[data-testid=opponent]', 'online');
     await black.selectOption('[data-testid=clock]', 'correspondence');
     await black.click('[data-testid=start]');
@@ -286,6 +315,197 @@ const scenarios = {
     assert.deepEqual([...black.errors, ...again.errors, ...spectator.errors], []);
   },
 
+  async 'two accounts: a rated seek from a tile, taken in the lobby, played, resigned and rated'() {
+    const ann = await newPage();
+    const bob = await newPage({ width: 390, height: 844 });
+    const annName = `ann_${stamp}`;
+    const bobName = `bob_${stamp}`;
+    await ann.goto(base);
+    await signUp(ann, annName);
+    // Bob signs up, out, and in again, on his phone.
+    await bob.goto(base);
+    await signUp(bob, bobName);
+    await bob.click('[data-testid=sign-out]');
+    await bob.waitForSelector('[data-testid=sign-in]');
+    await signIn(bob, bobName);
+    await bob.waitForFunction((n) => document.querySelector('[data-testid=me]')?.textContent === n, bobName);
+    // Ann's tile makes a rated seek; Bob's lobby shows it at once, with her rating.
+    await ann.click('[data-testid=tile][data-clock="5+3"]');
+    await ann.waitForSelector('[data-testid=tile][data-clock="5+3"].waiting');
+    await ann.waitForSelector('[data-testid=seek].mine [data-testid=cancel-seek]');
+    const row = bob.locator('[data-testid=seek]', { hasText: annName });
+    await row.waitFor();
+    assert.match(await row.textContent(), /1500\?.*5\+3.*Rated/);
+    await ann.screenshot({ path: `${shots}/lobby-waiting.png` });
+    await bob.screenshot({ path: `${shots}/lobby-phone.png`, fullPage: true });
+    await row.locator('[data-testid=accept-seek]').click();
+    // Both are in the same game, by their names.
+    await bob.waitForURL(/\/game\/[a-z0-9]+$/);
+    await ann.waitForURL(/\/game\/[a-z0-9]+$/);
+    assert.equal(new URL(ann.url()).pathname, new URL(bob.url()).pathname);
+    const game = await gameOf(ann);
+    assert.equal(game.rated, true);
+    assert.deepEqual([...game.names].sort(), [annName, bobName].sort());
+    const annIsBlack = game.names[0] === annName;
+    const [black, white] = annIsBlack ? [ann, bob] : [bob, ann];
+    for (const page of [ann, bob]) {
+      await page.waitForSelector(`[data-testid=player-black][href="/@/${game.names[0]}"]`);
+      await page.waitForSelector(`[data-testid=player-white][href="/@/${game.names[1]}"]`);
+      assert.match(await page.textContent('[data-testid=game-terms]'), /5\+3 · Blitz · Rated/);
+    }
+    // Someone else sees the game among those being played.
+    const watcher = await newPage();
+    await watcher.goto(base);
+    await watcher.waitForSelector(`[data-testid=playing-game][href="${new URL(ann.url()).pathname}"]`);
+    await watcher.screenshot({ path: `${shots}/lobby-playing.png`, fullPage: true });
+    // A few moves, each by clicking.
+    for (let ply = 0; ply < 4; ply++) {
+      const mover = ply % 2 === 0 ? black : white;
+      await mover.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+      const now = await gameOf(mover);
+      await clickMove(mover, now.position.moves[0]);
+      await waitForPly(ann, ply + 1);
+      await waitForPly(bob, ply + 1);
+    }
+    // Ann resigns; both see the ratings move, +162 and -162 for two newcomers.
+    ann.once('dialog', (d) => d.accept());
+    await ann.click('[data-testid=resign]');
+    const annSide = annIsBlack ? 'black' : 'white';
+    const bobSide = annIsBlack ? 'white' : 'black';
+    for (const page of [ann, bob]) {
+      await page.waitForSelector(`[data-testid=rating-change-${annSide}]`);
+      assert.equal((await page.textContent(`[data-testid=rating-change-${annSide}]`)).trim(), '-162');
+      assert.equal((await page.textContent(`[data-testid=rating-change-${bobSide}]`)).trim(), '+162');
+      assert.match(await statusOf(page), /wins .* by resignation/);
+    }
+    assert.match(await statusOf(bob), /your rating \+162/);
+    await ann.screenshot({ path: `${shots}/rated-game-over.png` });
+    await bob.screenshot({ path: `${shots}/rated-game-over-phone.png`, fullPage: true });
+    // Ann's profile, from the header: the rating, its chart, the game.
+    await ann.click('[data-testid=me]');
+    await ann.waitForSelector('[data-testid=rating-standard-blitz]');
+    assert.match(await ann.textContent('[data-testid=rating-standard-blitz]'), /1338\?.*1 game/);
+    assert.ok(await ann.locator('[data-testid=rating-chart] path.rating-line').count() >= 1, 'the chart draws a line');
+    assert.match(await ann.textContent('[data-testid=profile-game]'), new RegExp(`${bobName}.*Lost`));
+    assert.equal(await ann.locator('[data-testid=challenge-button]').count(), 0, 'no challenge to oneself');
+    await ann.screenshot({ path: `${shots}/profile.png`, fullPage: true });
+    await bob.goto(`${base}/@/${annName}`);
+    await bob.waitForSelector('[data-testid=rating-chart] path', { state: 'attached' });
+    await bob.waitForSelector('[data-testid=challenge-button]');
+    await bob.screenshot({ path: `${shots}/profile-phone.png`, fullPage: true });
+    // The leaderboard shows established players only: these two are provisional.
+    await bob.goto(`${base}/players`);
+    await bob.waitForFunction(() => !/Loading/.test(document.querySelector('[data-testid=leaderboard]')?.textContent || ''));
+    assert.doesNotMatch(await bob.textContent('[data-testid=leaderboard]'), new RegExp(annName));
+    await bob.screenshot({ path: `${shots}/players-phone.png`, fullPage: true });
+    assert.deepEqual([...ann.errors, ...bob.errors, ...watcher.errors], []);
+  },
+
+  async 'two people not signed in pair from the lobby, the maker back in their seat'() {
+    const maker = await newPage();
+    const taker = await newPage();
+    await maker.goto(base);
+    await taker.goto(base);
+    await maker.click('[data-testid=tile][data-clock="3+2"]');
+    await maker.waitForSelector('[data-testid=seek].mine');
+    const id = await maker.getAttribute('[data-testid=seek].mine', 'data-seek');
+    // A rated seek is no tile's of a person not signed in: this one is casual.
+    const seek = await maker.evaluate(async (s) => (await fetch(`/api/seeks/${s}`)).json(), id);
+    assert.equal(seek.rated, false);
+    assert.equal(seek.name, null);
+    await taker.click(`[data-testid=seek][data-seek="${id}"]`);
+    await taker.waitForURL(/\/game\/[a-z0-9]+$/);
+    await maker.waitForURL(/\/game\/[a-z0-9]+$/);
+    // The seek's token is the maker's seat: one of the two has the move.
+    const pages = [maker, taker];
+    await Promise.all(pages.map((p) => p.waitForFunction(() => /Your move|to move/.test(document.querySelector('[data-testid=status]')?.textContent || ''))));
+    const first = /Your move/.test(await statusOf(maker)) ? maker : taker;
+    const other = first === maker ? taker : maker;
+    assert.match(await statusOf(other), /Black to move/);
+    const g = await gameOf(first);
+    await clickMove(first, g.position.moves[0]);
+    await waitForPly(other, 1);
+    // The maker reloads: still in their seat.
+    await maker.reload();
+    await maker.waitForFunction(() => /\(you\)/.test(document.querySelector('.play')?.textContent || ''));
+    assert.deepEqual([...maker.errors, ...taker.errors], []);
+  },
+
+  async 'sign-in errors, a challenge accepted, tokens, and typed text shown as typed'() {
+    const ann = await newPage();
+    const bob = await newPage();
+    const annName = `cat_${stamp}`;
+    const bobName = `dan_${stamp}`;
+    await ann.goto(base);
+    await signUp(ann, annName);
+    // A wrong password says so, in the dialog.
+    await bob.goto(base);
+    await signIn(bob, annName, 'not the password');
+    await bob.waitForFunction(() => /wrong name or password/i.test(document.querySelector('[data-testid=auth-error]')?.textContent || ''));
+    await bob.screenshot({ path: `${shots}/sign-in-error.png` });
+    // Signing up: a bad name and a taken one are named.
+    await bob.click('[data-testid=auth-switch]');
+    await bob.fill('[data-testid=auth-name]', 'x');
+    await bob.fill('[data-testid=auth-password]', PASSWORD);
+    await bob.click('[data-testid=auth-submit]');
+    await bob.waitForFunction(() => /2 to 20 characters/.test(document.querySelector('[data-testid=auth-error]')?.textContent || ''));
+    await bob.fill('[data-testid=auth-name]', annName.toUpperCase());
+    await bob.click('[data-testid=auth-submit]');
+    await bob.waitForFunction(() => /taken/.test(document.querySelector('[data-testid=auth-error]')?.textContent || ''));
+    await bob.fill('[data-testid=auth-name]', bobName);
+    await bob.click('[data-testid=auth-submit]');
+    await bob.waitForFunction((n) => document.querySelector('[data-testid=me]')?.textContent === n, bobName);
+    // Ann challenges Bob from his profile, playing Black.
+    await ann.goto(`${base}/@/${bobName}`);
+    await ann.click('[data-testid=challenge-button]');
+    await ann.selectOption('[data-testid=challenge-dialog] [data-testid=terms-color]', 'black');
+    await ann.click('[data-testid=send-challenge]');
+    await ann.waitForSelector('[data-testid=sent-challenge]');
+    // Bob's page hears of it when it next asks (at once on a page load).
+    await bob.goto(base);
+    await bob.waitForSelector('[data-testid=challenge]');
+    assert.match(await bob.textContent('[data-testid=challenge]'), new RegExp(`${annName} challenges you: Standard · 5\\+3 blitz · rated · you play White`));
+    await bob.screenshot({ path: `${shots}/challenge.png` });
+    await bob.click('[data-testid=accept-challenge]');
+    await bob.waitForURL(/\/game\/[a-z0-9]+$/);
+    // Ann's page follows her challenge into the game, where her session is her seat.
+    await ann.waitForURL(/\/game\/[a-z0-9]+$/, { timeout: 15000 });
+    assert.equal(new URL(ann.url()).pathname, new URL(bob.url()).pathname);
+    await ann.waitForFunction(() => /Your move: Black/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+    await clickSquare(ann, 'b1');
+    await clickSquare(ann, 'b3');
+    await waitForPly(bob, 1);
+    assert.match(await bob.textContent('.play'), /White .*\(you\)/);
+    // An API token's label is shown as typed, markup and all.
+    const label = '<b>bold</b> & <img src=x onerror=alert(1)>';
+    await ann.goto(`${base}/account`);
+    await ann.fill('[data-testid=token-label]', label);
+    await ann.click('[data-testid=create-token]');
+    await ann.waitForSelector('[data-testid=new-token]');
+    assert.match(await ann.inputValue('[data-testid=new-token]'), /^loa_/);
+    await ann.waitForSelector('[data-testid=token]');
+    assert.equal(await ann.textContent('[data-testid=token-label-shown]'), label);
+    assert.equal(await ann.locator('[data-testid=tokens] b, [data-testid=tokens] img, [data-testid=token-form] b').count(), 0);
+    await ann.screenshot({ path: `${shots}/account.png`, fullPage: true });
+    ann.once('dialog', (d) => d.accept());
+    await ann.click('[data-testid=revoke-token]');
+    await ann.waitForFunction(() => /No tokens/.test(document.querySelector('[data-testid=tokens]')?.textContent || ''));
+    // A wrong current password is refused; the right one changes it.
+    await ann.fill('[data-testid=current-password]', 'not it at all');
+    await ann.fill('[data-testid=new-password]', 'another long password');
+    await ann.fill('[data-testid=new-password-again]', 'another long password');
+    await ann.click('[data-testid=password-form] button[type=submit]');
+    await ann.waitForFunction(() => /password is wrong/.test(document.querySelector('[data-testid=password-form-said]')?.textContent || ''));
+    await ann.fill('[data-testid=current-password]', PASSWORD);
+    await ann.click('[data-testid=password-form] button[type=submit]');
+    await ann.waitForFunction(() => /Password changed/.test(document.querySelector('[data-testid=password-form-said]')?.textContent || ''));
+    // Signed out everywhere, the header offers to sign in again.
+    ann.once('dialog', (d) => d.accept());
+    await ann.click('[data-testid=sign-out-everywhere]');
+    await ann.waitForSelector('[data-testid=sign-in]');
+    assert.deepEqual([...ann.errors, ...bob.errors], []);
+  },
+
   async 'nothing is wider than a phone, on every page'() {
     const page = await newPage({ width: 390, height: 844 });
     const widest = () => page.evaluate(() => {
@@ -300,8 +520,17 @@ const scenarios = {
     const pages = [
       ['home', base],
       ['analysis', `${base}/analysis`],
+      ['players', `${base}/players`],
     ];
+    // Signed in, for the account's pages.
     await page.goto(base);
+    const name = `eve_${stamp}`;
+    const made = await page.evaluate(async (n) => (await fetch('/api/accounts', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: n, password: 'a long password' }),
+    })).status, name);
+    assert.equal(made, 201);
+    pages.push(['account', `${base}/account`], ['profile', `${base}/@/${name}`]);
+    await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.selectOption('[data-testid=clock]', 'live');
     await page.click('[data-testid=start]');
@@ -320,7 +549,7 @@ const scenarios = {
 
   async 'a banner says when the server cannot be reached, and goes when it can'() {
     const page = await newPage();
-    await page.goto(base);
+    await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.click('[data-testid=start]');
     await page.waitForSelector('[data-testid=board] g[data-piece]');
@@ -341,7 +570,7 @@ const scenarios = {
 
   async 'the board by keyboard, and a dragged piece follows the pointer'() {
     const page = await newPage();
-    await page.goto(base);
+    await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.click('[data-testid=start]');
     await page.waitForSelector('[data-testid=board] g[data-piece]');
@@ -375,7 +604,7 @@ const scenarios = {
   async 'the board of every variant'() {
     const page = await newPage();
     for (const variant of ['parachute', 'ambiloa', 'fields-of-action']) {
-      await page.goto(base);
+      await openNewGame(page);
       await page.selectOption('[data-testid=opponent]', 'local');
       await page.selectOption('[data-testid=variant]', variant);
       await page.click('[data-testid=start]');

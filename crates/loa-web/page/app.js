@@ -1,23 +1,31 @@
 // @ts-check
-// The page of `loa serve`: a new game, a game being played or replayed, the analysis
-// board and the saved games. It reads and changes games only through the JSON API
-// (docs/web.md) and hears a game's changes on its WebSocket. This entry routes by the
-// address; each page is a module of its own under js/.
+// The page of `loa serve`: the lobby, a game being played or replayed, the analysis
+// board, the saved games, players' profiles, the leaderboards and one's account. It
+// reads and changes everything only through the JSON API (docs/web.md) and hears
+// changes on its WebSockets. This entry routes by the address; each page is a module of
+// its own under js/.
 
+import { AccountPage } from './js/account.js';
 import { AnalysisPage } from './js/analysis-board.js';
 import { describe, errorMessage, meta, placeOfflineBanner } from './js/api.js';
+import { startInbox } from './js/challenges.js';
 import { app, h } from './js/dom.js';
 import { GamePage } from './js/game.js';
-import { homePage } from './js/home.js';
+import { placeUserMenu } from './js/header.js';
+import { HomePage } from './js/home.js';
 import { navigate, setRouter } from './js/navigate.js';
 import { showTurn } from './js/notify.js';
+import { PlayersPage } from './js/players.js';
+import { ProfilePage } from './js/profile.js';
+import { loadAccount, onAccountChange } from './js/session.js';
 
 /**
  * @typedef {import('./js/analysis-board.js').LineSpec} LineSpec
  * @typedef {import('./js/types.js').Meta} Meta
+ * @typedef {{ dispose(): void }} Page
  */
 
-/** The page shown, to let go of (its sockets, timers, keys) when another is. @type {GamePage | AnalysisPage | null} */
+/** The page shown, to let go of (its sockets, timers, keys) when another is. @type {Page | null} */
 let current = null;
 /** How many times the page was routed: a route overtaken while it waited gives way. */
 let routed = 0;
@@ -41,6 +49,7 @@ async function route() {
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   const game = /^\/game\/([a-z0-9]+)$/.exec(path);
+  const player = /^\/@\/([^/]+)$/.exec(path);
   /** @type {Meta} */
   let offer;
   try {
@@ -55,6 +64,21 @@ async function route() {
       const page = new GamePage(offer, game[1], params.get('token'));
       current = page;
       await page.start();
+    } else if (player) {
+      showTurn(false);
+      const page = new ProfilePage(offer, decodeURIComponent(player[1]));
+      current = page;
+      await page.start();
+    } else if (path === '/players') {
+      showTurn(false);
+      const page = new PlayersPage(offer, params);
+      current = page;
+      await page.start();
+    } else if (path === '/account') {
+      showTurn(false);
+      const page = new AccountPage();
+      current = page;
+      await page.start();
     } else if (path === '/analysis') {
       const moves = (params.get('moves') || '').split(/\s+/).filter(Boolean);
       const variant = params.get('variant') || 'standard';
@@ -65,7 +89,9 @@ async function route() {
         params.has('ply') && Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves.length) : undefined);
     } else {
       showTurn(false);
-      homePage(offer);
+      const page = new HomePage(offer);
+      current = page;
+      page.start();
       if (location.hash === '#games') document.getElementById('games')?.scrollIntoView();
     }
   } catch (err) {
@@ -83,4 +109,11 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', route);
 placeOfflineBanner(route);
 setRouter(route);
-route();
+// Who is signed in is known before the first page is drawn; a change draws the page
+// again for the person now signed in (or out).
+loadAccount().then(() => {
+  placeUserMenu();
+  onAccountChange(() => route());
+  route();
+  meta().then(startInbox, () => {});
+});

@@ -13,6 +13,7 @@ const STYLE: &str = include_str!("../page/style.css");
 const ICON: &str = include_str!("../page/icon.svg");
 /// The ES modules `app.js` imports, served at `/js/{name}`.
 const MODULES: &[(&str, &str)] = &[
+    ("account.js", include_str!("../page/js/account.js")),
     (
         "analysis-board.js",
         include_str!("../page/js/analysis-board.js"),
@@ -20,15 +21,29 @@ const MODULES: &[(&str, &str)] = &[
     ("analysis.js", include_str!("../page/js/analysis.js")),
     ("api.js", include_str!("../page/js/api.js")),
     ("board.js", include_str!("../page/js/board.js")),
+    ("challenges.js", include_str!("../page/js/challenges.js")),
+    ("chart.js", include_str!("../page/js/chart.js")),
     ("dom.js", include_str!("../page/js/dom.js")),
     ("format.js", include_str!("../page/js/format.js")),
+    (
+        "game-players.js",
+        include_str!("../page/js/game-players.js"),
+    ),
     ("game.js", include_str!("../page/js/game.js")),
+    ("header.js", include_str!("../page/js/header.js")),
     ("home.js", include_str!("../page/js/home.js")),
+    ("lobby.js", include_str!("../page/js/lobby.js")),
+    ("my-seeks.js", include_str!("../page/js/my-seeks.js")),
     ("navigate.js", include_str!("../page/js/navigate.js")),
     ("new-game.js", include_str!("../page/js/new-game.js")),
     ("notify.js", include_str!("../page/js/notify.js")),
+    ("players.js", include_str!("../page/js/players.js")),
+    ("playing.js", include_str!("../page/js/playing.js")),
+    ("profile.js", include_str!("../page/js/profile.js")),
     ("screen.js", include_str!("../page/js/screen.js")),
     ("seats.js", include_str!("../page/js/seats.js")),
+    ("session.js", include_str!("../page/js/session.js")),
+    ("terms-form.js", include_str!("../page/js/terms-form.js")),
     ("tree.js", include_str!("../page/js/tree.js")),
     ("types.js", include_str!("../page/js/types.js")),
 ];

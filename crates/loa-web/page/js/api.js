@@ -33,8 +33,20 @@ export function setReachable(reachable) {
   offlineBanner.classList.toggle('hidden', reachable);
 }
 
+/** A refusal by the API: its message, and the status to tell refusals apart (401, 409...). */
+export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {number} status
+   */
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
 /**
- * A request to the API: its answer, or an error with the API's message.
+ * A request to the API: its answer, or an ApiError with the API's message.
  * @template T the answer's type, as the caller declares it
  * @param {string} method
  * @param {string} path
@@ -60,7 +72,7 @@ export async function api(method, path, body) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = text; }
   if (!response.ok) {
-    throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    throw new ApiError((data && data.error) || `${response.status} ${response.statusText}`, response.status);
   }
   return data;
 }

@@ -61,3 +61,33 @@ export function s(tag, attrs = {}, ...children) {
   append(el, children);
   return el;
 }
+
+/**
+ * A modal dialog over the page, opened at once and removed when closed (its × button,
+ * Escape, or `close()`).
+ * @param {string} title
+ * @param {string} testid
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLDialogElement}
+ */
+export function modal(title, testid, ...children) {
+  const dialog = h('dialog', { class: 'modal', 'data-testid': testid, 'aria-label': title });
+  const box = h('div', { class: 'modal-box' },
+    h('div', { class: 'modal-head' },
+      h('h2', {}, title),
+      h('button', { type: 'button', class: 'close', 'aria-label': 'close', onclick: () => dialog.close() }, '×')));
+  append(box, children);
+  dialog.append(box);
+  dialog.addEventListener('close', () => dialog.remove());
+  // A click on the backdrop (the dialog itself, around its box) closes it too.
+  // (pressed there too: a selection dragged out of the box does not close it).
+  let pressedOutside = false;
+  dialog.addEventListener('mousedown', (e) => { pressedOutside = e.target === dialog; });
+  dialog.addEventListener('click', (e) => { if (e.target === dialog && pressedOutside) dialog.close(); });
+  document.body.append(dialog);
+  dialog.showModal();
+  // The first field, rather than the × button the browser would focus.
+  const first = box.querySelector('.modal-head ~ * :is(input, select, textarea, button)');
+  if (first instanceof HTMLElement) first.focus();
+  return dialog;
+}

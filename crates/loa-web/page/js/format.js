@@ -6,6 +6,9 @@
  * @typedef {import('./types.js').Lineup} Lineup
  * @typedef {import('./types.js').Meta} Meta
  * @typedef {import('./types.js').Player} Player
+ * @typedef {import('./types.js').RatingView} RatingView
+ * @typedef {import('./types.js').Speed} Speed
+ * @typedef {import('./types.js').TimeControl} TimeControl
  * @typedef {import('./types.js').VariantMeta} VariantMeta
  */
 
@@ -118,3 +121,107 @@ export function sideLabel(players, side) {
 /** What a person new to AmbiLOA needs told of its pieces. */
 export const AMBILOA_KINDS = 'Each side has two kinds of piece: plain (B, W) and ringed (b, w). Turns go B, W, b, w; '
   + 'in the four-player game B and b are partners against W and w.';
+
+/** The speeds a rating is kept for, fastest first. @type {Speed[]} */
+export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+
+/**
+ * The speed of a clock, as the server rates it: a live game by its initial time plus 40
+ * increments (under 3 minutes bullet, under 8 blitz, under 25 rapid, classical beyond).
+ * @param {TimeControl} clock
+ * @returns {Speed}
+ */
+export function speedOf(clock) {
+  if (clock.kind === 'correspondence') return 'correspondence';
+  const estimate = clock.initial_s + 40 * clock.increment_s;
+  return estimate < 180 ? 'bullet' : estimate < 480 ? 'blitz' : estimate < 1500 ? 'rapid' : 'classical';
+}
+
+/** @param {string} word */
+export function capitalized(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/**
+ * A clock in a few characters: `5+3` (minutes and seconds of increment), `3 days`.
+ * @param {TimeControl} clock
+ */
+export function clockLabel(clock) {
+  if (clock.kind === 'correspondence') return `${clock.days} ${clock.days === 1 ? 'day' : 'days'}`;
+  const minutes = clock.initial_s / 60;
+  const shown = Number.isInteger(minutes) ? String(minutes) : { 0.25: '¼', 0.5: '½', 0.75: '¾' }[minutes] ?? minutes.toFixed(1);
+  return `${shown}+${clock.increment_s}`;
+}
+
+/**
+ * Whether two clocks are the same.
+ * @param {TimeControl} a
+ * @param {TimeControl} b
+ */
+export function sameClock(a, b) {
+  if (a.kind === 'live' && b.kind === 'live') return a.initial_s === b.initial_s && a.increment_s === b.increment_s;
+  if (a.kind === 'correspondence' && b.kind === 'correspondence') return a.days === b.days;
+  return false;
+}
+
+/**
+ * A rating as shown: `1662`, or `1662?` while it is provisional.
+ * @param {{ rating: number, provisional: boolean | null }} r
+ */
+export function ratingText(r) {
+  return `${r.rating}${r.provisional ? '?' : ''}`;
+}
+
+/**
+ * A rating change with its sign: `+12`, `-12`, `±0`.
+ * @param {number} change
+ */
+export function changeText(change) {
+  return change > 0 ? `+${change}` : change < 0 ? `-${-change}` : '±0';
+}
+
+/**
+ * Whether two account names are the same name (case is ignored).
+ * @param {string | null | undefined} a
+ * @param {string | null | undefined} b
+ */
+export function sameName(a, b) {
+  return Boolean(a && b && a.toLowerCase() === b.toLowerCase());
+}
+
+/**
+ * A date, short: `3 Mar 2025`.
+ * @param {number} ms
+ */
+export function shortDate(ms) {
+  return new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** What an account's name may be: 2 to 20 letters, digits, `_` and `-`. */
+const ACCOUNT_NAME = /^[A-Za-z0-9_-]{2,20}$/;
+
+/**
+ * The account that plays a side, if one does. A game's names are its accounts' in an
+ * online game between accounts, and an imported record's otherwise; the API does not
+ * say which, so only an online game's names that can be accounts' are taken for them.
+ * @param {{ online: boolean, names: [string | null, string | null] }} g
+ * @param {'black' | 'white'} side
+ * @returns {string | null}
+ */
+export function accountOf(g, side) {
+  const name = g.names[side === 'black' ? 0 : 1];
+  return name && g.online && ACCOUNT_NAME.test(name) ? name : null;
+}
+
+/**
+ * Who plays a side, in a word or two: the name the game holds (an account's or a
+ * record's), "Anonymous" for a person online without an account, else the kind of
+ * player ("Human", "loa level 4").
+ * @param {{ online: boolean, names: [string | null, string | null], players: Lineup }} g
+ * @param {'black' | 'white'} side
+ */
+export function sideName(g, side) {
+  const name = g.names[side === 'black' ? 0 : 1];
+  if (name) return name;
+  return g.online && g.players[side] === 'human' ? 'Anonymous' : sideLabel(g.players, side);
+}

@@ -4,7 +4,8 @@
 
 import { api, errorMessage, setReachable, socketUrl } from './api.js';
 import { app, h } from './dom.js';
-import { AMBILOA_KINDS, formatClock, gameTitle, playerOf, sideLabel, variantOf } from './format.js';
+import { AMBILOA_KINDS, changeText, formatClock, gameTitle, playerOf, variantOf } from './format.js';
+import { GamePlayers } from './game-players.js';
 import { navigate } from './navigate.js';
 import { askToNotify, canAskToNotify, setSound, showTurn, soundOn, yourMoveNow } from './notify.js';
 import { GameScreen } from './screen.js';
@@ -44,6 +45,9 @@ export class GamePage extends GameScreen {
     // A seat's link carries its token; the seats this browser holds are kept.
     this.linkToken = linkToken;
     this.tokens = tokensOf(id);
+    /** The seats the signed-in account holds here without a token: the session acts. @type {Set<string>} */
+    this.sessionSlots = new Set();
+    this.players = new GamePlayers();
     /** @type {GameView | null} */
     this.game = null;
     /** @type {WebSocket | null} */
@@ -86,8 +90,10 @@ export class GamePage extends GameScreen {
       // not play.
       history.replaceState(null, '', `/game/${this.id}`);
     }
-    /** @type {GameView} */
+    /** @type {GameAnswer} */
     let answer = await api('GET', `/api/games/${this.id}`);
+    // Asked with no token, `you` is the signed-in account's seat.
+    if (answer.you && !this.tokens[answer.you]) this.sessionSlots.add(answer.you);
     for (const slot of Object.keys(this.tokens)) {
       if (answer.online && answer.waiting_for.includes(slot)) {
         answer = await api('POST', `/api/games/${this.id}/join`, { token: this.tokens[slot] });
@@ -97,6 +103,13 @@ export class GamePage extends GameScreen {
     this.layout(answer);
     this.update(answer, true);
     this.connect();
+    await this.players.load(answer);
+    if (!this.closed && this.game) this.drawPlayers(this.game, this.mySidesOf(this.game));
+  }
+
+  /** @param {string} slot */
+  holds(slot) {
+    return Boolean(this.tokens[slot]) || this.sessionSlots.has(slot);
   }
 
   connect(delay = 1000) {
@@ -148,6 +161,7 @@ export class GamePage extends GameScreen {
       : ` · ${game.rules === 'draw' ? 'simultaneous connection draws' : 'mover wins a simultaneous connection'}`;
     app.replaceChildren(
       h('h1', { 'data-testid': 'title' }, this.title(game) + rules),
+      this.players.termsEl,
       h('div', { class: 'play' },
         h('div', {},
           this.topPlayer,
@@ -188,7 +202,7 @@ export class GamePage extends GameScreen {
     this.resignButton.disabled = over || mine.length === 0;
     this.drawButton.disabled = over || mine.length === 0;
     // A takeback is asked for one's own move: none yet, nothing to ask.
-    this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.tokens[slot]);
+    this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.holds(slot));
     this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
     this.alertsRow.classList.toggle('hidden', over || mine.length === 0);
     this.rematchButton.textContent = game.rematch ? (mine.length > 0 ? 'Play the rematch' : 'Watch the rematch') : 'Rematch';
@@ -203,7 +217,8 @@ export class GamePage extends GameScreen {
    * @returns {Side[]}
    */
   mySidesOf(game) {
-    const slots = Object.keys(this.tokens).filter((slot) => game && playerOf(game.players, slot) === 'human');
+    const held = [...Object.keys(this.tokens), ...this.sessionSlots];
+    const slots = held.filter((slot) => game && playerOf(game.players, slot) === 'human');
     return SIDES.filter((side) => slots.some((slot) => slot.startsWith(side)));
   }
 
@@ -217,13 +232,14 @@ export class GamePage extends GameScreen {
    */
   tokenFor(side) {
     const slot = Object.keys(this.tokens).find((seat) => seat.startsWith(side));
+    // A seat the account holds acts with the session: no token.
     return slot ? this.tokens[slot] : undefined;
   }
 
   /** @param {GameView | null} game */
   isMyMove(game) {
     return Boolean(game && !game.result && game.started && game.to_move_slot
-      && playerOf(game.players, game.to_move_slot) === 'human' && this.tokens[game.to_move_slot]);
+      && playerOf(game.players, game.to_move_slot) === 'human' && this.holds(game.to_move_slot));
   }
 
   /** @param {GameView} game */
@@ -240,12 +256,8 @@ export class GamePage extends GameScreen {
    * @param {Side[]} mine
    */
   drawPlayers(g, mine) {
-    const names = { black: g.names[0], white: g.names[1] };
-    const label = (/** @type {Side} */ side) => {
-      const who = names[side] || sideLabel(g.players, side);
-      const you = mine.includes(side) && mine.length === 1 ? ' (you)' : '';
-      return h('span', {}, h('strong', {}, side === 'black' ? '● Black' : '○ White'), ` ${who}${you}`);
-    };
+    const label = (/** @type {Side} */ side) => this.players.label(g, side, mine.includes(side) && mine.length === 1);
+    this.players.drawTerms(g);
     const top = this.board.flipped ? 'black' : 'white';
     const bottom = this.board.flipped ? 'white' : 'black';
     this.topPlayer.replaceChildren(label(top), g.clock ? this.clockEls[top] : '');
@@ -321,7 +333,9 @@ export class GamePage extends GameScreen {
     if (g.result) {
       const who = g.result.winner ? `${g.result.winner === 'black' ? 'Black' : 'White'} wins` : 'Draw';
       text = `${who} (${g.result.result}) by ${g.result.reason}`;
-      if (g.rematch && this.mySides().length > 0) text += ' · a rematch is waiting';
+      const mine = this.mySides();
+      if (g.rating_changes && mine.length === 1) text += ` · your rating ${changeText(g.rating_changes[mine[0] === 'black' ? 0 : 1])}`;
+      if (g.rematch && mine.length > 0) text += ' · a rematch is waiting';
     } else if (!g.started || !g.to_move_slot) {
       text = `Waiting for ${g.waiting_for.join(' and ')} to open their link`;
     } else {
@@ -395,13 +409,13 @@ export class GamePage extends GameScreen {
     const g = this.game;
     if (!g) return;
     const own = Object.values(this.tokens)[0];
-    if (!own) {
+    if (!own && this.sessionSlots.size === 0) {
       if (g.rematch) navigate(`/game/${g.rematch}`);
       return;
     }
     try {
       /** @type {Created} */
-      const next = await api('POST', `/api/games/${this.id}/rematch`, { token: own });
+      const next = await api('POST', `/api/games/${this.id}/rematch`, own ? { token: own } : {});
       keepTokens(next.id, next.tokens);
       if (next.game.online && Object.keys(next.tokens).length === 1) {
         // The other player is told on this page; spectators may still want the link.

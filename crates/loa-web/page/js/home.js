@@ -1,13 +1,18 @@
 // @ts-check
-// The home page: a new game, the games this browser plays, an import, the saved games.
+// The home page: the lobby (quick pairing, open seeks, the new game form for the
+// computer or a friend), the games being played, the games this browser or account
+// plays, an import, the saved games.
 
 import { api, describe, errorMessage } from './api.js';
-import { app, h } from './dom.js';
-import { gameTitle, playerOf, sideLabel } from './format.js';
+import { app, h, modal } from './dom.js';
+import { accountOf, gameTitle, playerOf, sameName, sideName } from './format.js';
+import { Lobby } from './lobby.js';
 import { navigate } from './navigate.js';
 import { newGameForm } from './new-game.js';
 import { showTurn } from './notify.js';
+import { Playing } from './playing.js';
 import { heldGames, tokensOf } from './seats.js';
+import { signedIn } from './session.js';
 
 /**
  * @typedef {import('./types.js').GameSummary} GameSummary
@@ -16,22 +21,56 @@ import { heldGames, tokensOf } from './seats.js';
  * @typedef {import('./types.js').RecordGame} RecordGame
  */
 
+export class HomePage {
+  /** @param {Meta} meta */
+  constructor(meta) {
+    this.meta = meta;
+    this.lobby = new Lobby(meta, (opponent) => this.openNewGame(opponent));
+    this.playing = new Playing(meta);
+  }
+
+  start() {
+    const gamesList = h('div', { 'data-testid': 'games' }, h('p', { class: 'muted' }, 'Loading…'));
+    const myGames = h('div', { 'data-testid': 'my-games' });
+    app.replaceChildren(
+      h('h1', { class: 'visually-hidden' }, 'Play'),
+      this.lobby.el,
+      this.playing.el,
+      myGames,
+      h('h2', {}, 'Import'),
+      importForm(this.meta),
+      h('h2', { id: 'games' }, 'Saved games'),
+      gamesList);
+    this.lobby.start();
+    this.playing.start();
+    loadMyGames(this.meta, myGames);
+    loadGames(this.meta, gamesList);
+  }
+
+  dispose() {
+    this.lobby.dispose();
+    this.playing.dispose();
+    document.querySelector('[data-testid=new-game-dialog]')?.remove();
+  }
+
+  /**
+   * The new game form in a dialog.
+   * @param {string} opponent `engine`, `online` or `local`
+   */
+  openNewGame(opponent) {
+    modal(opponent === 'engine' ? 'Play the computer' : opponent === 'online' ? 'Play a friend' : 'New game',
+      'new-game-dialog', newGameForm(this.meta, opponent));
+  }
+}
+
 /**
- * @param {Meta} meta
+ * Who plays a side: the account (a link to its profile), or the kind of player.
+ * @param {GameView | GameSummary} g
+ * @param {'black' | 'white'} side
  */
-export function homePage(meta) {
-  const gamesList = h('div', { 'data-testid': 'games' }, h('p', { class: 'muted' }, 'Loading…'));
-  const myGames = h('div', { 'data-testid': 'my-games' });
-  app.replaceChildren(
-    h('h1', {}, 'New game'),
-    newGameForm(meta),
-    myGames,
-    h('h2', {}, 'Import'),
-    importForm(meta),
-    h('h2', { id: 'games' }, 'Saved games'),
-    gamesList);
-  loadMyGames(meta, myGames);
-  loadGames(meta, gamesList);
+function playerCell(g, side) {
+  const account = accountOf(g, side);
+  return account ? h('a', { href: `/@/${account}`, class: 'name-cut', title: account }, account) : h('span', { class: 'name-cut' }, sideName(g, side));
 }
 
 /**
@@ -98,13 +137,23 @@ function importForm(meta) {
  */
 async function loadMyGames(meta, container) {
   const ids = heldGames().slice(0, 30);
+  const me = signedIn();
+  if (me) {
+    // The account's games in progress, played from any browser.
+    /** @type {GameSummary[]} */
+    const mine = await api('GET', '/api/me/games?limit=50').catch(() => []);
+    for (const g of mine) if (!g.result && !ids.includes(g.id)) ids.push(g.id);
+  }
   if (ids.length === 0) return;
   /** @type {(GameView | null)[]} */
   const found = await Promise.all(ids.map((id) => api('GET', `/api/games/${id}`).catch(() => null)));
   const games = found.filter((g) => g !== null);
   if (games.length === 0) return;
+  // A seat is this person's by its token here, or by the account's name on it.
+  const holds = (/** @type {GameView} */ g, /** @type {string} */ slot) => Boolean(tokensOf(g.id)[slot]
+    || (me && sameName(accountOf(g, slot.startsWith('black') ? 'black' : 'white'), me.name)));
   const mineToMove = (/** @type {GameView} */ g) => Boolean(!g.result && g.started && g.to_move_slot
-    && tokensOf(g.id)[g.to_move_slot] && playerOf(g.players, g.to_move_slot) === 'human');
+    && holds(g, g.to_move_slot) && playerOf(g.players, g.to_move_slot) === 'human');
   // Games waiting for this person first, then those in progress, then finished ones.
   const rank = (/** @type {GameView} */ g) => (mineToMove(g) ? 0 : g.result ? 2 : 1);
   games.sort((a, b) => rank(a) - rank(b));
@@ -117,13 +166,13 @@ async function loadMyGames(meta, container) {
     return `${g.to_move_slot?.startsWith('black') ? 'Black' : 'White'} to move`;
   };
   container.replaceChildren(h('h2', {}, 'My games'), h('table', {},
-    h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'State'].map((t) => h('th', { class: t === 'Variant' ? 'wide' : null }, t)))),
+    h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'State'].map((t) => h('th', { class: t === 'Variant' || t === 'Moves' ? 'wide' : null }, t)))),
     h('tbody', {}, games.map((g) => h('tr', { 'data-testid': 'my-game' },
       h('td', {}, h('a', { href: `/game/${g.id}` }, g.id.slice(0, 8))),
       h('td', { class: 'wide' }, gameTitle(meta, g.variant, g.position.size)),
-      h('td', {}, sideLabel(g.players, 'black')),
-      h('td', {}, sideLabel(g.players, 'white')),
-      h('td', {}, g.moves.length),
+      h('td', {}, playerCell(g, 'black')),
+      h('td', {}, playerCell(g, 'white')),
+      h('td', { class: 'wide' }, g.moves.length),
       h('td', {}, state(g)))))));
 }
 
@@ -141,14 +190,14 @@ async function loadGames(meta, container) {
       return;
     }
     container.replaceChildren(h('table', {},
-      h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'Result', 'Last change'].map((t) => h('th', { class: t === 'Variant' || t === 'Last change' ? 'wide' : null }, t)))),
+      h('thead', {}, h('tr', {}, ['Game', 'Variant', 'Black', 'White', 'Moves', 'Result', 'Last change'].map((t) => h('th', { class: t === 'Variant' || t === 'Moves' || t === 'Last change' ? 'wide' : null }, t)))),
       h('tbody', {}, games.map((g) => h('tr', {},
         h('td', {}, h('a', { href: `/game/${g.id}` }, g.id.slice(0, 8))),
         h('td', { class: 'wide' }, gameTitle(meta, g.variant)),
-        h('td', {}, sideLabel(g.players, 'black')),
-        h('td', {}, sideLabel(g.players, 'white')),
-        h('td', {}, g.moves),
-        h('td', {}, g.result ? `${g.result} ${g.reason}` : (g.online ? 'in progress (online)' : 'in progress')),
+        h('td', {}, playerCell(g, 'black')),
+        h('td', {}, playerCell(g, 'white')),
+        h('td', { class: 'wide' }, g.moves),
+        h('td', {}, g.result ? `${g.result} ${g.reason}` : ['in progress', g.online ? h('span', { class: 'wide' }, ' (online)') : '']),
         h('td', { class: 'wide' }, new Date(g.updated_at).toLocaleString()))))));
   } catch (err) {
     container.replaceChildren(h('p', { class: 'error' }, errorMessage(err)));

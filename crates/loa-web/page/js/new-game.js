@@ -7,6 +7,7 @@ import { h } from './dom.js';
 import { AMBILOA_KINDS, variantOf } from './format.js';
 import { navigate } from './navigate.js';
 import { keepLinks, keepTokens } from './seats.js';
+import { RULES_WORDS } from './terms-form.js';
 
 /**
  * @typedef {import('./types.js').Created} Created
@@ -18,12 +19,6 @@ import { keepLinks, keepTokens } from './seats.js';
 
 /** The level the form offers first. */
 const DEFAULT_LEVEL = 4;
-
-/** @type {Record<string, string>} */
-const RULES_WORDS = {
-  draw: 'Simultaneous connection: draw',
-  'mover-wins': 'Simultaneous connection: mover wins',
-};
 
 /**
  * The first field out of its range, focused, and what to say of it.
@@ -67,8 +62,9 @@ function boardsOf(meta, variant) {
 /**
  * The new game form.
  * @param {Meta} meta
+ * @param {string} [against] the opponent chosen first: `engine`, `local` or `online`
  */
-export function newGameForm(meta) {
+export function newGameForm(meta, against = 'engine') {
   const limits = meta.limits;
   const [minMovetime, maxMovetime] = limits.movetime_ms.map((ms) => ms / 1000);
   const maxMinutes = limits.live_initial_s / 60;
@@ -79,9 +75,9 @@ export function newGameForm(meta) {
   const rulesSelect = h('select', { id: 'rules', 'data-testid': 'rules' },
     meta.rules.map((rules) => h('option', { value: rules }, RULES_WORDS[rules] ?? rules)));
   const opponent = h('select', { id: 'opponent', 'data-testid': 'opponent' },
-    h('option', { value: 'engine' }, 'The engine'),
-    h('option', { value: 'local' }, 'Two people at this board'),
-    h('option', { value: 'online' }, 'A friend online (a link to send)'));
+    h('option', { value: 'engine', selected: against === 'engine' }, 'The engine'),
+    h('option', { value: 'local', selected: against === 'local' }, 'Two people at this board'),
+    h('option', { value: 'online', selected: against === 'online' }, 'A friend online (a link to send them)'));
   const levelSelect = h('select', { id: 'level', 'data-testid': 'level' },
     meta.levels.map(({ level, description }) => h('option', { value: level, selected: level === DEFAULT_LEVEL, title: description }, `Level ${level}`)),
     h('option', { value: 'time' }, 'Time a move…'));

@@ -96,12 +96,15 @@
  * @property {'black' | 'white' | null} draw_offer
  * @property {'black' | 'white' | null} takeback_offer
  * @property {string | null} rematch the rematch's id
+ * @property {boolean} rated whether the game counts for the players' ratings
+ * @property {[number, number] | null} rating_changes Black's and White's, once a rated game ended
  * @property {number} server_time ms since the epoch
  * @property {number} created_at
  */
 
 /**
- * `GET /api/games/{id}?token=T`: `you` is the seat of the token.
+ * `GET /api/games/{id}?token=T`: `you` is the seat of the token, or else of the
+ * signed-in account.
  * @typedef {GameView & { you?: string }} GameAnswer
  */
 
@@ -125,6 +128,8 @@
  * @property {number} moves a count
  * @property {string | null} result
  * @property {string | null} reason
+ * @property {boolean} rated
+ * @property {[string | null, string | null]} names Black's and White's accounts (or a record's names)
  * @property {number} created_at
  * @property {number} updated_at
  */
@@ -216,6 +221,128 @@
  * @property {string[]} positions
  * @property {PositionView | null} [current]
  * @property {MoveView | null} [lastMove] the last move, when the server sent it
+ */
+
+/**
+ * The signed-in account: `GET /api/me`, and the answer to signing up or in.
+ * @typedef {object} Me
+ * @property {string} name
+ * @property {string} [email]
+ * @property {boolean} bot
+ * @property {number} created_at
+ */
+
+/**
+ * A rating in one category (a variant at a speed).
+ * @typedef {object} RatingView
+ * @property {number} rating
+ * @property {number} deviation
+ * @property {number} games
+ * @property {boolean} provisional shown with `?`
+ */
+
+/** @typedef {'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence'} Speed */
+
+/**
+ * A point of a rating's history: the rating after a game.
+ * @typedef {object} HistoryPoint
+ * @property {string} category `standard/blitz`
+ * @property {string} game
+ * @property {number} at ms since the epoch
+ * @property {number} rating
+ */
+
+/**
+ * `GET /api/players/{name}`.
+ * @typedef {object} Profile
+ * @property {string} name
+ * @property {'GM' | 'IM' | 'CM' | null} title
+ * @property {boolean} bot
+ * @property {boolean} deleted
+ * @property {number} created_at
+ * @property {Record<string, Partial<Record<Speed, RatingView>>>} ratings by variant, then speed
+ * @property {HistoryPoint[]} history oldest first
+ * @property {{ gold: number, silver: number, bronze: number }} medals
+ */
+
+/**
+ * A line of `GET /api/leaderboard`.
+ * @typedef {object} Ranked
+ * @property {string} name
+ * @property {number} rating
+ * @property {number} deviation
+ * @property {number} games
+ * @property {boolean} provisional
+ * @property {Speed} speed
+ * @property {boolean} bot
+ */
+
+/** @typedef {'black' | 'white' | 'random'} ColorChoice */
+
+/**
+ * What a seek or a challenge offers.
+ * @typedef {object} Terms
+ * @property {string} variant
+ * @property {string} rules
+ * @property {TimeControl} clock
+ * @property {boolean} rated
+ * @property {ColorChoice} color the maker's
+ */
+
+/**
+ * A seek of the lobby: `GET /api/seeks`, `GET /api/seeks/{id}` and the lobby socket.
+ * @typedef {object} Seek
+ * @property {string} id
+ * @property {string | null} name the maker's account; null for a person not signed in
+ * @property {number | null} rating the maker's in the seek's category
+ * @property {boolean | null} provisional
+ * @property {string} variant
+ * @property {string} rules
+ * @property {TimeControl} clock
+ * @property {boolean} rated
+ * @property {ColorChoice} color the maker's
+ * @property {number} created_at
+ * @property {string | null} game once someone took it
+ */
+
+/**
+ * `POST /api/seeks`: the seek and its maker's seat token in the game to come.
+ * @typedef {{ id: string, token: string }} CreatedSeek
+ */
+
+/**
+ * `POST /api/seeks/{id}/accept`: the game, the taker's colour and seat token.
+ * @typedef {{ game: string, color: 'black' | 'white', token: string }} Taken
+ */
+
+/**
+ * A challenge to a named player.
+ * @typedef {object} Challenge
+ * @property {string} id
+ * @property {string} from
+ * @property {string} to
+ * @property {string} variant
+ * @property {string} rules
+ * @property {TimeControl} clock
+ * @property {boolean} rated
+ * @property {ColorChoice} color the challenger's
+ * @property {'open' | 'accepted' | 'declined' | 'cancelled'} status
+ * @property {number} created_at
+ * @property {string | null} game once accepted
+ */
+
+/**
+ * An API token as `GET /api/tokens` lists it.
+ * @typedef {object} TokenView
+ * @property {number} id
+ * @property {string} label
+ * @property {number} created_at
+ * @property {number | null} used_at
+ */
+
+/**
+ * `POST /api/tokens`: the token, shown this once.
+ * @typedef {{ id: number, label: string, token: string }} CreatedToken
  */
 
 export {};

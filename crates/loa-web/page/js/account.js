@@ -1,0 +1,181 @@
+// @ts-check
+// The signed-in person's account (/account): the password, signing out everywhere, API
+// tokens, their games to download, becoming a bot, and closing the account.
+
+import { api, errorMessage } from './api.js';
+import { app, h } from './dom.js';
+import { capitalized, shortDate } from './format.js';
+import { openSignIn } from './header.js';
+import { navigate } from './navigate.js';
+import { setAccount, signOut, signedIn } from './session.js';
+
+/**
+ * @typedef {import('./types.js').CreatedToken} CreatedToken
+ * @typedef {import('./types.js').Me} Me
+ * @typedef {import('./types.js').TokenView} TokenView
+ */
+
+/**
+ * A form that does one thing: its fields, its button, and where it says how it went.
+ * @param {string} testid
+ * @param {(HTMLElement | string)[]} fields
+ * @param {HTMLButtonElement} button
+ * @param {(said: HTMLElement) => Promise<void>} act says what it did in `said`
+ */
+function actionForm(testid, fields, button, act) {
+  const said = h('p', { role: 'status', 'data-testid': `${testid}-said` });
+  return h('form', {
+    'data-testid': testid, novalidate: true,
+    onsubmit: async (/** @type {Event} */ e) => {
+      e.preventDefault();
+      said.className = '';
+      said.textContent = '';
+      button.disabled = true;
+      try {
+        await act(said);
+      } catch (err) {
+        said.className = 'error';
+        said.textContent = capitalized(errorMessage(err));
+      } finally {
+        button.disabled = false;
+      }
+    },
+  }, fields, h('div', { class: 'row' }, button), said);
+}
+
+export class AccountPage {
+  dispose() {}
+
+  async start() {
+    const me = signedIn();
+    if (!me) {
+      app.replaceChildren(h('h1', {}, 'Account'),
+        h('p', {}, 'Sign in to see your account.'),
+        h('div', { class: 'row' },
+          h('button', { class: 'primary', onclick: () => openSignIn('in') }, 'Sign in'),
+          h('button', { onclick: () => openSignIn('up') }, 'Sign up')));
+      return;
+    }
+    this.tokenList = h('div', { 'data-testid': 'tokens' });
+    app.replaceChildren(
+      h('h1', {}, 'Account'),
+      h('p', {}, 'Signed in as ', h('a', { href: `/@/${me.name}` }, me.name),
+        me.bot ? h('span', { class: 'bot' }, 'BOT') : null,
+        h('span', { class: 'muted' }, ` · since ${shortDate(me.created_at)}${me.email ? ` · ${me.email}` : ''}`)),
+      h('section', { class: 'panel' }, h('h2', {}, 'Password'), this.passwordForm()),
+      h('section', { class: 'panel' }, h('h2', {}, 'Sessions'),
+        h('p', { class: 'muted' }, 'Signs out every browser and device signed in to this account, this one too.'),
+        this.everywhereForm()),
+      h('section', { class: 'panel' }, h('h2', {}, 'API tokens'),
+        h('p', { class: 'muted' }, 'A program acts as you with a token: send it as "Authorization: Bearer TOKEN". '
+          + 'Anyone holding it can play as you; revoke it when it is no longer used.'),
+        this.tokenList, this.tokenForm()),
+      h('section', { class: 'panel' }, h('h2', {}, 'Your games'),
+        h('p', {}, h('a', { href: '/api/me/games.pgn', download: `loa-${me.name}.pgn`, 'data-testid': 'download-games' }, 'Download every game (PGN)'))),
+      h('section', { class: 'panel' }, h('h2', {}, 'Bot account'), this.botForm(me)),
+      h('section', { class: 'panel danger' }, h('h2', {}, 'Close the account'), this.deleteForm()));
+    await this.loadTokens();
+  }
+
+  passwordForm() {
+    const current = h('input', { type: 'password', autocomplete: 'current-password', 'data-testid': 'current-password' });
+    const next = h('input', { type: 'password', autocomplete: 'new-password', 'data-testid': 'new-password' });
+    const again = h('input', { type: 'password', autocomplete: 'new-password', 'data-testid': 'new-password-again' });
+    return actionForm('password-form', [
+      h('label', { class: 'field' }, 'Current password', current),
+      h('label', { class: 'field' }, 'New password (at least 8 characters)', next),
+      h('label', { class: 'field' }, 'New password again', again),
+    ], h('button', { type: 'submit', class: 'primary' }, 'Change the password'), async (said) => {
+      if (next.value !== again.value) throw new Error('The new passwords differ');
+      await api('POST', '/api/me/password', { current: current.value, new: next.value });
+      for (const field of [current, next, again]) field.value = '';
+      said.textContent = 'Password changed. Your other sessions were signed out.';
+    });
+  }
+
+  everywhereForm() {
+    return actionForm('everywhere-form', [], h('button', { type: 'submit', 'data-testid': 'sign-out-everywhere' }, 'Sign out everywhere'), async () => {
+      if (!window.confirm('Sign out of every browser and device, this one too?')) return;
+      await signOut(true);
+      navigate('/');
+    });
+  }
+
+  tokenForm() {
+    const label = h('input', { maxlength: 60, placeholder: 'what it is for, e.g. my bot', 'data-testid': 'token-label' });
+    return actionForm('token-form', [h('label', { class: 'field' }, 'Label', label)],
+      h('button', { type: 'submit', 'data-testid': 'create-token' }, 'Make a token'), async (said) => {
+        /** @type {CreatedToken} */
+        const made = await api('POST', '/api/tokens', { label: label.value });
+        label.value = '';
+        const field = h('input', { readonly: true, value: made.token, class: 'token', 'data-testid': 'new-token', 'aria-label': 'the new token' });
+        field.addEventListener('click', () => field.select());
+        said.className = 'offer';
+        said.replaceChildren(
+          h('strong', {}, `Token "${made.label}": copy it now, it is not shown again.`), field,
+          h('button', { type: 'button', onclick: async () => { try { await navigator.clipboard.writeText(made.token); } catch { field.select(); } } }, 'Copy'));
+        await this.loadTokens();
+      });
+  }
+
+  async loadTokens() {
+    const list = this.tokenList;
+    if (!list) return;
+    try {
+      /** @type {TokenView[]} */
+      const tokens = await api('GET', '/api/tokens');
+      if (tokens.length === 0) {
+        list.replaceChildren(h('p', { class: 'muted' }, 'No tokens.'));
+        return;
+      }
+      list.replaceChildren(h('table', {},
+        h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Made'), h('th', {}, 'Last used'), h('th', {}, ''))),
+        h('tbody', {}, tokens.map((t) => h('tr', { 'data-testid': 'token' },
+          h('td', { 'data-testid': 'token-label-shown' }, t.label),
+          h('td', {}, shortDate(t.created_at)),
+          h('td', {}, t.used_at ? shortDate(t.used_at) : 'never'),
+          h('td', {}, h('button', {
+            'data-testid': 'revoke-token',
+            onclick: async () => {
+              if (!window.confirm(`Revoke the token "${t.label}"? A program using it can no longer act.`)) return;
+              try {
+                await api('DELETE', `/api/tokens/${t.id}`);
+              } catch (err) {
+                window.alert(errorMessage(err));
+              }
+              await this.loadTokens();
+            },
+          }, 'Revoke')))))));
+    } catch (err) {
+      list.replaceChildren(h('p', { class: 'error' }, errorMessage(err)));
+    }
+  }
+
+  /** @param {Me} me */
+  botForm(me) {
+    if (me.bot) return h('p', {}, 'This account is a bot: a program plays its games through its API tokens.');
+    return actionForm('bot-form', [h('p', { class: 'muted' },
+      'A bot account is played by a program through its API tokens and is marked BOT. Only an account that has played no game '
+      + 'can become one, and it cannot go back.')],
+    h('button', { type: 'submit', 'data-testid': 'become-bot' }, 'Make this a bot account'), async () => {
+      if (!window.confirm('Make this account a bot? This cannot be undone.')) return;
+      /** @type {Me} */
+      const now = await api('POST', '/api/me/bot');
+      setAccount(now);
+    });
+  }
+
+  deleteForm() {
+    const password = h('input', { type: 'password', autocomplete: 'current-password', 'data-testid': 'delete-password' });
+    return actionForm('delete-form', [
+      h('p', { class: 'muted' }, 'Your games stay, under an anonymous name; your name, ratings and tokens go. This cannot be undone.'),
+      h('label', { class: 'field' }, 'Your password, to confirm', password),
+    ], h('button', { type: 'submit', class: 'danger', 'data-testid': 'delete-account' }, 'Close my account'), async () => {
+      if (!password.value) throw new Error('Enter your password to confirm');
+      if (!window.confirm('Close your account for good?')) return;
+      await api('DELETE', '/api/me', { password: password.value });
+      setAccount(null);
+      navigate('/');
+    });
+  }
+}

@@ -1,0 +1,169 @@
+// @ts-check
+// A player's profile (/@/NAME): title, BOT mark, ratings by variant and speed, the
+// rating history chart, medals, recent games, and a challenge to play.
+
+import { api, errorMessage } from './api.js';
+import { followChallenge } from './challenges.js';
+import { categoryName, ratingChart } from './chart.js';
+import { app, h, modal } from './dom.js';
+import { SPEEDS, accountOf, capitalized, clockLabel, gameTitle, ratingText, sameName, shortDate, sideName } from './format.js';
+import { signedIn } from './session.js';
+import { termsForm } from './terms-form.js';
+
+/**
+ * @typedef {import('./types.js').Challenge} Challenge
+ * @typedef {import('./types.js').GameSummary} GameSummary
+ * @typedef {import('./types.js').Meta} Meta
+ * @typedef {import('./types.js').Profile} Profile
+ */
+
+/** How many recent games the profile lists. */
+const RECENT = 20;
+
+/**
+ * A title's mark before a name: `GM`, `IM`, `CM`.
+ * @param {Profile['title']} title
+ */
+export function titleMark(title) {
+  return title ? h('span', { class: 'title', title: { GM: 'Grandmaster', IM: 'International Master', CM: 'Candidate Master' }[title] }, title) : null;
+}
+
+export class ProfilePage {
+  /**
+   * @param {Meta} meta
+   * @param {string} name
+   */
+  constructor(meta, name) {
+    this.meta = meta;
+    this.name = name;
+    /** @type {(() => void) | null} */
+    this.stopChart = null;
+  }
+
+  dispose() {
+    if (this.stopChart) this.stopChart();
+  }
+
+  async start() {
+    const path = `/api/players/${encodeURIComponent(this.name)}`;
+    /** @type {[Profile, GameSummary[]]} */
+    const [profile, games] = await Promise.all([api('GET', path), api('GET', `${path}/games?limit=${RECENT}`)]);
+    const me = signedIn();
+    const self = me !== null && sameName(me.name, profile.name);
+    const sentNote = h('p', { class: 'muted', 'data-testid': 'challenge-sent' });
+    const head = h('div', { class: 'row spread profile-head' },
+      h('h1', { 'data-testid': 'profile-name' }, titleMark(profile.title), profile.name,
+        profile.bot ? h('span', { class: 'bot', title: 'A program plays this account' }, 'BOT') : null),
+      me && !self && !profile.deleted
+        ? h('button', { class: 'primary', 'data-testid': 'challenge-button', onclick: () => this.challenge(profile, sentNote) }, 'Challenge')
+        : null);
+    const { gold, silver, bronze } = profile.medals;
+    const facts = h('p', { class: 'muted' }, `Joined ${shortDate(profile.created_at)}`,
+      gold + silver + bronze > 0 ? ` · Medals: ${gold} gold, ${silver} silver, ${bronze} bronze` : '',
+      self ? [' · ', h('a', { href: '/account' }, 'Account settings')] : null);
+    const chart = profile.history.length > 0 ? ratingChart(this.meta, profile.history, Math.min(profile.created_at, ...profile.history.map((p) => p.at))) : null;
+    this.stopChart = chart ? chart.dispose : null;
+    app.replaceChildren(
+      head,
+      profile.deleted ? h('p', { class: 'offer' }, 'This account was closed. Its games stay, under this anonymous name.') : '',
+      facts,
+      sentNote,
+      h('h2', {}, 'Ratings'),
+      this.ratings(profile),
+      h('h2', {}, 'Rating history'),
+      chart ? chart.el : h('p', { class: 'muted' }, 'No rated games yet.'),
+      h('h2', {}, 'Recent games'),
+      this.games(profile, games));
+  }
+
+  /** @param {Profile} profile */
+  ratings(profile) {
+    const cards = [];
+    for (const variant of this.meta.variants) {
+      const speeds = profile.ratings[variant.id];
+      if (!speeds) continue;
+      for (const speed of SPEEDS) {
+        const r = speeds[speed];
+        if (!r) continue;
+        cards.push(h('div', {
+          class: 'rating-card', 'data-testid': `rating-${variant.id}-${speed}`,
+          title: `deviation ${r.deviation}${r.provisional ? ': provisional until it is 110 or less' : ''}`,
+        },
+        h('span', { class: 'muted small' }, capitalized(categoryName(this.meta, `${variant.id}/${speed}`))),
+        h('strong', {}, ratingText(r)),
+        h('span', { class: 'muted small' }, `${r.games} ${r.games === 1 ? 'game' : 'games'}`)));
+      }
+    }
+    if (cards.length === 0) return h('p', { class: 'muted' }, 'No rating yet: a rated game gives one.');
+    return h('div', { class: 'rating-cards' }, cards,
+      cards.some((c) => c.textContent?.includes('?')) ? h('p', { class: 'muted small note' }, '? marks a provisional rating: too few games to be sure of it yet.') : null);
+  }
+
+  /**
+   * @param {Profile} profile
+   * @param {GameSummary[]} games
+   */
+  games(profile, games) {
+    if (games.length === 0) return h('p', { class: 'muted' }, 'No games yet.');
+    const rows = games.map((g) => {
+      /** @type {'black' | 'white' | null} */
+      let side = sameName(accountOf(g, 'black'), profile.name) ? 'black' : sameName(accountOf(g, 'white'), profile.name) ? 'white' : null;
+      // A game at this browser's board names nobody: against the engine, the person's
+      // side is the one a person plays.
+      const people = /** @type {('black' | 'white')[]} */ (['black', 'white']).filter((s) => g.players[s] === 'human');
+      if (!side && !g.online && people.length === 1) side = people[0];
+      const other = side === 'black' ? 'white' : 'black';
+      const opponent = side ? accountOf(g, other) : null;
+      let outcome = g.result ? `${g.result} ${g.reason ?? ''}` : 'playing';
+      /** @type {string | null} */
+      let mark = null;
+      if (g.result && side) {
+        const won = (g.result === '1-0' && side === 'black') || (g.result === '0-1' && side === 'white');
+        const lost = (g.result === '1-0' && side === 'white') || (g.result === '0-1' && side === 'black');
+        mark = won ? 'won' : lost ? 'lost' : 'draw';
+        outcome = `${won ? 'Won' : lost ? 'Lost' : 'Draw'} · ${g.reason ?? ''}`;
+      }
+      return h('tr', { 'data-testid': 'profile-game' },
+        h('td', {}, h('a', { href: `/game/${g.id}` }, shortDate(g.created_at))),
+        h('td', {}, side ? (side === 'black' ? '● ' : '○ ') : '',
+          opponent ? h('a', { href: `/@/${opponent}`, class: 'name-cut', title: opponent }, opponent)
+            : h('span', { class: 'name-cut' }, side ? sideName(g, other) : g.online ? `${sideName(g, 'black')} – ${sideName(g, 'white')}` : 'At one board')),
+        h('td', { class: mark ? `result ${mark}` : 'result' }, outcome),
+        h('td', {}, g.rated ? 'Rated' : 'Casual'),
+        h('td', { class: 'wide' }, gameTitle(this.meta, g.variant)),
+        h('td', { class: 'wide' }, g.moves));
+    });
+    return h('table', { class: 'profile-games' },
+      h('thead', {}, h('tr', {}, ['Date', 'Opponent', 'Result', 'Mode', 'Variant', 'Moves'].map((t) => h('th', { class: t === 'Variant' || t === 'Moves' ? 'wide' : null }, t)))),
+      h('tbody', {}, rows));
+  }
+
+  /**
+   * The challenge form, in a dialog; once sent, the inbox follows it.
+   * @param {Profile} profile
+   * @param {HTMLElement} sentNote
+   */
+  challenge(profile, sentNote) {
+    const form = termsForm(this.meta);
+    const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'challenge-error' });
+    const dialog = modal(`Challenge ${profile.name}`, 'challenge-dialog', h('form', {
+      onsubmit: async (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const terms = form.read();
+        if (typeof terms === 'string') {
+          error.textContent = terms;
+          return;
+        }
+        try {
+          /** @type {Challenge} */
+          const sent = await api('POST', '/api/challenges', { to: profile.name, ...terms });
+          dialog.close();
+          followChallenge(sent);
+          sentNote.textContent = `Challenge sent to ${profile.name} (${clockLabel(sent.clock)}, ${sent.rated ? 'rated' : 'casual'}): the game opens when they accept.`;
+        } catch (err) {
+          error.textContent = errorMessage(err);
+        }
+      },
+    }, form.el, error, h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'send-challenge' }, 'Send the challenge'))));
+  }
+}
