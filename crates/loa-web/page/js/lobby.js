@@ -230,7 +230,7 @@ export class Lobby {
         class: mine ? 'tile waiting' : 'tile', 'data-testid': 'tile', 'data-clock': clockLabel(clock),
         'aria-pressed': mine ? 'true' : 'false',
         title: mine ? 'Waiting for an opponent: click to withdraw the seek' : `Play ${clockLabel(clock)}`,
-        onclick: () => (mine ? this.withdraw(mine[0]) : this.seek(terms)),
+        onclick: () => (mine ? this.withdraw(mine[0]) : this.pair(terms)),
       },
       h('span', { class: 'tile-clock' }, clockLabel(clock)),
       h('span', { class: 'tile-speed' }, mine ? 'Waiting…' : capitalized(speedOf(clock))));
@@ -268,6 +268,29 @@ export class Lobby {
     const mine = category ? category.rating : 1500;
     return this.seeks.find((seek) => !this.isMine(seek) && offers(seek, terms)
       && (!terms.rated || Math.abs((seek.rating ?? 1500) - mine) <= RATING_RANGE));
+  }
+
+  /**
+   * Quick pairing: the server takes the open seek that fits (the rating gap widening
+   * while a seek waits), or makes a seek to wait with.
+   * @param {Terms} terms
+   */
+  async pair(terms) {
+    this.error.textContent = '';
+    try {
+      /** @type {Taken | CreatedSeek} */
+      const paired = await api('POST', '/api/pairing', terms);
+      if ('game' in paired) {
+        navigate(`/game/${paired.game}?token=${encodeURIComponent(paired.token)}`);
+        return;
+      }
+      keepSeek(paired.id, paired.token);
+      this.waiting.set(paired.id, terms);
+      this.drawTiles();
+      this.drawSeeks();
+    } catch (err) {
+      this.error.textContent = errorMessage(err);
+    }
   }
 
   /**
