@@ -39,9 +39,15 @@ pub async fn create_game(
     refuse_unknown(&request.unknown)?;
     let mut setup = request.check().map_err(ApiError::bad_request)?;
     // A game made signed in is the account's: at one board or against the engine every
-    // person's seat; online, the seat its maker joins.
+    // person's side, under the account's name; online, the seat its maker joins.
     if let (Some(account), false) = (&viewer.account, setup.online) {
-        setup.accounts = [Some(account.id); 2];
+        for side in Color::ALL {
+            let seat = loa_core::Seat { side, index: 0 };
+            if setup.lineup.player(seat) == crate::lineup::Player::Human {
+                setup.accounts[side.index()] = Some(account.id);
+                setup.names[side.index()].get_or_insert_with(|| account.name.clone());
+            }
+        }
     }
     if setup.rated {
         let account = viewer.required()?;

@@ -132,6 +132,17 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        // The games keep the account, under its new name.
+        for statement in [
+            "UPDATE games SET names = json_set(names, '$[0]', ?2) WHERE black_account = ?1",
+            "UPDATE games SET names = json_set(names, '$[1]', ?2) WHERE white_account = ?1",
+        ] {
+            sqlx::query(statement)
+                .bind(id)
+                .bind(&anonymous)
+                .execute(&mut *tx)
+                .await?;
+        }
         for statement in [
             "DELETE FROM sessions WHERE account_id = ?1",
             "DELETE FROM api_tokens WHERE account_id = ?1",

@@ -282,11 +282,13 @@ async fn a_deleted_account_keeps_its_games_under_another_name() {
         app.call("GET", "/api/players/Ann", None).await.0,
         StatusCode::NOT_FOUND
     );
+    // The game stays, under the account's new name (read back from the database).
+    let app = app.restart().await;
     let id = created["id"].as_str().unwrap();
-    assert_eq!(
-        app.call("GET", &format!("/api/games/{id}"), None).await.0,
-        StatusCode::OK
-    );
+    let game = app.ok("GET", &format!("/api/games/{id}"), None).await;
+    let name = game["names"][0].as_str().unwrap();
+    assert!(name.starts_with("deleted-"), "{game}");
+    assert_eq!(game["names"][1], Value::Null, "the engine's side");
 }
 
 #[tokio::test]
