@@ -1,6 +1,6 @@
 //! `loa bot` against a real `loa serve`: a person challenges the bot's account and plays
 //! it; challenges its engine cannot play are declined; a bad token is refused; an engine
-//! that crashes loses its game by resignation.
+//! that crashes or answers an illegal move loses its game by resignation.
 
 mod common;
 
@@ -232,7 +232,8 @@ fn the_bot_accepts_a_challenge_plays_it_through_a_restart_and_sees_the_resignati
 }
 
 /// A bash engine that plays the standard game only (its `UCI_Variant` lists no other)
-/// and knows no `SimultaneousConnection`, and exits as soon as it is asked to search.
+/// and knows no `SimultaneousConnection`, and exits as soon as it is asked to search;
+/// with the argument `illegal` it answers a move that is not one.
 const CRASHING_ENGINE: &str = r#"#!/usr/bin/env bash
 while IFS= read -r line; do
   case $line in
@@ -241,14 +242,14 @@ while IFS= read -r line; do
       echo "option name UCI_Variant type combo default standard var standard"
       echo "${line}ok" ;;
     isready) echo readyok ;;
-    go*) exit 3 ;;
+    go*) if [ "$1" = illegal ]; then echo "bestmove a1a2"; else exit 3; fi ;;
     quit) exit 0 ;;
   esac
 done
 "#;
 
 #[test]
-fn challenges_the_engine_cannot_play_are_declined_and_a_crash_resigns_the_game() {
+fn challenges_the_engine_cannot_play_are_declined_and_a_crash_or_an_illegal_move_resigns() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("crasher.sh");
@@ -281,6 +282,22 @@ fn challenges_the_engine_cannot_play_are_declined_and_a_crash_resigns_the_game()
     assert!(over.contains("0-1 by resignation: lost"), "{over}");
     let ended = server.get(&format!("/api/games/{game}"));
     assert_eq!(ended["result"]["reason"], "resignation", "{ended}");
+
+    // An illegal move is not sent: the game is resigned.
+    let (status, _) = bot.interrupt();
+    assert!(status.success());
+    let mut bot = Bot::start(&server, &token, &[&cmd, "arg=illegal"], &[]);
+    let standard = ann.challenge(&server, "robo", live("standard", "draw", "white"));
+    let game = settled(&server, &standard)["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    bot.expect(&[
+        &format!("game {game}: the engine played an illegal move 'a1a2'"),
+        "resigning",
+    ]);
+    bot.expect(&[&format!("game {game}: over, 0-1 by resignation")]);
+    assert_eq!(server.get(&format!("/api/games/{game}"))["ply"], 0);
 }
 
 #[test]

@@ -157,6 +157,15 @@ pub struct GameView {
     pub you: Option<String>,
 }
 
+/// The start of a long text, for the protocol log: a view can be tens of kilobytes.
+fn clip(text: &str) -> String {
+    const SHOWN: usize = 300;
+    match text.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("{}... ({} bytes)", &text[..end], text.len()),
+        None => text.to_string(),
+    }
+}
+
 /// The API of one server, as one account's token.
 pub struct Client {
     base: String,
@@ -214,7 +223,7 @@ impl Client {
             .into_string()
             .map_err(|e| ApiError::Unreachable(e.to_string()))?;
         self.log
-            .protocol(&format!("< {status} {}", excerpt(text.trim())));
+            .protocol(&format!("< {status} {}", clip(text.trim())));
         if status >= 400 {
             let message = serde_json::from_str::<Value>(&text)
                 .ok()
@@ -350,7 +359,7 @@ impl GameSocket {
     pub fn next(&mut self) -> SocketEvent {
         match self.socket.read() {
             Ok(Message::Text(text)) => {
-                self.log.protocol(&format!("< socket {}", excerpt(&text)));
+                self.log.protocol(&format!("< socket {}", clip(&text)));
                 match serde_json::from_str::<GameView>(&text) {
                     Ok(view) => SocketEvent::View(Box::new(view)),
                     Err(e) => SocketEvent::Closed(format!("an unreadable view: {e}")),

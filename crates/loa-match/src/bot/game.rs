@@ -62,6 +62,14 @@ pub(super) fn play(shared: &Shared, id: &str, fresh: bool) {
     if view.result.is_some() {
         return;
     }
+    if !view.started {
+        // A seat joins with its token, which the bot's account does not have for a
+        // game it did not accept (a rematch the other player asked for).
+        log.event(&format!(
+            "game {id}: not taken up: it has not started (a seat to be joined)"
+        ));
+        return;
+    }
     let setting = match Setting::of(&view) {
         Ok(setting) => setting,
         Err(why) => {
