@@ -22,7 +22,7 @@ const UNTIMED_WAIT: Duration = Duration::from_secs(600);
 const QUIET: Duration = Duration::from_secs(20);
 /// A ping unanswered for this long: the connection is dead.
 const PONG_WAIT: Duration = Duration::from_secs(10);
-/// Refusals of a move as stale (409) at one ply before the bot gives the game up.
+/// Refusals of a move at one ply (stale, not its turn) before the bot gives the game up.
 const MAX_CONFLICTS: usize = 3;
 
 /// What a game's setting is, read once.
@@ -167,7 +167,7 @@ struct Player<'a> {
     engine: Option<EngineProcess>,
     /// The ply the bot has moved at: views of it or before ask nothing more.
     answered: Option<usize>,
-    /// Moves refused as stale (409) at the ply now to play.
+    /// Moves refused (stale, not its turn) at the ply now to play.
     conflicts: usize,
 }
 
@@ -419,25 +419,39 @@ impl Player<'_> {
                     ));
                     return self.on_view(view, Instant::now());
                 }
-                Err(ApiError::Unreachable(_)) => {
+                // No answer, or the server failed (and changed nothing): the same move
+                // again, after a wait.
+                Err(ApiError::Unreachable(_)) | Err(ApiError::Status { status: 500.., .. }) => {
                     if !backoff.wait(&self.shared.stop) {
                         return Next::Leave;
                     }
                 }
                 Err(ApiError::Status {
-                    status: 409,
+                    status: 400,
                     message,
                 }) => {
+                    self.say(&format!(
+                        "the server refused {mv} as illegal ({message}): resigning"
+                    ));
+                    return self.resign();
+                }
+                Err(ApiError::Status {
+                    status: 401 | 404,
+                    message,
+                }) => {
+                    self.say(&format!("cannot play {mv}: {message}"));
+                    return Next::Leave;
+                }
+                Err(e) => {
                     // The game moved on (an answer lost in an outage, a resignation, a
                     // flag): the game as it is now says what to do.
-                    self.shared.log.protocol(&format!(
-                        "game {}: {mv} refused: {message}",
-                        self.setting.id
-                    ));
+                    self.shared
+                        .log
+                        .protocol(&format!("game {}: {mv} refused: {e}", self.setting.id));
                     self.conflicts += 1;
                     if self.conflicts >= MAX_CONFLICTS {
                         self.say(&format!(
-                            "{mv} refused {MAX_CONFLICTS} times ({message}): resigning"
+                            "{mv} refused {MAX_CONFLICTS} times ({e}): resigning"
                         ));
                         return self.resign();
                     }
@@ -445,10 +459,6 @@ impl Player<'_> {
                         Ok(view) => self.on_view(view, Instant::now()),
                         Err(_) => Next::Wait,
                     };
-                }
-                Err(e) => {
-                    self.say(&format!("the server refused {mv} ({e}): resigning"));
-                    return self.resign();
                 }
             }
         }
