@@ -2,6 +2,7 @@
 
 mod analyze;
 mod bench;
+mod bot;
 mod match_cmd;
 mod numbers;
 mod out_file;
@@ -54,6 +55,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Check a proof written by `loa solve --proof` with the rules alone.
     VerifyProof(solve::VerifyArgs),
+    /// Play on a `loa serve` server as an account: accept challenges, play them with an
+    /// engine.
+    Bot(bot::BotArgs),
 }
 
 fn main() {
@@ -73,6 +77,7 @@ fn main() {
         Command::Serve(args) => serve::run(args),
         Command::Solve(args) => solve::run(args),
         Command::VerifyProof(args) => solve::verify(args),
+        Command::Bot(args) => bot::run(args),
     };
     if let Err(err) = result {
         if output::is_closed_pipe(&err) {

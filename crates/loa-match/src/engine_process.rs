@@ -10,7 +10,9 @@ use super::process_group;
 use loa_core::excerpt;
 use loa_core::{RuleSet, Variant};
 use loa_engine::Score;
-use loa_ugi::{read_line, skip_line, Command, Dialect, Go, LineRead, Response, MAX_LINE};
+use loa_ugi::{
+    read_line, skip_line, Command, Dialect, Go, LineRead, OptionKind, Response, MAX_LINE,
+};
 use std::fmt;
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
@@ -95,6 +97,8 @@ pub struct EngineProcess {
     pub id_name: Option<String>,
     /// The options the engine declared.
     pub declared: Vec<String>,
+    /// The values its `UCI_Variant` option offers (empty when it declares none).
+    pub variants: Vec<String>,
     /// Set once the output has closed or the process was killed.
     gone: bool,
     reaped: bool,
@@ -148,6 +152,7 @@ impl EngineProcess {
             protocol: spec.protocol,
             id_name: None,
             declared: Vec::new(),
+            variants: Vec::new(),
             gone: false,
             reaped: false,
         };
@@ -218,7 +223,7 @@ impl EngineProcess {
 
     /// Whether the engine declared the option `name` (option names are read in any
     /// case).
-    fn declares(&self, name: &str) -> bool {
+    pub fn declares(&self, name: &str) -> bool {
         self.declared.iter().any(|o| o.eq_ignore_ascii_case(name))
     }
 
@@ -304,7 +309,14 @@ impl EngineProcess {
                     return Ok(Handshake::Done);
                 }
                 Event::Response(Response::IdName(name)) => self.id_name = Some(name),
-                Event::Response(Response::Option(decl)) => self.declared.push(decl.name),
+                Event::Response(Response::Option(decl)) => {
+                    if decl.name.eq_ignore_ascii_case("UCI_Variant") {
+                        if let OptionKind::Combo { vars, .. } = &decl.kind {
+                            self.variants.clone_from(vars);
+                        }
+                    }
+                    self.declared.push(decl.name);
+                }
                 Event::Response(other) => {
                     let line = other.to_string();
                     if line.to_ascii_lowercase().contains("unknown") {

@@ -243,6 +243,38 @@ pub fn build_specs(
     Ok(specs)
 }
 
+/// The keys of a bot's engine: those of a match's but `tc` (the game's clock decides).
+pub const BOT_ENGINE_KEYS: &str = "cmd, name, arg, dir, proto, option.NAME, movetime, depth, nodes";
+
+/// The engine of `loa bot` from its `--engine` words. Its limits (`movetime`, `depth`,
+/// `nodes`) are optional: they go with every `go` beside the game's clock.
+pub fn bot_spec(words: &[String]) -> Result<EngineSpec, String> {
+    let what = "--engine";
+    let settings = parse_settings(words, what)?;
+    if settings.limits.tc.is_some() {
+        return Err(format!(
+            "{what}: tc= has no place here: each game's clock is the server's"
+        ));
+    }
+    let cmd = (settings.cmd)
+        .ok_or_else(|| format!("{what}: cmd=PATH is missing (keys: {BOT_ENGINE_KEYS})"))?;
+    let name = settings.name.unwrap_or_else(|| {
+        cmd.file_stem().map_or_else(
+            || "engine".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        )
+    });
+    Ok(EngineSpec {
+        name,
+        cmd,
+        args: settings.args,
+        dir: settings.dir,
+        protocol: settings.protocol.unwrap_or(Protocol::Auto),
+        options: settings.options,
+        limits: settings.limits,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,6 +330,21 @@ mod tests {
         .unwrap();
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["loa#1", "loa#2", "x"]);
+    }
+
+    #[test]
+    fn a_bot_engine_needs_a_command_and_no_clock() {
+        let spec = bot_spec(&words("cmd=/bin/loa arg=engine option.Hash=16 depth=9")).unwrap();
+        assert_eq!(spec.name, "loa");
+        assert_eq!(spec.args, ["engine"]);
+        assert_eq!(spec.options, [("Hash".to_string(), "16".to_string())]);
+        assert_eq!(spec.limits.depth, Some(9));
+        let plain = bot_spec(&words("cmd=./engine")).unwrap();
+        assert!(plain.limits.is_empty(), "no limit is needed");
+        let err = bot_spec(&words("arg=engine")).unwrap_err();
+        assert!(err.contains("cmd=PATH is missing"), "{err}");
+        let err = bot_spec(&words("cmd=x tc=10+1")).unwrap_err();
+        assert!(err.contains("tc= has no place"), "{err}");
     }
 
     #[test]

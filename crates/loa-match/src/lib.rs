@@ -4,6 +4,7 @@
 //! and checks every move. docs/match.md describes it; `loa match` is its front end.
 
 pub mod book;
+pub mod bot;
 mod engine_process;
 mod engine_spec;
 mod openings;
@@ -19,7 +20,9 @@ mod time_control;
 mod tournament;
 
 pub use engine_process::{EngineError, EngineProcess};
-pub use engine_spec::{build_specs, EngineSpec, MoveLimits, Protocol, ENGINE_KEYS};
+pub use engine_spec::{
+    bot_spec, build_specs, EngineSpec, MoveLimits, Protocol, BOT_ENGINE_KEYS, ENGINE_KEYS,
+};
 pub use openings::{parse_book, Opening, OpeningSource, DEFAULT_BOOK, MAX_RANDOM_PLIES};
 pub use referee::adjudication::{parse_draw, parse_resign, Adjudication};
 pub use schedule::MatchFormat;

@@ -40,13 +40,18 @@ fn kill_group(pid: i32) {
     let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
 }
 
+/// Kills every engine group started and not yet ended.
+pub fn kill_all() {
+    let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    for pid in live {
+        kill_group(pid);
+    }
+}
+
 /// On Ctrl-C (or SIGTERM) every engine group is killed before the match ends.
 pub fn end_engines_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
-        let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        for pid in live {
-            kill_group(pid);
-        }
+        kill_all();
         eprintln!("interrupted: the engines are stopped");
         std::process::exit(130);
     });
