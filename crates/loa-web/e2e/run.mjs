@@ -425,6 +425,15 @@ const scenarios = {
     const g = await gameOf(first);
     await clickMove(first, g.position.moves[0]);
     await waitForPly(other, 1);
+    // The players chat; what they type is shown as text, never as markup.
+    await first.fill('[data-testid=chat-input]', '<b>good luck</b>');
+    await first.press('[data-testid=chat-input]', 'Enter');
+    await other.waitForFunction(() => /<b>good luck<\/b>/.test(document.querySelector('[data-testid=chat-lines]')?.textContent || ''));
+    assert.equal(await other.locator('[data-testid=chat-lines] li > b').count(), 1);
+    // Anyone may hide the chat.
+    await other.click('[data-testid=chat-toggle]');
+    assert.equal(await other.isVisible('[data-testid=chat-lines]'), false);
+    await other.click('[data-testid=chat-toggle]');
     // The maker reloads: still in their seat.
     await maker.reload();
     await maker.waitForFunction(() => /\(you\)/.test(document.querySelector('.play')?.textContent || ''));

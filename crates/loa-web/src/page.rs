@@ -23,6 +23,7 @@ const MODULES: &[(&str, &str)] = &[
     ("board.js", include_str!("../page/js/board.js")),
     ("challenges.js", include_str!("../page/js/challenges.js")),
     ("chart.js", include_str!("../page/js/chart.js")),
+    ("chat.js", include_str!("../page/js/chat.js")),
     ("dom.js", include_str!("../page/js/dom.js")),
     ("format.js", include_str!("../page/js/format.js")),
     (

@@ -5,6 +5,7 @@
 import { api, errorMessage, setReachable, socketUrl } from './api.js';
 import { app, h } from './dom.js';
 import { AMBILOA_KINDS, changeText, formatClock, gameTitle, playerOf, variantOf } from './format.js';
+import { GameChat } from './chat.js';
 import { GamePlayers } from './game-players.js';
 import { navigate } from './navigate.js';
 import { askToNotify, canAskToNotify, setSound, showTurn, soundOn, yourMoveNow } from './notify.js';
@@ -48,6 +49,10 @@ export class GamePage extends GameScreen {
     /** The seats the signed-in account holds here without a token: the session acts. @type {Set<string>} */
     this.sessionSlots = new Set();
     this.players = new GamePlayers();
+    this.chat = new GameChat(id, () => {
+      const side = this.mySides()[0];
+      return side ? { token: this.tokenFor(side) } : null;
+    });
     /** @type {GameView | null} */
     this.game = null;
     /** @type {WebSocket | null} */
@@ -171,7 +176,7 @@ export class GamePage extends GameScreen {
           this.reserveEl),
         h('div', { class: 'side' },
           this.status, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, exportRow,
-          this.alertsRow, this.linksEl)));
+          this.alertsRow, this.linksEl, this.chat.el)));
   }
 
   /**
@@ -195,6 +200,7 @@ export class GamePage extends GameScreen {
     this.drawPlayers(game, mine);
     this.drawOffer(game, mine);
     this.drawLinks(game);
+    this.chat.update(game);
     const over = Boolean(game.result);
     const onlineInProgress = game.online && !over;
     this.analysisButton.disabled = onlineInProgress;

@@ -98,8 +98,17 @@
  * @property {string | null} rematch the rematch's id
  * @property {boolean} rated whether the game counts for the players' ratings
  * @property {[number, number] | null} rating_changes Black's and White's, once a rated game ended
+ * @property {ChatLine[]} [chat] what the players said, oldest first
  * @property {number} server_time ms since the epoch
  * @property {number} created_at
+ */
+
+/**
+ * @typedef {object} ChatLine
+ * @property {number} at
+ * @property {string} slot the seat that said it
+ * @property {string | null} name the account's name, if any
+ * @property {string} text as typed: shown as text
  */
 
 /**
