@@ -49,7 +49,7 @@ pub fn public_url(text: &str) -> Result<String, String> {
     }
 }
 
-/// How long a sign-in lasts without a visit.
+/// How long a sign-in lasts.
 const SESSION_DAYS: i64 = 30;
 
 /// The routes of the page and the API, with sessions and the cross-site refusal.

@@ -14,7 +14,8 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use tokio::sync::Semaphore;
 use tower_sessions::Session;
 
 impl From<AccountError> for ApiError {
@@ -53,8 +54,15 @@ pub struct SignUp {
     pub email: Option<String>,
 }
 
-/// Argon2 is costly on purpose: off the threads that serve requests.
+/// Argon2 is costly on purpose, in time and in memory (19 MB a hash): off the threads
+/// that serve requests, and as many at once as the machine has cores, so that a burst of
+/// sign-ins waits its turn instead of taking gigabytes.
 async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> ApiResult<T> {
+    static HASHING: OnceLock<Semaphore> = OnceLock::new();
+    let hashing = HASHING.get_or_init(|| {
+        Semaphore::new(std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
+    });
+    let _permit = hashing.acquire().await.map_err(ApiError::internal)?;
     tokio::task::spawn_blocking(work)
         .await
         .map_err(ApiError::internal)
