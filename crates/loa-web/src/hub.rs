@@ -189,12 +189,7 @@ impl Hub {
         let mut before = [Rating::default(); 2];
         for (slot, account) in before.iter_mut().zip([black, white]) {
             if let Some(row) = self.store.rating(account, &category).await? {
-                *slot = Rating {
-                    rating: row.rating,
-                    deviation: row.deviation,
-                    volatility: row.volatility,
-                    games: u32::try_from(row.games).unwrap_or(u32::MAX),
-                };
+                *slot = row.rating();
             }
         }
         let after = ratings::rate(before[0], before[1], ending.winner);

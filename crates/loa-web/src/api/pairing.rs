@@ -116,14 +116,7 @@ async fn seek_view(hub: &Hub, seek: SeekRow) -> ApiResult<SeekView> {
                 speed: crate::ratings::Speed::of(clock),
             };
             let row = hub.store.rating(account, &category.key()).await?;
-            Some(row.map_or_else(crate::ratings::Rating::default, |r| {
-                crate::ratings::Rating {
-                    rating: r.rating,
-                    deviation: r.deviation,
-                    volatility: r.volatility,
-                    games: 0,
-                }
-            }))
+            Some(row.map_or_else(crate::ratings::Rating::default, |r| r.rating()))
         }
         None => None,
     };
@@ -232,7 +225,9 @@ pub async fn open_seeks(hub: &Hub) -> ApiResult<Vec<SeekView>> {
         .await?;
     let mut views = Vec::with_capacity(seeks.len());
     for seek in seeks {
-        let live = !seek.time_control.contains("correspondence");
+        let clock: TimeControl =
+            serde_json::from_str(&seek.time_control).map_err(ApiError::internal)?;
+        let live = matches!(clock, TimeControl::Live { .. });
         if live && seek.created_at < now - LIVE_SEEK_MS {
             continue;
         }

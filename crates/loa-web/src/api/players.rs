@@ -5,7 +5,7 @@ use super::{ApiQuery, GameSummary, MAX_LIST};
 use crate::accounts::key_of;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
-use crate::ratings::{Category, Medals, Rating, Speed, Title};
+use crate::ratings::{Category, Medals, Speed, Title};
 use crate::store::RatingRow;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -27,17 +27,11 @@ pub struct RatingView {
 
 impl RatingView {
     fn of(row: &RatingRow) -> RatingView {
-        let rating = Rating {
-            rating: row.rating,
-            deviation: row.deviation,
-            volatility: row.volatility,
-            games: 0,
-        };
         RatingView {
             rating: row.rating.round() as i64,
             deviation: row.deviation.round() as i64,
             games: row.games,
-            provisional: rating.provisional(),
+            provisional: row.rating().provisional(),
         }
     }
 }

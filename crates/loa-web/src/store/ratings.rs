@@ -39,6 +39,18 @@ pub struct RankedRow {
     pub rating: RatingRow,
 }
 
+impl RatingRow {
+    /// The rating as the domain rates with it.
+    pub fn rating(&self) -> crate::ratings::Rating {
+        crate::ratings::Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+            games: u32::try_from(self.games).unwrap_or(u32::MAX),
+        }
+    }
+}
+
 fn rating_row(r: &SqliteRow) -> Result<RatingRow, sqlx::Error> {
     Ok(RatingRow {
         category: r.try_get("category")?,
