@@ -244,9 +244,11 @@ pub async fn my_games_pgn(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiRes
     loop {
         let page = hub.store.list(MAX_LIST, offset, Some(account.id)).await?;
         for (row, _) in &page {
-            // A game that cannot be opened is left out, as in the lists.
-            if let Ok(open) = hub.open(&row.id).await {
-                let live = open.game.lock().await;
+            // Read from the store, not opened in the hub: a download must not keep every
+            // finished game in memory. A game that cannot be read is left out, as in the
+            // lists.
+            let stored = hub.store.load(&row.id).await.ok().flatten();
+            if let Some(Ok(live)) = stored.map(crate::game::LiveGame::restore) {
                 text.push_str(&super::games::record_of(&live).to_pgn());
                 text.push('\n');
             }

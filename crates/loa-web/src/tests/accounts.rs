@@ -266,6 +266,11 @@ async fn a_deleted_account_keeps_its_games_under_another_name() {
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let (_, mine) = as_person(&app, &ann, "GET", "/api/me/games", None).await;
     assert_eq!(mine.as_array().unwrap().len(), 1);
+    let (status, pgn) = as_person(&app, &ann, "GET", "/api/me/games.pgn", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let pgn = pgn.as_str().unwrap();
+    assert!(pgn.contains("[Black \"Ann\"]"), "{pgn}");
+    assert_eq!(pgn.matches("[Event ").count(), 1);
     let confirm = json!({"password": "a long password"});
     let (status, _) = as_person(&app, &ann, "DELETE", "/api/me", Some(confirm)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
