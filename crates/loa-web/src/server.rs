@@ -126,12 +126,38 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/evaluate", post(api::evaluate))
         .fallback(|| async { ApiError::new(axum::http::StatusCode::NOT_FOUND, "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(refuse_declared_oversize))
         .layer(axum::middleware::from_fn_with_state(
             own_origin,
             auth::refuse_cross_site,
         ))
         .layer(sessions)
         .with_state(hub)
+}
+
+/// A body whose declared length is over the limit is refused before any of it is read:
+/// the client learns at once, and the server reads nothing it would throw away.
+/// (`DefaultBodyLimit` still stops a body sent without a length.)
+async fn refuse_declared_oversize(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    match declared {
+        Some(length) if length > MAX_BODY as u64 => {
+            use axum::response::IntoResponse;
+            ApiError::new(
+                axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the request's body is over {MAX_BODY} bytes"),
+            )
+            .into_response()
+        }
+        _ => next.run(request).await,
+    }
 }
 
 /// A server bound to its address, ready to serve.
