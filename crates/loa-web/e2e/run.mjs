@@ -388,6 +388,16 @@ const scenarios = {
     assert.ok(await ann.locator('[data-testid=rating-chart] path.rating-line').count() >= 1, 'the chart draws a line');
     assert.match(await ann.textContent('[data-testid=profile-game]'), new RegExp(`${bobName}.*Lost`));
     assert.equal(await ann.locator('[data-testid=challenge-button]').count(), 0, 'no challenge to oneself');
+    // Results against each opponent, and the games filtered by them (kept in the address).
+    assert.match(await ann.textContent('[data-testid=opponent-row]'), new RegExp(`${bobName}\\s*1\\s*0\\s*0\\s*1`));
+    await ann.selectOption('[data-testid=filter-result]', 'win');
+    await ann.waitForSelector('[data-testid=profile-games] >> text=No games here.');
+    assert.match(ann.url(), /\?result=win$/);
+    await ann.click(`[data-testid="games-vs-${bobName}"]`);
+    await ann.waitForFunction(() => /vs=/.test(location.search));
+    await ann.selectOption('[data-testid=filter-result]', 'loss');
+    await ann.waitForSelector('[data-testid=profile-game]');
+    assert.match(await ann.textContent('[data-testid=profile-game]'), new RegExp(`${bobName}.*Lost`));
     await ann.screenshot({ path: `${shots}/profile.png`, fullPage: true });
     await bob.goto(`${base}/@/${annName}`);
     await bob.waitForSelector('[data-testid=rating-chart] path', { state: 'attached' });

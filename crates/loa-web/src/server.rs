@@ -80,6 +80,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/tokens/{id}", delete(api::revoke_token))
         .route("/api/players/{name}", get(api::player))
         .route("/api/players/{name}/games", get(api::player_games))
+        .route("/api/players/{name}/opponents", get(api::player_opponents))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/seeks", post(api::create_seek).get(api::list_seeks))
         .route(

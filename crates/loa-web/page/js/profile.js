@@ -1,6 +1,7 @@
 // @ts-check
 // A player's profile (/@/NAME): title, BOT mark, ratings by variant and speed, the
-// rating history chart, medals, recent games, and a challenge to play.
+// rating history chart, medals, results against each opponent, the games with filters,
+// and a challenge to play.
 
 import { api, errorMessage } from './api.js';
 import { followChallenge } from './challenges.js';
@@ -14,11 +15,15 @@ import { termsForm } from './terms-form.js';
  * @typedef {import('./types.js').Challenge} Challenge
  * @typedef {import('./types.js').GameSummary} GameSummary
  * @typedef {import('./types.js').Meta} Meta
+ * @typedef {import('./types.js').Opponent} Opponent
  * @typedef {import('./types.js').Profile} Profile
  */
 
-/** How many recent games the profile lists. */
-const RECENT = 20;
+/** How many games the profile lists at a time. */
+const PAGE = 20;
+
+/** The games' filters, as the API and the page's address take them. */
+const FILTERS = /** @type {const} */ (['vs', 'result', 'rated', 'variant']);
 
 /**
  * A title's mark before a name: `GM`, `IM`, `CM`.
@@ -46,8 +51,8 @@ export class ProfilePage {
 
   async start() {
     const path = `/api/players/${encodeURIComponent(this.name)}`;
-    /** @type {[Profile, GameSummary[]]} */
-    const [profile, games] = await Promise.all([api('GET', path), api('GET', `${path}/games?limit=${RECENT}`)]);
+    /** @type {[Profile, Opponent[]]} */
+    const [profile, opponents] = await Promise.all([api('GET', path), api('GET', `${path}/opponents`)]);
     const me = signedIn();
     const self = me !== null && sameName(me.name, profile.name);
     const sentNote = h('p', { class: 'muted', 'data-testid': 'challenge-sent' });
@@ -63,6 +68,8 @@ export class ProfilePage {
       self ? [' · ', h('a', { href: '/account' }, 'Account settings')] : null);
     const chart = profile.history.length > 0 ? ratingChart(this.meta, profile.history, Math.min(profile.created_at, ...profile.history.map((p) => p.at))) : null;
     this.stopChart = chart ? chart.dispose : null;
+    const games = h('div', { 'data-testid': 'profile-games' });
+    const filters = this.filters(profile, opponents, games);
     app.replaceChildren(
       head,
       profile.deleted ? h('p', { class: 'offer' }, 'This account was closed. Its games stay, under this anonymous name.') : '',
@@ -72,8 +79,88 @@ export class ProfilePage {
       this.ratings(profile),
       h('h2', {}, 'Rating history'),
       chart ? chart.el : h('p', { class: 'muted' }, 'No rated games yet.'),
-      h('h2', {}, 'Recent games'),
-      this.games(profile, games));
+      opponents.length > 0 ? h('h2', {}, 'Opponents') : '',
+      opponents.length > 0 ? this.opponents(opponents, filters) : '',
+      h('h2', {}, 'Games'),
+      filters.el,
+      games);
+    await filters.show();
+  }
+
+  /**
+   * The games' filters, read from and kept in the page's address (`?vs=bob&result=win`),
+   * and the list they choose, a page at a time.
+   * @param {Profile} profile
+   * @param {Opponent[]} opponents
+   * @param {HTMLElement} list
+   */
+  filters(profile, opponents, list) {
+    const params = new URLSearchParams(location.search);
+    /** @param {string} label @param {string} name @param {[string, string][]} options */
+    const select = (label, name, options) => {
+      const el = /** @type {HTMLSelectElement} */ (h('select', { 'data-testid': `filter-${name}`, onchange: () => show() },
+        h('option', { value: '' }, `Any ${label}`), options.map(([value, text]) => h('option', { value }, text))));
+      el.value = options.some(([value]) => value === params.get(name)) ? /** @type {string} */ (params.get(name)) : '';
+      return el;
+    };
+    const named = new Set(opponents.map((o) => o.name));
+    const vsParam = params.get('vs');
+    if (vsParam) named.add(vsParam);
+    const fields = {
+      vs: select('opponent', 'vs', [...named].map((n) => [n, `vs ${n}`])),
+      result: select('result', 'result', [['win', 'Won'], ['loss', 'Lost'], ['draw', 'Drawn'], ['playing', 'Playing']]),
+      rated: select('mode', 'rated', [['true', 'Rated'], ['false', 'Casual']]),
+      variant: select('variant', 'variant', this.meta.variants.map((v) => [v.id, v.title])),
+    };
+    let shown = 0;
+    const more = h('button', { 'data-testid': 'more-games', onclick: () => show(true) }, 'More games');
+    const show = async (next = false) => {
+      const query = new URLSearchParams();
+      for (const name of FILTERS) if (fields[name].value) query.set(name, fields[name].value);
+      const address = query.toString();
+      history.replaceState(history.state, '', `${location.pathname}${address ? `?${address}` : ''}`);
+      const offset = next ? shown : 0;
+      query.set('limit', String(PAGE));
+      query.set('offset', String(offset));
+      try {
+        /** @type {GameSummary[]} */
+        const page = await api('GET', `/api/players/${encodeURIComponent(profile.name)}/games?${query}`);
+        shown = offset + page.length;
+        const table = this.games(profile, page, offset > 0);
+        if (offset === 0) list.replaceChildren(table);
+        else list.querySelector('tbody')?.append(...table.querySelectorAll('tbody tr'));
+        more.hidden = page.length < PAGE;
+        if (!more.isConnected) list.after(more);
+      } catch (err) {
+        list.replaceChildren(h('p', { class: 'error', role: 'alert' }, errorMessage(err)));
+      }
+    };
+    /** @param {string} name */
+    const showOpponent = (name) => {
+      fields.vs.value = name;
+      void show();
+      list.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    };
+    const el = h('div', { class: 'row filters', 'data-testid': 'game-filters' }, FILTERS.map((name) => fields[name]));
+    return { el, show, showOpponent };
+  }
+
+  /**
+   * Results against each opponent; a name's games are a click away.
+   * @param {Opponent[]} opponents
+   * @param {{ showOpponent: (name: string) => void }} filters
+   */
+  opponents(opponents, filters) {
+    return h('table', { class: 'opponents', 'data-testid': 'opponents' },
+      h('thead', {}, h('tr', {}, ['Opponent', 'Games', 'Won', 'Drawn', 'Lost', ''].map((t) => h('th', {}, t)))),
+      h('tbody', {}, opponents.map((o) => h('tr', { 'data-testid': 'opponent-row' },
+        h('td', {}, h('a', { href: `/@/${o.name}`, class: 'name-cut', title: o.name }, o.name),
+          o.bot ? h('span', { class: 'bot' }, 'BOT') : null),
+        h('td', {}, o.games),
+        h('td', { class: 'result won' }, o.wins),
+        h('td', {}, o.draws),
+        h('td', { class: 'result lost' }, o.losses),
+        h('td', {}, h('button', { class: 'link', 'data-testid': `games-vs-${o.name}`, onclick: () => filters.showOpponent(o.name) }, 'Games'))))));
   }
 
   /** @param {Profile} profile */
@@ -102,9 +189,10 @@ export class ProfilePage {
   /**
    * @param {Profile} profile
    * @param {GameSummary[]} games
+   * @param {boolean} more a further page of the list: rows only, never the empty note
    */
-  games(profile, games) {
-    if (games.length === 0) return h('p', { class: 'muted' }, 'No games yet.');
+  games(profile, games, more) {
+    if (games.length === 0 && !more) return h('p', { class: 'muted' }, 'No games here.');
     const rows = games.map((g) => {
       /** @type {'black' | 'white' | null} */
       let side = sameName(accountOf(g, 'black'), profile.name) ? 'black' : sameName(accountOf(g, 'white'), profile.name) ? 'white' : null;

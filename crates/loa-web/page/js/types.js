@@ -275,6 +275,17 @@
  */
 
 /**
+ * A line of `GET /api/players/{name}/opponents`: results in finished games.
+ * @typedef {object} Opponent
+ * @property {string} name
+ * @property {boolean} bot
+ * @property {number} games
+ * @property {number} wins
+ * @property {number} losses
+ * @property {number} draws
+ */
+
+/**
  * A line of `GET /api/leaderboard`.
  * @typedef {object} Ranked
  * @property {string} name

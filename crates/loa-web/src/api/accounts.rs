@@ -8,7 +8,7 @@ use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ids::random_name;
-use crate::store::{AccountRow, ACCOUNT_KEY};
+use crate::store::{AccountRow, GameFilter, ACCOUNT_KEY};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -242,7 +242,10 @@ pub async fn my_games_pgn(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiRes
     let mut text = String::new();
     let mut offset = 0;
     loop {
-        let page = hub.store.list(MAX_LIST, offset, Some(account.id)).await?;
+        let page = hub
+            .store
+            .list(MAX_LIST, offset, &GameFilter::of(account.id))
+            .await?;
         for (row, _) in &page {
             // Read from the store, not opened in the hub: a download must not keep every
             // finished game in memory. A game that cannot be read is left out, as in the
@@ -363,7 +366,12 @@ pub async fn revoke_token(
 pub async fn become_bot(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiResult<Json<Me>> {
     let mut account = viewer.required()?;
     if !account.bot {
-        if !hub.store.list(1, 0, Some(account.id)).await?.is_empty() {
+        if !hub
+            .store
+            .list(1, 0, &GameFilter::of(account.id))
+            .await?
+            .is_empty()
+        {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "an account that has played games cannot become a bot",
@@ -391,5 +399,5 @@ pub async fn my_games(
     ApiQuery(query): ApiQuery<GamesQuery>,
 ) -> ApiResult<Json<Vec<super::GameSummary>>> {
     let account = viewer.required()?;
-    super::games::summaries(&hub, query.limit, query.offset, Some(account.id)).await
+    super::games::summaries(&hub, query.limit, query.offset, &GameFilter::of(account.id)).await
 }

@@ -7,6 +7,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::game::{Caller, Changed, GameView, LiveGame};
 use crate::hub::Hub;
 use crate::setup::{rated_level, NewGame};
+use crate::store::GameFilter;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -326,7 +327,7 @@ pub async fn list_games(
     State(hub): State<Arc<Hub>>,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<GameSummary>>> {
-    summaries(&hub, query.limit, query.offset, None).await
+    summaries(&hub, query.limit, query.offset, &GameFilter::default()).await
 }
 
 /// A page of games (of one account, if given), newest first.
@@ -334,12 +335,12 @@ pub async fn summaries(
     hub: &Hub,
     limit: Option<usize>,
     offset: Option<usize>,
-    account: Option<i64>,
+    filter: &GameFilter,
 ) -> ApiResult<Json<Vec<GameSummary>>> {
     let limit = limit.unwrap_or(50).min(MAX_LIST);
     // SQLite counts in i64: an offset past every game lists nothing.
     let offset = offset.unwrap_or(0).min(i64::MAX as usize);
-    let games = hub.store.list(limit, offset, account).await?;
+    let games = hub.store.list(limit, offset, filter).await?;
     Ok(Json(
         games
             .into_iter()

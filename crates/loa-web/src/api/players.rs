@@ -6,7 +6,7 @@ use crate::accounts::key_of;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ratings::{Category, Medals, Speed, Title};
-use crate::store::RatingRow;
+use crate::store::{GameFilter, Outcome, RatingRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -121,16 +121,88 @@ pub struct PlayerGamesQuery {
     pub limit: Option<usize>,
     #[serde(default)]
     pub offset: Option<usize>,
+    /// Only the games against this player.
+    #[serde(default)]
+    pub vs: Option<String>,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub rated: Option<bool>,
+    /// `win`, `loss` or `draw` for the player, or `playing`.
+    #[serde(default)]
+    pub result: Option<String>,
 }
 
-/// A player's games, newest first.
+/// A player's games, newest first, filtered by opponent, variant, rated and result.
 pub async fn player_games(
     State(hub): State<Arc<Hub>>,
     Path(name): Path<String>,
     ApiQuery(query): ApiQuery<PlayerGamesQuery>,
 ) -> ApiResult<Json<Vec<GameSummary>>> {
     let account = account_named(&hub, &name).await?;
-    super::games::summaries(&hub, query.limit, query.offset, Some(account.id)).await
+    let opponent = match &query.vs {
+        Some(name) => Some(account_named(&hub, name).await?.id),
+        None => None,
+    };
+    let variant = match &query.variant {
+        Some(name) => Some(
+            name.parse::<Variant>()
+                .map_err(|e| ApiError::bad_request(format!("{e}")))?
+                .name()
+                .to_string(),
+        ),
+        None => None,
+    };
+    let outcome = match &query.result {
+        Some(text) => Some(Outcome::parse(text).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "result is win, loss, draw or playing, not '{}'",
+                loa_core::excerpt(text)
+            ))
+        })?),
+        None => None,
+    };
+    let filter = GameFilter {
+        account: Some(account.id),
+        opponent,
+        variant,
+        rated: query.rated,
+        outcome,
+    };
+    super::games::summaries(&hub, query.limit, query.offset, &filter).await
+}
+
+/// A player's results against one opponent.
+#[derive(Serialize)]
+pub struct OpponentView {
+    pub name: String,
+    pub bot: bool,
+    pub games: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+}
+
+/// A player's results against each opponent of their finished games, the most played
+/// first (at most 100).
+pub async fn player_opponents(
+    State(hub): State<Arc<Hub>>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Vec<OpponentView>>> {
+    let account = account_named(&hub, &name).await?;
+    let rows = hub.store.opponents(account.id, 100).await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|row| OpponentView {
+                games: row.wins + row.losses + row.draws,
+                name: row.name,
+                bot: row.bot,
+                wins: row.wins,
+                losses: row.losses,
+                draws: row.draws,
+            })
+            .collect(),
+    ))
 }
 
 #[derive(Deserialize)]

@@ -220,6 +220,49 @@ async fn a_rated_game_moves_both_ratings_and_the_profiles_show_them() {
     );
     let games = app.ok("GET", "/api/players/Bob/games", None).await;
     assert_eq!(games[0]["id"], game.as_str());
+    // The profile's filters, from Bob's side: he resigned.
+    let ids = |path: &'static str| {
+        let app = &app;
+        async move {
+            let games = app.ok("GET", path, None).await;
+            let games = games.as_array().unwrap().clone();
+            games
+                .iter()
+                .map(|g| g["id"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        ids("/api/players/bob/games?result=loss").await,
+        [game.clone()]
+    );
+    assert!(ids("/api/players/bob/games?result=win").await.is_empty());
+    assert_eq!(
+        ids("/api/players/bob/games?vs=ANN&rated=true&variant=standard").await,
+        [game.clone()]
+    );
+    assert!(ids("/api/players/bob/games?rated=false").await.is_empty());
+    assert!(ids("/api/players/bob/games?variant=parachute")
+        .await
+        .is_empty());
+    for bad in ["result=won", "variant=chess", "rated=maybe"] {
+        let path = format!("/api/players/bob/games?{bad}");
+        assert_eq!(
+            app.call("GET", &path, None).await.0,
+            StatusCode::BAD_REQUEST,
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        app.call("GET", "/api/players/bob/games?vs=nobody", None)
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.ok("GET", "/api/players/ann/opponents", None).await,
+        json!([{"name": "Bob", "bot": false, "games": 1, "wins": 1, "losses": 0, "draws": 0}])
+    );
 }
 
 #[tokio::test]
