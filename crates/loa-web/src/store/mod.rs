@@ -11,9 +11,7 @@ mod ratings;
 mod sessions;
 
 pub use accounts::AccountRow;
-pub use games::{
-    Change, ChatRow, GameFilter, GameRow, MoveRow, OpponentRow, Outcome, SeatRow, StoredGame,
-};
+pub use games::{Change, ChatRow, GameFilter, GameRow, MoveRow, Outcome, SeatRow, StoredGame};
 pub use pairing::{ChallengeRow, SeekRow};
 pub use ratings::{RankedRow, RatingRow, RatingUpdate};
 pub use sessions::ACCOUNT_KEY;
