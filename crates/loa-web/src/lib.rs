@@ -21,6 +21,7 @@ mod ratings;
 mod server;
 mod setup;
 mod store;
+mod tournament;
 mod view;
 mod ws;
 

@@ -1,0 +1,188 @@
+//! Arena: players paired again as soon as they finish.
+
+use super::{GameResult, PlayerId};
+use std::collections::{BTreeMap, HashMap};
+
+/// A player waiting for a game in an arena.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Waiting {
+    pub id: PlayerId,
+    pub points: u32,
+    pub rating: f64,
+    pub last_opponent: Option<PlayerId>,
+    /// Games with Black minus games with White so far.
+    pub color_balance: i32,
+}
+
+/// Pairs of the waiting players as (black, white); one may be left to wait.
+pub fn pair(waiting: &[Waiting]) -> Vec<(PlayerId, PlayerId)> {
+    let mut queue: Vec<&Waiting> = waiting.iter().collect();
+    queue.sort_by(|a, b| {
+        b.points
+            .cmp(&a.points)
+            .then(b.rating.total_cmp(&a.rating))
+            .then(a.id.cmp(&b.id))
+    });
+    let mut pairs = Vec::with_capacity(queue.len() / 2);
+    let mut first = 0;
+    while first + 1 < queue.len() {
+        let third = first + 2;
+        if just_met(queue[first], queue[first + 1])
+            && third < queue.len()
+            && !just_met(queue[first], queue[third])
+        {
+            queue.swap(first + 1, third);
+        }
+        let (better, worse) = (queue[first], queue[first + 1]);
+        // White goes to whoever has had Black more often, the better ranked if even.
+        if worse.color_balance > better.color_balance {
+            pairs.push((better.id, worse.id));
+        } else {
+            pairs.push((worse.id, better.id));
+        }
+        first += 2;
+    }
+    pairs
+}
+
+fn just_met(a: &Waiting, b: &Waiting) -> bool {
+    a.last_opponent == Some(b.id) || b.last_opponent == Some(a.id)
+}
+
+/// An arena game, finished, in the order the games ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArenaGame {
+    pub black: PlayerId,
+    pub white: PlayerId,
+    pub result: GameResult,
+}
+
+/// Each player's arena points from their finished games, in order.
+pub fn points(games: &[ArenaGame]) -> BTreeMap<PlayerId, u32> {
+    let mut points = BTreeMap::new();
+    let mut wins_in_a_row: HashMap<PlayerId, u32> = HashMap::new();
+    for game in games {
+        let (black_points, white_points) = match game.result {
+            GameResult::BlackWins => (2, 0),
+            GameResult::WhiteWins => (0, 2),
+            GameResult::Draw => (1, 1),
+        };
+        for (player, earned) in [(game.black, black_points), (game.white, white_points)] {
+            let streak = wins_in_a_row.entry(player).or_insert(0);
+            // Two wins running set a player on fire: double points until they fail to win.
+            let factor = if *streak >= 2 { 2 } else { 1 };
+            *points.entry(player).or_insert(0) += earned * factor;
+            *streak = if earned == 2 { *streak + 1 } else { 0 };
+        }
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use GameResult::{BlackWins, Draw, WhiteWins};
+
+    fn waiting(id: PlayerId, points: u32, rating: f64, color_balance: i32) -> Waiting {
+        Waiting {
+            id,
+            points,
+            rating,
+            last_opponent: None,
+            color_balance,
+        }
+    }
+
+    fn after(mut player: Waiting, opponent: PlayerId) -> Waiting {
+        player.last_opponent = Some(opponent);
+        player
+    }
+
+    #[test]
+    fn neighbours_by_points_then_rating_then_id_are_paired() {
+        let queue = [
+            waiting(1, 5, 1500.0, 0),
+            waiting(2, 7, 1400.0, 1),
+            waiting(3, 5, 1600.0, -1),
+            waiting(4, 5, 1600.0, 0),
+            waiting(5, 0, 2000.0, 0),
+        ];
+        // Ranked 2, 3, 4, 1, 5: 2 has had Black more than 3, so has White; 4 and 1 are
+        // even, so 4, ranked higher, has White; 5 waits.
+        assert_eq!(pair(&queue), vec![(3, 2), (1, 4)]);
+        assert!(pair(&queue[..1]).is_empty());
+        assert!(pair(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_last_opponent_is_swapped_for_the_next_player() {
+        let queue = [
+            after(waiting(1, 4, 1500.0, 0), 2),
+            after(waiting(2, 3, 1500.0, 0), 1),
+            waiting(3, 2, 1500.0, 0),
+            waiting(4, 1, 1500.0, 0),
+        ];
+        assert_eq!(pair(&queue), vec![(3, 1), (4, 2)]);
+        // With three waiting, the swap leaves the last opponent to wait.
+        assert_eq!(pair(&queue[..3]), vec![(3, 1)]);
+    }
+
+    #[test]
+    fn a_rematch_stands_when_a_swap_would_not_help() {
+        // 1 has just played 2, and 3 has just played 1: swapping 3 in is no better.
+        let queue = [
+            after(waiting(1, 4, 1500.0, 0), 2),
+            waiting(2, 3, 1500.0, 0),
+            after(waiting(3, 2, 1500.0, 0), 1),
+            waiting(4, 1, 1500.0, 0),
+        ];
+        assert_eq!(pair(&queue), vec![(2, 1), (4, 3)]);
+        // The last two have nobody to swap with.
+        let queue = [
+            waiting(1, 4, 1500.0, 0),
+            waiting(2, 3, 1500.0, 0),
+            after(waiting(3, 2, 1500.0, 0), 4),
+            waiting(4, 1, 1500.0, 0),
+        ];
+        assert_eq!(pair(&queue), vec![(2, 1), (4, 3)]);
+    }
+
+    fn game(black: PlayerId, white: PlayerId, result: GameResult) -> ArenaGame {
+        ArenaGame {
+            black,
+            white,
+            result,
+        }
+    }
+
+    #[test]
+    fn two_wins_running_double_the_points_until_a_game_is_not_won() {
+        let games = [
+            game(1, 2, BlackWins), // 1: 2
+            game(3, 1, WhiteWins), // 1: 2, now on fire
+            game(1, 2, BlackWins), // 1: 4
+            game(1, 3, Draw),      // 1: 2, fire out; 3: 1
+            game(2, 3, BlackWins), // 2: 2
+            game(2, 1, BlackWins), // 2: 2, now on fire; 1: 0
+            game(2, 3, Draw),      // 2: 2, fire out; 3: 1
+            game(1, 3, BlackWins), // 1: 2
+        ];
+        let expected: BTreeMap<PlayerId, u32> = [(1, 12), (2, 6), (3, 2)].into();
+        assert_eq!(points(&games), expected);
+    }
+
+    #[test]
+    fn a_streak_stays_on_fire_while_the_wins_go_on() {
+        let games = [
+            game(1, 2, BlackWins),
+            game(3, 1, WhiteWins),
+            game(1, 2, BlackWins),
+            game(3, 1, WhiteWins),
+            game(1, 3, WhiteWins),
+            game(1, 2, BlackWins),
+        ];
+        // 1: 2 + 2 + 4 + 4 + 0 + 2.
+        let expected: BTreeMap<PlayerId, u32> = [(1, 14), (2, 0), (3, 2)].into();
+        assert_eq!(points(&games), expected);
+    }
+}
