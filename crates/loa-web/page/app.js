@@ -1,6 +1,6 @@
 // @ts-check
 // The page of `loa serve`: the lobby, a game being played or replayed, the analysis
-// board, the saved games, players' profiles, the leaderboards and one's account. It
+// board, the saved games, players' profiles, the leaderboards, tournaments and one's account. It
 // reads and changes everything only through the JSON API (docs/web.md) and hears
 // changes on its WebSockets. This entry routes by the address; each page is a module of
 // its own under js/.
@@ -17,6 +17,8 @@ import { navigate, setRouter } from './js/navigate.js';
 import { showTurn } from './js/notify.js';
 import { PlayersPage } from './js/players.js';
 import { ProfilePage } from './js/profile.js';
+import { TournamentPage } from './js/tournament.js';
+import { TournamentsPage } from './js/tournaments.js';
 import { loadAccount, onAccountChange } from './js/session.js';
 
 /**
@@ -50,6 +52,7 @@ async function route() {
   const params = new URLSearchParams(location.search);
   const game = /^\/game\/([a-z0-9]+)$/.exec(path);
   const player = /^\/@\/([^/]+)$/.exec(path);
+  const tournament = /^\/tournament\/([a-z0-9]+)$/.exec(path);
   /** @type {Meta} */
   let offer;
   try {
@@ -67,6 +70,16 @@ async function route() {
     } else if (player) {
       showTurn(false);
       const page = new ProfilePage(offer, decodeURIComponent(player[1]));
+      current = page;
+      await page.start();
+    } else if (tournament) {
+      showTurn(false);
+      const page = new TournamentPage(offer, tournament[1]);
+      current = page;
+      await page.start();
+    } else if (path === '/tournaments') {
+      showTurn(false);
+      const page = new TournamentsPage(offer);
       current = page;
       await page.start();
     } else if (path === '/players') {

@@ -68,6 +68,18 @@ impl From<HubError> for ApiError {
     }
 }
 
+impl From<crate::director::DirectorError> for ApiError {
+    fn from(err: crate::director::DirectorError) -> ApiError {
+        use crate::director::DirectorError;
+        match err {
+            DirectorError::NotFound => ApiError::new(StatusCode::NOT_FOUND, "no such tournament"),
+            DirectorError::Refused(message) => ApiError::new(StatusCode::CONFLICT, message),
+            DirectorError::Store(err) => err.into(),
+            DirectorError::Hub(err) => err.into(),
+        }
+    }
+}
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(err: crate::store::StoreError) -> ApiError {
         ApiError::internal(err)

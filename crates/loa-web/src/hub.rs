@@ -54,6 +54,8 @@ pub struct Hub {
     pub sign_ins: SignInGuard,
     /// Told whenever the lobby's seeks change.
     pub lobby: broadcast::Sender<()>,
+    /// Runs the tournaments; told the id of each tournament that changes.
+    pub director: crate::director::Director,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
 
@@ -64,6 +66,7 @@ impl Hub {
             pool,
             sign_ins: SignInGuard::default(),
             lobby: broadcast::channel(16).0,
+            director: crate::director::Director::default(),
             games: Mutex::new(HashMap::new()),
         })
     }
@@ -153,7 +156,8 @@ impl Hub {
         let Some(mut changed) = action(&mut copy, now)? else {
             return Ok(None);
         };
-        if copy.rated && copy.is_over() && !live.is_over() {
+        let ended = copy.is_over() && !live.is_over();
+        if copy.rated && ended {
             self.rate(&mut copy, &mut changed).await?;
         }
         self.store
@@ -163,6 +167,12 @@ impl Hub {
         *live = copy;
         let view = live.view(now);
         self.after_change(open, &live, &view);
+        let end = ended.then(|| crate::director::GameEnd::of(&live));
+        // The game's lock is let go first: the director opens other games.
+        drop(live);
+        if let Some(end) = end {
+            crate::director::game_ended(self, end).await;
+        }
         Ok(Some(view))
     }
 

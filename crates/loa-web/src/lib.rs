@@ -6,6 +6,7 @@ mod accounts;
 mod api;
 mod auth;
 mod clock;
+mod director;
 mod engine_pool;
 mod error;
 mod game;

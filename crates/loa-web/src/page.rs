@@ -45,6 +45,8 @@ const MODULES: &[(&str, &str)] = &[
     ("seats.js", include_str!("../page/js/seats.js")),
     ("session.js", include_str!("../page/js/session.js")),
     ("terms-form.js", include_str!("../page/js/terms-form.js")),
+    ("tournament.js", include_str!("../page/js/tournament.js")),
+    ("tournaments.js", include_str!("../page/js/tournaments.js")),
     ("tree.js", include_str!("../page/js/tree.js")),
     ("types.js", include_str!("../page/js/types.js")),
 ];

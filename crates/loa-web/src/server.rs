@@ -81,6 +81,25 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/players/{name}", get(api::player))
         .route("/api/players/{name}/games", get(api::player_games))
         .route("/api/players/{name}/opponents", get(api::player_opponents))
+        .route(
+            "/api/tournaments",
+            post(api::create_tournament).get(api::list_tournaments),
+        )
+        .route("/api/tournaments/{id}", get(api::get_tournament))
+        .route("/api/tournaments/{id}/join", post(api::join_tournament))
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(api::withdraw_from_tournament),
+        )
+        .route("/api/tournaments/{id}/start", post(api::start_tournament))
+        .route("/api/tournaments/{id}/games.pgn", get(api::tournament_pgn))
+        .route(
+            "/api/tournaments/{id}/standings.csv",
+            get(api::tournament_csv),
+        )
+        .route("/api/tournaments/{id}/socket", get(ws::tournament_socket))
+        .route("/tournaments", get(page::index))
+        .route("/tournament/{id}", get(page::index))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/seeks", post(api::create_seek).get(api::list_seeks))
         .route(
@@ -214,6 +233,7 @@ impl Server {
             let games = loa_core::counted(resumed, "game");
             tracing::info!("{games} with running clocks resumed");
         }
+        crate::director::spawn(&self.hub);
         let app = router(self.hub, self.public_url.as_deref());
         axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)

@@ -166,6 +166,48 @@ pub async fn lobby_socket(
         }))
 }
 
+/// A tournament's view, sent at once and again after each change.
+pub async fn tournament_socket(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    check_origin(&headers)?;
+    // The socket of a tournament that does not exist is refused before the upgrade.
+    let _ = crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await?;
+    Ok(upgrade
+        .max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |mut socket| async move {
+            let mut changes = hub.director.changes.subscribe();
+            loop {
+                let Ok(axum::Json(view)) =
+                    crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await
+                else {
+                    break;
+                };
+                let json = serde_json::to_string(&view).unwrap_or_default();
+                if socket.send(Message::Text(json.into())).await.is_err() {
+                    break;
+                }
+                // Until this tournament changes (a missed change is in the next view).
+                loop {
+                    tokio::select! {
+                        change = changes.recv() => match change {
+                            Ok(changed) if changed != id => continue,
+                            Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
+                            Err(_) => return,
+                        },
+                        incoming = socket.recv() => match incoming {
+                            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                            Some(Ok(_)) => continue,
+                        },
+                    }
+                }
+            }
+        }))
+}
+
 pub async fn analysis_socket(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,

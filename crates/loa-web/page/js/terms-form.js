@@ -23,7 +23,8 @@ export const RULES_WORDS = {
 /**
  * The fields, and what they say: the terms, or what is wrong with them.
  * @param {Meta} meta
- * @param {{ rated?: boolean }} [start]
+ * @param {{ rated?: boolean, color?: boolean }} [start] `color: false` leaves the colour out (a
+ *   tournament gives it)
  * @returns {{ el: HTMLElement, read: () => Terms | string }}
  */
 export function termsForm(meta, start = {}) {
@@ -78,7 +79,7 @@ export function termsForm(meta, start = {}) {
     h('div', { class: 'row' }, h('label', {}, 'Clock ', kind), liveRow, daysRow, speed),
     h('div', { class: 'row' },
       h('label', { title: me ? 'Counts for both players\' ratings' : 'Rated games need an account: sign in' }, rated, 'Rated'),
-      h('label', {}, 'Your colour ', color)));
+      start.color === false ? null : h('label', {}, 'Your colour ', color)));
   return {
     el,
     read() {

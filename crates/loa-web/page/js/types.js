@@ -366,3 +366,55 @@
  */
 
 export {};
+
+/**
+ * A board of a tournament's round: a game, or a bye.
+ * @typedef {object} TournamentPairing
+ * @property {number} round
+ * @property {number} board
+ * @property {string} [game]
+ * @property {string} [black]
+ * @property {string} [white]
+ * @property {string | null} [result] `1-0`, `0-1`, `1/2-1/2`; null while played
+ * @property {boolean} [forfeit]
+ * @property {string} [bye] the player of a bye
+ * @property {number} [points] what the bye scores
+ */
+
+/**
+ * @typedef {object} TournamentStanding
+ * @property {number} rank
+ * @property {string} name
+ * @property {number} points
+ * @property {number} sonneborn_berger
+ * @property {number} buchholz
+ * @property {number} wins
+ * @property {number} draws
+ * @property {number} losses
+ * @property {number} byes
+ * @property {number} rating
+ * @property {boolean} active
+ */
+
+/**
+ * `GET /api/tournaments/{id}`.
+ * @typedef {object} Tournament
+ * @property {string} id
+ * @property {string} name
+ * @property {'swiss' | 'round-robin' | 'arena' | 'league'} format
+ * @property {number} rounds
+ * @property {string} variant
+ * @property {string} rules
+ * @property {TimeControl} clock
+ * @property {boolean} rated
+ * @property {string} creator
+ * @property {'open' | 'running' | 'finished'} status
+ * @property {number} round
+ * @property {number | null} starts_at
+ * @property {number | null} started_at
+ * @property {number | null} finished_at
+ * @property {string | null} championship
+ * @property {number} players
+ * @property {TournamentPairing[]} pairings
+ * @property {TournamentStanding[]} standings
+ */

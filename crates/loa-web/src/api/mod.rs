@@ -9,12 +9,14 @@ mod games;
 mod pairing;
 mod players;
 mod positions;
+mod tournaments;
 
 pub use accounts::*;
 pub use games::*;
 pub use pairing::*;
 pub use players::*;
 pub use positions::*;
+pub use tournaments::*;
 
 use crate::error::{ApiError, ApiResult};
 use crate::line::Unknown;

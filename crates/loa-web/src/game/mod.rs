@@ -180,6 +180,14 @@ impl LiveGame {
         live
     }
 
+    /// Runs the clock now, without waiting for the first move: a tournament's player who
+    /// does not come loses on time.
+    pub fn start_clock(&mut self, now: i64) {
+        if let (Some(clock), None) = (&mut self.clock, &self.ending) {
+            clock.start(now);
+        }
+    }
+
     /// The game begins. A live clock waits for the first move, so nobody loses time to a
     /// page still loading; a correspondence move's days run at once.
     fn start(&mut self, now: i64) {

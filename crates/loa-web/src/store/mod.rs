@@ -9,12 +9,14 @@ mod games;
 mod pairing;
 mod ratings;
 mod sessions;
+mod tournaments;
 
 pub use accounts::AccountRow;
 pub use games::{Change, ChatRow, GameFilter, GameRow, MoveRow, Outcome, SeatRow, StoredGame};
 pub use pairing::{ChallengeRow, SeekRow};
 pub use ratings::{RankedRow, RatingRow, RatingUpdate};
 pub use sessions::ACCOUNT_KEY;
+pub use tournaments::{BoardRow, EntrantRow, TournamentRow};
 
 use sqlx::migrate::{Migrate, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};

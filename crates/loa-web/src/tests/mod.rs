@@ -10,6 +10,7 @@ mod meta;
 mod pairing;
 mod records;
 mod rematch;
+mod tournaments;
 
 use crate::engine_pool::EnginePool;
 use crate::hub::Hub;

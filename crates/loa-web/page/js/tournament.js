@@ -1,0 +1,172 @@
+// @ts-check
+// One tournament (/tournament/ID): what it is, join, withdraw or start it, the standings
+// with their tie-breaks, a crosstable round by round, and each round's pairings with
+// links to the games; kept live over the tournament's socket.
+
+import { api, errorMessage, socketUrl } from './api.js';
+import { app, h } from './dom.js';
+import { clockLabel, gameTitle, sameName } from './format.js';
+import { signedIn } from './session.js';
+import { formatLabel, when } from './tournaments.js';
+
+/**
+ * @typedef {import('./types.js').Meta} Meta
+ * @typedef {import('./types.js').Tournament} Tournament
+ * @typedef {import('./types.js').TournamentPairing} TournamentPairing
+ */
+
+/** @param {number} points */
+function pointsText(points) {
+  const whole = Math.floor(points);
+  const half = points - whole >= 0.5 ? '½' : '';
+  return whole === 0 && half ? half : `${whole}${half}`;
+}
+
+export class TournamentPage {
+  /**
+   * @param {Meta} meta
+   * @param {string} id
+   */
+  constructor(meta, id) {
+    this.meta = meta;
+    this.id = id;
+    /** @type {WebSocket | null} */
+    this.socket = null;
+    this.closed = false;
+    this.error = h('p', { class: 'error', role: 'alert', 'data-testid': 'tournament-action-error' });
+  }
+
+  dispose() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+  }
+
+  async start() {
+    /** @type {Tournament} */
+    const t = await api('GET', `/api/tournaments/${encodeURIComponent(this.id)}`);
+    this.show(t);
+    this.connect();
+  }
+
+  connect(delay = 1000) {
+    if (this.closed) return;
+    const socket = new WebSocket(socketUrl(`/api/tournaments/${encodeURIComponent(this.id)}/socket`));
+    this.socket = socket;
+    let opened = false;
+    socket.onopen = () => { opened = true; };
+    socket.onmessage = (e) => { this.show(JSON.parse(e.data)); };
+    socket.onclose = () => {
+      if (this.closed) return;
+      setTimeout(() => this.connect(opened ? 1000 : Math.min(delay * 2, 15000)), opened ? 500 : delay);
+    };
+  }
+
+  /**
+   * @param {'join' | 'withdraw' | 'start'} action
+   */
+  async act(action) {
+    this.error.textContent = '';
+    try {
+      this.show(await api('POST', `/api/tournaments/${encodeURIComponent(this.id)}/${action}`));
+    } catch (err) {
+      this.error.textContent = errorMessage(err);
+    }
+  }
+
+  /** @param {Tournament} t */
+  show(t) {
+    const me = signedIn();
+    const mine = me ? t.standings.find((s) => sameName(s.name, me.name)) : undefined;
+    const playing = Boolean(mine && mine.active);
+    const canJoin = me && !playing && (t.status === 'open' || (t.status === 'running' && t.format === 'swiss'));
+    const actions = h('div', { class: 'row' },
+      canJoin ? h('button', { class: 'primary', 'data-testid': 'join-tournament', onclick: () => this.act('join') }, 'Join') : null,
+      me && playing && t.status !== 'finished' ? h('button', { 'data-testid': 'withdraw-tournament', onclick: () => this.act('withdraw') }, 'Withdraw') : null,
+      me && t.status === 'open' && sameName(t.creator, me.name)
+        ? h('button', { class: 'primary', 'data-testid': 'start-tournament', onclick: () => this.act('start') }, 'Start now') : null,
+      !me && t.status !== 'finished' ? h('span', { class: 'muted' }, 'Sign in to play in it.') : null);
+    const id = encodeURIComponent(t.id);
+    app.replaceChildren(
+      h('h1', { 'data-testid': 'tournament-name' }, t.name),
+      h('p', { class: 'muted', 'data-testid': 'tournament-facts' },
+        `${formatLabel(t)} · ${gameTitle(this.meta, t.variant)} · ${clockLabel(t.clock)} · ${t.rated ? 'rated' : 'casual'} · by `,
+        h('a', { href: `/@/${t.creator}` }, t.creator)),
+      h('p', { 'data-testid': 'tournament-status' }, h('strong', {}, { open: 'Open', running: 'Playing', finished: 'Finished' }[t.status]), ` · ${when(t)} · ${t.players} ${t.players === 1 ? 'player' : 'players'}`),
+      actions,
+      this.error,
+      h('h2', {}, 'Standings'),
+      this.standings(t),
+      ...(t.round > 0 ? [h('h2', {}, 'Crosstable'), this.crosstable(t), h('h2', {}, 'Pairings'), this.pairings(t)] : []),
+      t.round > 0 ? h('p', {}, h('a', { href: `/api/tournaments/${id}/games.pgn`, download: '' }, 'All games (PGN)'), ' · ',
+        h('a', { href: `/api/tournaments/${id}/standings.csv`, download: '' }, 'Standings (CSV)')) : '');
+  }
+
+  /** @param {Tournament} t */
+  standings(t) {
+    if (t.standings.length === 0) return h('p', { class: 'muted' }, 'Nobody has joined yet.');
+    return h('table', { class: 'standings', 'data-testid': 'standings' },
+      h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Player'), h('th', {}, 'Points'),
+        h('th', { title: 'Sonneborn-Berger: the points of the players one beat, and half those of the players one drew with' }, 'SB'),
+        h('th', { class: 'wide', title: 'Buchholz: the points of all one\'s opponents' }, 'Bh'),
+        h('th', { class: 'wide' }, 'W'), h('th', { class: 'wide' }, 'D'), h('th', { class: 'wide' }, 'L'), h('th', { class: 'wide' }, 'Rating'))),
+      h('tbody', {}, t.standings.map((s) => h('tr', { 'data-testid': 'standing', class: s.active ? null : 'withdrawn' },
+        h('td', {}, s.rank),
+        h('td', {}, h('a', { href: `/@/${s.name}`, class: 'name-cut', title: s.name }, s.name), s.active ? '' : h('span', { class: 'muted small' }, ' withdrawn')),
+        h('td', {}, h('strong', {}, pointsText(s.points))),
+        h('td', {}, s.sonneborn_berger),
+        h('td', { class: 'wide' }, s.buchholz),
+        h('td', { class: 'wide' }, s.wins), h('td', { class: 'wide' }, s.draws), h('td', { class: 'wide' }, s.losses),
+        h('td', { class: 'wide' }, s.rating)))));
+  }
+
+  /**
+   * Each player's rounds: the result, the opponent's rank and the colour (● Black).
+   * @param {Tournament} t
+   */
+  crosstable(t) {
+    const rank = new Map(t.standings.map((s) => [s.name, s.rank]));
+    const rounds = Array.from({ length: t.round }, (_, i) => i + 1);
+    /** @type {Map<string, Map<number, string>>} */
+    const cells = new Map(t.standings.map((s) => [s.name, new Map()]));
+    for (const p of t.pairings) {
+      if (p.bye) {
+        cells.get(p.bye)?.set(p.round, `${pointsText(p.points ?? 0)} bye`);
+        continue;
+      }
+      if (!p.black || !p.white) continue;
+      /** @type {[string, string, string][]} */
+      const sides = [[p.black, p.white, '●'], [p.white, p.black, '○']];
+      for (const [player, opponent, mark] of sides) {
+        const score = p.result == null ? '…'
+          : p.result === '1/2-1/2' ? '½' : (p.result === '1-0') === (player === p.black) ? '1' : '0';
+        cells.get(player)?.set(p.round, `${score} ${mark}${rank.get(opponent) ?? '?'}${p.forfeit ? ' ff' : ''}`);
+      }
+    }
+    return h('div', { class: 'scroll-x' }, h('table', { class: 'crosstable', 'data-testid': 'crosstable' },
+      h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Player'), rounds.map((r) => h('th', {}, `R${r}`)), h('th', {}, 'Pts'))),
+      h('tbody', {}, t.standings.map((s) => h('tr', {},
+        h('td', {}, s.rank), h('td', {}, h('span', { class: 'name-cut', title: s.name }, s.name)),
+        rounds.map((r) => h('td', {}, cells.get(s.name)?.get(r) ?? '')),
+        h('td', {}, h('strong', {}, pointsText(s.points))))))));
+  }
+
+  /**
+   * The rounds, the latest first.
+   * @param {Tournament} t
+   */
+  pairings(t) {
+    /** @type {Map<number, TournamentPairing[]>} */
+    const byRound = new Map();
+    for (const p of t.pairings) byRound.set(p.round, [...(byRound.get(p.round) ?? []), p]);
+    const rounds = [...byRound.keys()].sort((a, b) => b - a);
+    return h('div', { 'data-testid': 'pairings' }, rounds.map((r) => h('details', { open: r === t.round },
+      h('summary', {}, `Round ${r}`),
+      h('table', { class: 'pairings' }, h('tbody', {}, (byRound.get(r) ?? []).map((p) => p.bye
+        ? h('tr', { 'data-testid': 'pairing' }, h('td', {}, p.board), h('td', { colspan: 3 }, `${p.bye}: bye (${pointsText(p.points ?? 0)})`))
+        : h('tr', { 'data-testid': 'pairing' },
+          h('td', {}, p.board),
+          h('td', {}, '● ', p.black ?? '?', ' – ○ ', p.white ?? '?'),
+          h('td', { class: 'result' }, p.result ?? 'playing', p.forfeit ? ' (forfeit)' : ''),
+          h('td', {}, p.game ? h('a', { href: `/game/${p.game}`, 'data-testid': 'pairing-game' }, p.result ? 'Replay' : 'Watch') : ''))))))));
+  }
+}

@@ -1,0 +1,416 @@
+//! Tournaments: their rows, players and boards.
+
+use super::{Store, StoreError};
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+const TOURNAMENT_COLUMNS: &str = "id, name, format, rounds, minutes, variant, rules, clock, rated,
+    creator, status, round, starts_at, started_at, finished_at, created_at, championship";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    pub id: String,
+    pub name: String,
+    pub format: String,
+    pub rounds: i64,
+    pub minutes: Option<i64>,
+    pub variant: String,
+    pub rules: String,
+    /// JSON: the time control.
+    pub clock: String,
+    pub rated: bool,
+    pub creator: i64,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    pub round: i64,
+    pub starts_at: Option<i64>,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+    pub created_at: i64,
+    pub championship: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntrantRow {
+    pub account: i64,
+    pub name: String,
+    pub joined_at: i64,
+    pub rating: f64,
+    pub active: bool,
+    pub division: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardRow {
+    pub round: i64,
+    pub board: i64,
+    pub game_id: Option<String>,
+    /// Black, or the player of a bye.
+    pub black: i64,
+    pub white: Option<i64>,
+    pub bye_points: Option<f64>,
+    /// `black`, `white` or `draw`, once the game is over.
+    pub result: Option<String>,
+    pub forfeit: bool,
+}
+
+fn tournament_row(r: &SqliteRow) -> Result<TournamentRow, sqlx::Error> {
+    Ok(TournamentRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        format: r.try_get("format")?,
+        rounds: r.try_get("rounds")?,
+        minutes: r.try_get("minutes")?,
+        variant: r.try_get("variant")?,
+        rules: r.try_get("rules")?,
+        clock: r.try_get("clock")?,
+        rated: r.try_get("rated")?,
+        creator: r.try_get("creator")?,
+        status: r.try_get("status")?,
+        round: r.try_get("round")?,
+        starts_at: r.try_get("starts_at")?,
+        started_at: r.try_get("started_at")?,
+        finished_at: r.try_get("finished_at")?,
+        created_at: r.try_get("created_at")?,
+        championship: r.try_get("championship")?,
+    })
+}
+
+fn board_row(r: &SqliteRow) -> Result<BoardRow, sqlx::Error> {
+    Ok(BoardRow {
+        round: r.try_get("round")?,
+        board: r.try_get("board")?,
+        game_id: r.try_get("game_id")?,
+        black: r.try_get("black")?,
+        white: r.try_get("white")?,
+        bye_points: r.try_get("bye_points")?,
+        result: r.try_get("result")?,
+        forfeit: r.try_get("forfeit")?,
+    })
+}
+
+impl Store {
+    pub async fn create_tournament(&self, t: &TournamentRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tournaments (id, name, format, rounds, minutes, variant, rules, clock,
+                rated, creator, status, round, starts_at, started_at, finished_at, created_at,
+                championship)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        )
+        .bind(&t.id)
+        .bind(&t.name)
+        .bind(&t.format)
+        .bind(t.rounds)
+        .bind(t.minutes)
+        .bind(&t.variant)
+        .bind(&t.rules)
+        .bind(&t.clock)
+        .bind(t.rated)
+        .bind(t.creator)
+        .bind(&t.status)
+        .bind(t.round)
+        .bind(t.starts_at)
+        .bind(t.started_at)
+        .bind(t.finished_at)
+        .bind(t.created_at)
+        .bind(&t.championship)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        let select = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1");
+        let row = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(tournament_row).transpose()?)
+    }
+
+    /// Tournaments by status (`None`: any), the soonest to start and the latest
+    /// finished first.
+    pub async fn tournaments(
+        &self,
+        status: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let select = format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+             WHERE ?1 IS NULL OR status = ?1
+             ORDER BY CASE status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END,
+                      COALESCE(finished_at, starts_at, created_at) DESC, id
+             LIMIT ?2"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(select))
+            .bind(status)
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(tournament_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Open tournaments whose start time has come.
+    pub async fn tournaments_due(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        let ids = sqlx::query_scalar(
+            "SELECT id FROM tournaments WHERE status = 'open' AND starts_at <= ?1 ORDER BY starts_at",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids)
+    }
+
+    /// Adds a player; false if they were in already.
+    pub async fn join_tournament(
+        &self,
+        id: &str,
+        account: i64,
+        rating: f64,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, account_id, joined_at, rating)
+             VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+        )
+        .bind(id)
+        .bind(account)
+        .bind(now)
+        .bind(rating)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Takes a player out: before the start, off the list; after, never paired again.
+    pub async fn withdraw_from_tournament(
+        &self,
+        id: &str,
+        account: i64,
+        started: bool,
+    ) -> Result<bool, StoreError> {
+        let statement = if started {
+            "UPDATE tournament_players SET active = 0
+             WHERE tournament_id = ?1 AND account_id = ?2 AND active = 1"
+        } else {
+            "DELETE FROM tournament_players WHERE tournament_id = ?1 AND account_id = ?2"
+        };
+        let done = sqlx::query(statement)
+            .bind(id)
+            .bind(account)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The players, in the order they joined.
+    pub async fn entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT p.account_id, a.name, p.joined_at, p.rating, p.active, p.division
+             FROM tournament_players p JOIN accounts a ON a.id = p.account_id
+             WHERE p.tournament_id = ?1 ORDER BY p.joined_at, p.account_id",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(EntrantRow {
+                    account: r.try_get("account_id")?,
+                    name: r.try_get("name")?,
+                    joined_at: r.try_get("joined_at")?,
+                    rating: r.try_get("rating")?,
+                    active: r.try_get("active")?,
+                    division: r.try_get("division")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// Starts a tournament: its players' ratings (and divisions) as of now.
+    pub async fn start_tournament(
+        &self,
+        id: &str,
+        now: i64,
+        seeds: &[(i64, f64, Option<i64>)],
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let started = sqlx::query(
+            "UPDATE tournaments SET status = 'running', started_at = ?2
+             WHERE id = ?1 AND status = 'open'",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if started.rows_affected() == 0 {
+            return Ok(false);
+        }
+        for (account, rating, division) in seeds {
+            sqlx::query(
+                "UPDATE tournament_players SET rating = ?3, division = ?4
+                 WHERE tournament_id = ?1 AND account_id = ?2",
+            )
+            .bind(id)
+            .bind(account)
+            .bind(rating)
+            .bind(division)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// A league season's divisions: those not placed have none.
+    pub async fn set_divisions(&self, id: &str, placed: &[(i64, i64)]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE tournament_players SET division = NULL WHERE tournament_id = ?1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        for (account, division) in placed {
+            sqlx::query(
+                "UPDATE tournament_players SET division = ?3
+                 WHERE tournament_id = ?1 AND account_id = ?2",
+            )
+            .bind(id)
+            .bind(account)
+            .bind(division)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every board of every round, in order.
+    pub async fn boards(&self, id: &str) -> Result<Vec<BoardRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT round, board, game_id, black, white, bye_points, result, forfeit
+             FROM tournament_boards WHERE tournament_id = ?1 ORDER BY round, board",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(board_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Writes a new round's boards (their games not yet made) and makes it the current
+    /// round.
+    pub async fn add_round(
+        &self,
+        id: &str,
+        round: i64,
+        boards: &[BoardRow],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for b in boards {
+            sqlx::query(
+                "INSERT INTO tournament_boards (tournament_id, round, board, black, white,
+                    bye_points, result, forfeit)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .bind(id)
+            .bind(b.round)
+            .bind(b.board)
+            .bind(b.black)
+            .bind(b.white)
+            .bind(b.bye_points)
+            .bind(&b.result)
+            .bind(b.forfeit)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query("UPDATE tournaments SET round = ?2 WHERE id = ?1")
+            .bind(id)
+            .bind(round)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn set_board_game(
+        &self,
+        id: &str,
+        round: i64,
+        board: i64,
+        game: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE tournament_boards SET game_id = ?4
+             WHERE tournament_id = ?1 AND round = ?2 AND board = ?3",
+        )
+        .bind(id)
+        .bind(round)
+        .bind(board)
+        .bind(game)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The tournament a game belongs to, if any.
+    pub async fn tournament_of_game(&self, game: &str) -> Result<Option<String>, StoreError> {
+        let id =
+            sqlx::query_scalar("SELECT tournament_id FROM tournament_boards WHERE game_id = ?1")
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(id)
+    }
+
+    /// Notes a game's result on its board; false if it was noted already.
+    pub async fn set_board_result(
+        &self,
+        game: &str,
+        result: &str,
+        forfeit: bool,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE tournament_boards SET result = ?2, forfeit = ?3
+             WHERE game_id = ?1 AND result IS NULL",
+        )
+        .bind(game)
+        .bind(result)
+        .bind(forfeit)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Ends a tournament, with the medals it awards as (account, place).
+    pub async fn finish_tournament(
+        &self,
+        id: &str,
+        now: i64,
+        medals: &[(i64, i64)],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE tournaments SET status = 'finished', finished_at = ?2
+             WHERE id = ?1 AND status = 'running'",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 1 {
+            for (account, place) in medals {
+                sqlx::query(
+                    "INSERT INTO medals (account_id, event, place, at) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .bind(account)
+                .bind(id)
+                .bind(place)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

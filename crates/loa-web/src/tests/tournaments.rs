@@ -1,0 +1,450 @@
+//! Tournaments through the API: made, joined, started, paired round by round as games
+//! end, finished; the rules of who may do what.
+
+use super::accounts::{as_person, sign_up, Person};
+use super::App;
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn swiss(rounds: i64) -> Value {
+    json!({
+        "name": "Autumn Swiss",
+        "format": "swiss",
+        "rounds": rounds,
+        "variant": "standard",
+        "rules": "draw",
+        "clock": {"kind": "live", "initial_s": 300, "increment_s": 5},
+        "rated": true,
+    })
+}
+
+/// People signed up, by name.
+async fn people(app: &App, names: &[&str]) -> BTreeMap<String, Person> {
+    let mut people = BTreeMap::new();
+    for name in names {
+        people.insert(name.to_string(), sign_up(app, name).await);
+    }
+    people
+}
+
+/// Ends every game of the current round that is still played: on each board, the
+/// player named first in `winners` that plays in it wins (by the other's resignation);
+/// boards with neither are won by Black.
+async fn play_round(app: &App, people: &BTreeMap<String, Person>, id: &str, winners: &[&str]) {
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    let round = t["round"].clone();
+    for p in t["pairings"].as_array().unwrap() {
+        if p["round"] != round || p["game"].is_null() || !p["result"].is_null() {
+            continue;
+        }
+        let (black, white) = (p["black"].as_str().unwrap(), p["white"].as_str().unwrap());
+        let loser = match winners.iter().find(|w| **w == black || **w == white) {
+            Some(&w) if w == black => white,
+            Some(_) => black,
+            None => white,
+        };
+        let game = p["game"].as_str().unwrap();
+        let (status, answer) = as_person(
+            app,
+            &people[loser],
+            "POST",
+            &format!("/api/games/{game}/resign"),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+}
+
+#[tokio::test]
+async fn a_swiss_is_made_joined_started_and_paired_round_by_round() {
+    let app = App::new().await;
+    assert_eq!(
+        app.call("POST", "/api/tournaments", Some(swiss(3))).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let people = people(&app, &["ann", "bob", "cy", "dan", "eve"]).await;
+    let (status, made) = as_person(
+        &app,
+        &people["ann"],
+        "POST",
+        "/api/tournaments",
+        Some(swiss(3)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    assert_eq!(made["status"], "open");
+    assert_eq!(made["creator"], "ann");
+    for name in ["bob", "cy", "dan", "eve", "ann"] {
+        let join = format!("/api/tournaments/{id}/join");
+        let (status, _) = as_person(&app, &people[name], "POST", &join, None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    // Joining twice changes nothing.
+    let join = format!("/api/tournaments/{id}/join");
+    as_person(&app, &people["bob"], "POST", &join, None).await;
+    assert_eq!(
+        app.ok("GET", &format!("/api/tournaments/{id}"), None).await["players"],
+        5
+    );
+    let start = format!("/api/tournaments/{id}/start");
+    assert_eq!(
+        as_person(&app, &people["bob"], "POST", &start, None)
+            .await
+            .0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        app.call("POST", &start, None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, started) = as_person(&app, &people["ann"], "POST", &start, None).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    assert_eq!(started["status"], "running");
+    assert_eq!(started["round"], 1);
+    assert_eq!(
+        as_person(&app, &people["ann"], "POST", &start, None)
+            .await
+            .0,
+        StatusCode::CONFLICT
+    );
+    // Five players: two games and a bye a round.
+    let pairings = started["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 3);
+    assert_eq!(pairings.iter().filter(|p| p["bye"].is_string()).count(), 1);
+    // The games are ordinary games between the accounts, with their clocks running.
+    let game = pairings[0]["game"].as_str().unwrap();
+    let view = app.ok("GET", &format!("/api/games/{game}"), None).await;
+    assert_eq!(view["rated"], true);
+    assert_eq!(view["names"][0], pairings[0]["black"]);
+    // Round after round: ann wins all her games, then bob, then the rest by colour.
+    for round in 1..=3 {
+        let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+        assert_eq!(t["round"], round, "{t}");
+        assert_eq!(t["status"], "running");
+        play_round(&app, &people, &id, &["ann", "bob"]).await;
+    }
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["status"], "finished", "{t}");
+    let pairings = t["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 9);
+    // Nobody met twice, and nobody had two byes.
+    let mut met = BTreeSet::new();
+    let mut byes = BTreeSet::new();
+    for p in pairings {
+        if let Some(bye) = p["bye"].as_str() {
+            assert!(byes.insert(bye.to_string()), "two byes for {bye}");
+            assert_eq!(p["points"], 1.0);
+        } else {
+            let mut pair = [p["black"].as_str().unwrap(), p["white"].as_str().unwrap()];
+            pair.sort();
+            assert!(met.insert(pair), "{pair:?} met twice");
+            assert!(p["result"].is_string());
+        }
+    }
+    // Six games and three byes: nine points in all, in order.
+    let standings = t["standings"].as_array().unwrap();
+    let points: Vec<f64> = standings
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .collect();
+    assert_eq!(points.iter().sum::<f64>(), 9.0);
+    assert!(points.windows(2).all(|w| w[0] >= w[1]), "{points:?}");
+    assert_eq!(standings[0]["name"], "ann");
+    assert_eq!(standings[0]["rank"], 1);
+    // Finished: nobody joins or leaves.
+    assert_eq!(
+        as_person(&app, &people["bob"], "POST", &join, None).await.0,
+        StatusCode::CONFLICT
+    );
+    let withdraw = format!("/api/tournaments/{id}/withdraw");
+    assert_eq!(
+        as_person(&app, &people["bob"], "POST", &withdraw, None)
+            .await
+            .0,
+        StatusCode::CONFLICT
+    );
+    // The exports: every game, and the standings.
+    let (status, csv) = app
+        .call("GET", &format!("/api/tournaments/{id}/standings.csv"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let csv = csv.as_str().unwrap().to_string();
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    assert!(csv.lines().nth(1).unwrap().starts_with("1,ann,"), "{csv}");
+    let (_, pgn) = app
+        .call("GET", &format!("/api/tournaments/{id}/games.pgn"), None)
+        .await;
+    let pgn = pgn.as_str().unwrap().to_string();
+    assert_eq!(pgn.matches("[Event \"Autumn Swiss\"]").count(), 6, "{pgn}");
+    assert_eq!(pgn.matches("[Round \"3\"]").count(), 2);
+}
+
+#[tokio::test]
+async fn joining_leaving_and_starting_follow_the_rules() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob"]).await;
+    for (body, why) in [
+        (
+            json!({"name": "", "format": "swiss", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "empty name",
+        ),
+        (
+            json!({"name": "x", "format": "knockout", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "format",
+        ),
+        (
+            json!({"name": "x", "format": "swiss", "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "a Swiss needs rounds",
+        ),
+        (
+            json!({"name": "x", "format": "swiss", "rounds": 0, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "zero rounds",
+        ),
+        (
+            json!({"name": "x", "format": "round-robin", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "three cycles",
+        ),
+        (
+            json!({"name": "x", "format": "swiss", "rounds": 3, "variant": "go", "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "variant",
+        ),
+        (
+            json!({"name": "x", "format": "swiss", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}, "starts_at": i64::MAX}),
+            "starts in the far future",
+        ),
+    ] {
+        let (status, answer) =
+            as_person(&app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{why}: {answer}");
+        assert!(answer["error"].is_string());
+    }
+    let (_, made) = as_person(
+        &app,
+        &people["ann"],
+        "POST",
+        "/api/tournaments",
+        Some(swiss(5)),
+    )
+    .await;
+    let id = made["id"].as_str().unwrap();
+    let path = |action: &str| format!("/api/tournaments/{id}/{action}");
+    assert_eq!(
+        app.call("POST", &path("join"), None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    as_person(&app, &people["bob"], "POST", &path("join"), None).await;
+    // One player is not a tournament.
+    let (status, answer) = as_person(&app, &people["ann"], "POST", &path("start"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    // Leaving before the start takes the name off the list.
+    let (status, left) = as_person(&app, &people["bob"], "POST", &path("withdraw"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(left["players"], 0);
+    assert_eq!(
+        as_person(&app, &people["bob"], "POST", &path("withdraw"), None)
+            .await
+            .0,
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        app.call("GET", "/api/tournaments/nope", None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    let listed = app.ok("GET", "/api/tournaments?status=open", None).await;
+    assert_eq!(listed[0]["id"], id);
+    assert_eq!(
+        app.call("GET", "/api/tournaments?status=lost", None)
+            .await
+            .0,
+        StatusCode::BAD_REQUEST
+    );
+    // Survives a restart.
+    let app = app.restart().await;
+    assert_eq!(
+        app.ok("GET", &format!("/api/tournaments/{id}"), None).await["name"],
+        "Autumn Swiss"
+    );
+}
+
+#[tokio::test]
+async fn a_round_robin_follows_the_berger_table() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob", "cy", "dan"]).await;
+    let body = json!({
+        "name": "Club round robin", "format": "round-robin", "rounds": 1,
+        "clock": {"kind": "correspondence", "days": 3},
+    });
+    let (status, made) =
+        as_person(&app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().unwrap();
+    for name in ["ann", "bob", "cy", "dan"] {
+        as_person(
+            &app,
+            &people[name],
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+    }
+    let start = format!("/api/tournaments/{id}/start");
+    let (_, t) = as_person(&app, &people["ann"], "POST", &start, None).await;
+    // All rated 1500: seeded in the order they joined. Berger, 4 players, round 1: 1-4, 2-3.
+    let round_of = |t: &Value, round: i64| -> Vec<(String, String)> {
+        t["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["round"] == round)
+            .map(|p| {
+                (
+                    p["black"].as_str().unwrap().into(),
+                    p["white"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(round_of(&t, 1), [pair("ann", "dan"), pair("bob", "cy")]);
+    play_round(&app, &people, id, &[]).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    // Round 2: 4-3, 1-2.
+    assert_eq!(round_of(&t, 2), [pair("dan", "cy"), pair("ann", "bob")]);
+    play_round(&app, &people, id, &[]).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    // Round 3: 2-4, 3-1.
+    assert_eq!(round_of(&t, 3), [pair("bob", "dan"), pair("cy", "ann")]);
+    play_round(&app, &people, id, &[]).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["status"], "finished");
+}
+
+/// Makes a tournament as ann, joins `names` and starts it: its id.
+async fn started(
+    app: &App,
+    people: &BTreeMap<String, Person>,
+    body: Value,
+    names: &[&str],
+) -> String {
+    let (status, made) =
+        as_person(app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for name in names {
+        let join = format!("/api/tournaments/{id}/join");
+        assert_eq!(
+            as_person(app, &people[*name], "POST", &join, None).await.0,
+            StatusCode::OK
+        );
+    }
+    let start = format!("/api/tournaments/{id}/start");
+    let (status, answer) = as_person(app, &people["ann"], "POST", &start, None).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    id
+}
+
+#[tokio::test]
+async fn an_arena_pairs_players_again_as_soon_as_they_finish() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob", "cy", "dan"]).await;
+    let body = json!({
+        "name": "Blitz arena", "format": "arena", "minutes": 60,
+        "clock": {"kind": "live", "initial_s": 180, "increment_s": 2},
+    });
+    let id = started(&app, &people, body, &["ann", "bob", "cy", "dan"]).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["pairings"].as_array().unwrap().len(), 2, "{t}");
+    assert!(t["ends_at"].as_i64().unwrap() > t["started_at"].as_i64().unwrap());
+    // The first board ends: its two players are paired again at once, the others play on.
+    let first = &t["pairings"][0];
+    let (black, white) = (
+        first["black"].as_str().unwrap(),
+        first["white"].as_str().unwrap(),
+    );
+    let game = first["game"].as_str().unwrap();
+    as_person(
+        &app,
+        &people[white],
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        None,
+    )
+    .await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    let pairings = t["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 3, "{t}");
+    let again = &pairings[2];
+    assert!(again["result"].is_null());
+    let mut pair = [
+        again["black"].as_str().unwrap(),
+        again["white"].as_str().unwrap(),
+    ];
+    pair.sort();
+    let mut before = [black, white];
+    before.sort();
+    assert_eq!(pair, before);
+    // Arena points: a win is 2.
+    assert_eq!(t["standings"][0]["name"], black);
+    assert_eq!(t["standings"][0]["points"], 2.0);
+    // A late joiner is taken while it runs.
+    let eve = sign_up(&app, "eve").await;
+    let join = format!("/api/tournaments/{id}/join");
+    assert_eq!(
+        as_person(&app, &eve, "POST", &join, None).await.0,
+        StatusCode::OK
+    );
+    // An arena needs its minutes.
+    let body = json!({"name": "x", "format": "arena", "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}});
+    let (status, _) = as_person(&app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_league_plays_its_seasons_and_starts_the_next_by_itself() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob", "cy"]).await;
+    let body = json!({
+        "name": "Postal league", "format": "league", "rounds": 2,
+        "clock": {"kind": "correspondence", "days": 5},
+    });
+    let id = started(&app, &people, body, &["ann", "bob", "cy"]).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    // Three players, one division, a double round robin all at once: six games.
+    assert_eq!(t["round"], 1);
+    assert_eq!(t["pairings"].as_array().unwrap().len(), 6, "{t}");
+    assert!(t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["division"] == 1));
+    // A newcomer joins during the season: placed from the next one.
+    let dan = sign_up(&app, "dan").await;
+    let join = format!("/api/tournaments/{id}/join");
+    assert_eq!(
+        as_person(&app, &dan, "POST", &join, None).await.0,
+        StatusCode::OK
+    );
+    let mut people = people;
+    people.insert("dan".into(), dan);
+    // Every game of the season at once: ann wins all hers.
+    play_round(&app, &people, &id, &["ann"]).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["round"], 2, "{t}");
+    assert_eq!(t["status"], "running");
+    // Season two: four players, twelve games.
+    let season_two = t["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["round"] == 2)
+        .count();
+    assert_eq!(season_two, 12);
+    play_round(&app, &people, &id, &["dan"]).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["status"], "finished", "{t}");
+    assert_eq!(t["standings"][0]["name"], "dan");
+}
