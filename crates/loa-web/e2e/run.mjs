@@ -525,6 +525,51 @@ const scenarios = {
     assert.deepEqual([...ann.errors, ...bob.errors], []);
   },
 
+  async 'a Swiss made on the page, joined, started, played and standing live'() {
+    const ann = await newPage();
+    const bob = await newPage({ width: 390, height: 844 });
+    const annName = `tann_${stamp}`;
+    const bobName = `tbob_${stamp}`;
+    await ann.goto(base);
+    await signUp(ann, annName);
+    await bob.goto(base);
+    await signUp(bob, bobName);
+    // Ann makes a one-round Swiss from the list's form, and lands on its page.
+    await ann.goto(`${base}/tournaments`);
+    await ann.click('[data-testid=new-tournament]');
+    await ann.fill('[data-testid=tournament-name]', `Cup <b>${stamp}</b>`);
+    await ann.fill('[data-testid=tournament-rounds]', '1');
+    await ann.click('[data-testid=make-tournament]');
+    await ann.waitForURL(/\/tournament\/[a-z0-9]+$/);
+    assert.equal(await ann.textContent('[data-testid=tournament-name]'), `Cup <b>${stamp}</b>`, 'the name shown as typed');
+    await ann.click('[data-testid=join-tournament]');
+    await ann.waitForSelector('[data-testid=withdraw-tournament]');
+    // Bob finds it in the list and joins; Ann's page counts him without a reload.
+    await bob.goto(`${base}/tournaments`);
+    await bob.click(`[data-testid=tournament-row] >> text=Cup <b>${stamp}</b>`);
+    await bob.click('[data-testid=join-tournament]');
+    await ann.waitForFunction(() => / 2 players/.test(document.querySelector('[data-testid=tournament-status]')?.textContent || ''));
+    assert.equal(await bob.locator('[data-testid=start-tournament]').count(), 0, 'only the creator starts it');
+    await ann.click('[data-testid=start-tournament]');
+    // Both see the pairing; Bob goes to the game from it and resigns.
+    await bob.waitForSelector('[data-testid=pairing-game]');
+    await ann.waitForSelector('[data-testid=crosstable]');
+    await ann.screenshot({ path: `${shots}/tournament-running.png`, fullPage: true });
+    await bob.click('[data-testid=pairing-game]');
+    await bob.waitForURL(/\/game\/[a-z0-9]+$/);
+    bob.once('dialog', (d) => d.accept());
+    await bob.click('[data-testid=resign]');
+    await bob.waitForSelector('[data-testid=rating-change-black]');
+    await bob.goBack();
+    await bob.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid=tournament-status]')?.textContent || ''));
+    await ann.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid=tournament-status]')?.textContent || ''));
+    assert.match(await ann.textContent('[data-testid=standing]'), new RegExp(`1\\s*${annName}\\s*1`));
+    await ann.screenshot({ path: `${shots}/tournament-finished.png`, fullPage: true });
+    await bob.screenshot({ path: `${shots}/tournament-phone.png`, fullPage: true });
+    assert.deepEqual(ann.errors, []);
+    assert.deepEqual(bob.errors, []);
+  },
+
   async 'nothing is wider than a phone, on every page'() {
     const page = await newPage({ width: 390, height: 844 });
     const widest = () => page.evaluate(() => {
@@ -548,7 +593,7 @@ const scenarios = {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: n, password: 'a long password' }),
     })).status, name);
     assert.equal(made, 201);
-    pages.push(['account', `${base}/account`], ['profile', `${base}/@/${name}`]);
+    pages.push(['account', `${base}/account`], ['profile', `${base}/@/${name}`], ['tournaments', `${base}/tournaments`]);
     await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.selectOption('[data-testid=clock]', 'live');
