@@ -217,6 +217,7 @@ async fn next_round(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
         .ok_or(DirectorError::NotFound)?;
     let format = Format::parse(&t.format)
         .ok_or_else(|| DirectorError::Refused(format!("unknown format {}", t.format)))?;
+    let began = std::time::Instant::now();
     let entrants_rows = hub.store.entrants(id).await?;
     let entrants = entrants_of(&entrants_rows);
     let boards = hub.store.boards(id).await?;
@@ -264,6 +265,7 @@ async fn next_round(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
     if pairs.is_empty() {
         return finish(hub, &t).await;
     }
+    let paired = began.elapsed();
     let rows: Vec<BoardRow> = pairs
         .iter()
         .enumerate()
@@ -271,6 +273,13 @@ async fn next_round(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
         .collect();
     hub.store.add_round(id, round, &rows).await?;
     make_games(hub, &t).await?;
+    tracing::info!(
+        "tournament {id}: round {round} of {} players paired in {:.1} ms, its {} boards written and games made in {:.1} ms",
+        active,
+        paired.as_secs_f64() * 1e3,
+        rows.len(),
+        (began.elapsed() - paired).as_secs_f64() * 1e3
+    );
     // A round whose every board is settled without a game (byes, withdrawn players)
     // is over at once.
     if round_over(hub, id, round).await? {
