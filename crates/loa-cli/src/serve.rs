@@ -44,8 +44,23 @@ pub fn run(args: ServeArgs) -> Result<()> {
         engines: args.engines,
         public_url: args.public_url,
     };
+    log_to_stderr();
     loa_web::run(config, |address| {
         say!("loa serve: games kept in {}", db.display());
         say!("Open http://{address}/ in your browser (Ctrl-C stops the server)");
     })
+}
+
+/// The server's log on standard error: warnings and errors (a damaged game row, a failed
+/// write), or what `RUST_LOG` asks for (`RUST_LOG=info` adds each tournament round's
+/// pairing time and the games resumed at the start).
+fn log_to_stderr() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
 }
