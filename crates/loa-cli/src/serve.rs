@@ -27,6 +27,12 @@ pub struct ServeArgs {
     /// sign-in cookie Secure.
     #[arg(long, value_name = "URL", value_parser = loa_web::public_url)]
     public_url: Option<String>,
+    /// A championship the site holds, its editions made and started by themselves:
+    /// monthly-blitz (a 7-round Swiss at 3+2 on the 1st of each month, 18:00 UTC) or
+    /// yearly-classical (the MSO's format: 6 rounds at 25+5, 1 August, 12:00 UTC). Its
+    /// medals make the players' titles. Repeat for both.
+    #[arg(long, value_name = "NAME", value_parser = loa_web::Championship::parse)]
+    championship: Vec<loa_web::Championship>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -43,6 +49,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         db: db.clone(),
         engines: args.engines,
         public_url: args.public_url,
+        championships: args.championship,
     };
     log_to_stderr();
     loa_web::run(config, |address| {

@@ -31,3 +31,4 @@ mod tests;
 
 pub use server::{public_url, run, Config, Server};
 pub use store::database_path;
+pub use tournament::championship::Championship;

@@ -31,6 +31,8 @@ pub struct Config {
     /// proxy: its origin is the only one allowed to act with a session, and `https`
     /// makes the session cookie Secure.
     pub public_url: Option<String>,
+    /// The site's championships: each edition made and started by itself.
+    pub championships: Vec<crate::tournament::championship::Championship>,
 }
 
 /// The site's public address as a person gives it (`https://loa.example`), checked.
@@ -207,6 +209,7 @@ impl Server {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });
         let hub = Hub::new(store, EnginePool::new(engines));
+        let _ = hub.director.championships.set(config.championships.clone());
         Ok(Server {
             listener,
             hub,

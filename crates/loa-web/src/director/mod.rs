@@ -12,6 +12,7 @@ use crate::hub::{Hub, HubError};
 use crate::pairing::{ColorChoice, Party, TermsRequest};
 use crate::ratings::{Category, Speed};
 use crate::store::{BoardRow, EntrantRow, StoreError, TournamentRow};
+use crate::tournament::championship::Championship;
 use crate::tournament::standings::{standings, Standing};
 use crate::tournament::{round_robin, swiss, Board, Entrant, Format, GameResult, PlayerId, Round};
 use loa_core::Color;
@@ -25,6 +26,8 @@ pub struct Director {
     lock: tokio::sync::Mutex<()>,
     /// Told the id of each tournament that changes.
     pub changes: broadcast::Sender<String>,
+    /// The site's championships, as the server was started with.
+    pub championships: std::sync::OnceLock<Vec<Championship>>,
 }
 
 impl Default for Director {
@@ -32,6 +35,7 @@ impl Default for Director {
         Director {
             lock: tokio::sync::Mutex::new(()),
             changes: broadcast::channel(64).0,
+            championships: std::sync::OnceLock::new(),
         }
     }
 }
@@ -541,6 +545,42 @@ pub fn spawn(hub: &Arc<Hub>) {
     });
 }
 
+/// Makes a championship's next edition when none is open or running: open to join
+/// until its date, when it starts by itself.
+pub async fn next_edition(
+    hub: &Arc<Hub>,
+    championship: Championship,
+    now: i64,
+) -> DirectorResult<Option<String>> {
+    let key = championship.key();
+    if hub.store.edition_pending(key).await? {
+        return Ok(None);
+    }
+    let organizer = hub.store.bot_account("loa", now).await?;
+    let starts_at = championship.next_start(now);
+    let row = TournamentRow {
+        id: crate::ids::random_name(),
+        name: championship.edition_name(starts_at),
+        format: Format::Swiss.name().into(),
+        rounds: championship.rounds(),
+        minutes: None,
+        variant: loa_core::Variant::Standard.name().into(),
+        rules: loa_core::RuleSet::default().name().into(),
+        clock: serde_json::to_string(&championship.clock()).expect("a clock serializes"),
+        rated: true,
+        creator: organizer.id,
+        status: "open".into(),
+        round: 0,
+        starts_at: Some(starts_at),
+        started_at: None,
+        finished_at: None,
+        created_at: now,
+        championship: Some(key.into()),
+    };
+    hub.store.create_tournament(&row).await?;
+    Ok(Some(row.id))
+}
+
 /// After a restart: the games a crash left unmade, and the results of games that ended
 /// while the server was down, are seen to.
 async fn recover(hub: &Arc<Hub>) -> DirectorResult<()> {
@@ -567,9 +607,24 @@ async fn recover(hub: &Arc<Hub>) -> DirectorResult<()> {
 }
 
 async fn tick(hub: &Arc<Hub>) -> DirectorResult<()> {
-    for id in hub.store.tournaments_due(now_ms()).await? {
+    let now = now_ms();
+    for championship in hub.director.championships.get().into_iter().flatten() {
+        next_edition(hub, *championship, now).await?;
+    }
+    for id in hub.store.tournaments_due(now).await? {
         match start(hub, &id).await {
-            Ok(()) | Err(DirectorError::Refused(_)) => {}
+            Ok(()) => {}
+            // Too few players: a championship's edition waits for its next date; another
+            // tournament for its creator.
+            Err(DirectorError::Refused(_)) => {
+                let t = hub.store.tournament(&id).await?;
+                let key = t.as_ref().and_then(|t| t.championship.as_deref());
+                let later = key.and_then(|k| Championship::parse(k).ok());
+                hub.store
+                    .postpone_tournament(&id, later.map(|c| c.next_start(now)))
+                    .await?;
+                hub.director.changed(&id);
+            }
             Err(e) => return Err(e),
         }
     }

@@ -161,6 +161,31 @@ impl Store {
         Ok(ids)
     }
 
+    /// Whether a championship has an edition open or running.
+    pub async fn edition_pending(&self, championship: &str) -> Result<bool, StoreError> {
+        let count: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM tournaments WHERE championship = ?1 AND status <> 'finished'",
+        )
+        .bind(championship)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(count > 0)
+    }
+
+    /// Moves an open tournament's start (`None`: its creator starts it).
+    pub async fn postpone_tournament(
+        &self,
+        id: &str,
+        starts_at: Option<i64>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE tournaments SET starts_at = ?2 WHERE id = ?1 AND status = 'open'")
+            .bind(id)
+            .bind(starts_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Adds a player; false if they were in already.
     pub async fn join_tournament(
         &self,

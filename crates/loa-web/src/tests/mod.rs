@@ -29,6 +29,7 @@ pub const HOST: &str = "loa.test";
 
 pub struct App {
     router: Router,
+    pub hub: std::sync::Arc<Hub>,
     pub db: PathBuf,
     _dir: tempfile::TempDir,
 }
@@ -42,8 +43,10 @@ impl App {
 
     async fn on(db: PathBuf, dir: tempfile::TempDir) -> App {
         let store = Store::open(&db).await.expect("the database opens");
+        let hub = Hub::new(store, EnginePool::new(1));
         App {
-            router: router(Hub::new(store, EnginePool::new(1)), None),
+            router: router(std::sync::Arc::clone(&hub), None),
+            hub,
             db,
             _dir: dir,
         }

@@ -448,3 +448,61 @@ async fn a_league_plays_its_seasons_and_starts_the_next_by_itself() {
     assert_eq!(t["status"], "finished", "{t}");
     assert_eq!(t["standings"][0]["name"], "dan");
 }
+
+#[tokio::test]
+async fn a_championship_makes_its_editions_and_its_podium_gets_medals() {
+    use crate::tournament::championship::Championship;
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob", "cy"]).await;
+    let now = crate::clock::now_ms();
+    let made = crate::director::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
+    let id = made.unwrap().expect("the first edition");
+    // One edition at a time.
+    let again = crate::director::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
+    assert_eq!(again.unwrap(), None);
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["championship"], "monthly-blitz");
+    assert_eq!(t["rounds"], 7);
+    assert_eq!(t["creator"], "loa");
+    assert_eq!(t["starts_at"], Championship::MonthlyBlitz.next_start(now));
+    assert!(t["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("Monthly blitz championship, "));
+    for name in ["ann", "bob", "cy"] {
+        as_person(
+            &app,
+            &people[name],
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+    }
+    // Its date comes: it starts by itself. Three players run out of new opponents after
+    // three rounds; the Swiss then takes the fewest rematches, and plays all seven.
+    crate::director::start(&app.hub, &id).await.unwrap();
+    for _ in 0..7 {
+        play_round(&app, &people, &id, &["ann", "bob"]).await;
+    }
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["status"], "finished", "{t}");
+    let podium: Vec<&str> = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(podium[0], "ann");
+    for (name, medal) in [
+        (podium[0], "gold"),
+        (podium[1], "silver"),
+        (podium[2], "bronze"),
+    ] {
+        let profile = app.ok("GET", &format!("/api/players/{name}"), None).await;
+        assert_eq!(profile["medals"][medal], 1, "{name}: {profile}");
+    }
+    // The next edition is made once this one is over.
+    let next = crate::director::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
+    assert!(next.unwrap().is_some());
+}

@@ -4,6 +4,7 @@
 //! gives the rules with worked examples that the tests check.
 
 pub mod arena;
+pub mod championship;
 pub mod league;
 pub mod round_robin;
 pub mod standings;
