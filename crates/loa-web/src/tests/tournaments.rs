@@ -506,3 +506,51 @@ async fn a_championship_makes_its_editions_and_its_podium_gets_medals() {
     let next = crate::director::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
     assert!(next.unwrap().is_some());
 }
+
+#[tokio::test]
+async fn a_player_who_does_not_move_forfeits_and_two_forfeits_withdraw_them() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob", "cy"]).await;
+    let mut body = swiss(4);
+    body["clock"] = json!({"kind": "live", "initial_s": 1, "increment_s": 0});
+    let id = started(&app, &people, body, &["ann", "bob", "cy"]).await;
+    // Nobody moves: each game's first mover loses on time a second after the pairing,
+    // and the next round is paired at once.
+    let path = format!("/api/tournaments/{id}");
+    let mut t = app.ok("GET", &path, None).await;
+    for _ in 0..100 {
+        if t["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        t = app.ok("GET", &path, None).await;
+    }
+    assert_eq!(t["status"], "finished", "{t}");
+    let mut forfeits: BTreeMap<String, usize> = BTreeMap::new();
+    for p in t["pairings"].as_array().unwrap() {
+        let Some(black) = p["black"].as_str() else {
+            continue;
+        };
+        assert_eq!(p["result"], "0-1", "{p}");
+        assert_eq!(p["forfeit"], true, "{p}");
+        // Nobody plays after their second forfeit.
+        assert!(
+            forfeits.get(black).copied().unwrap_or(0) < 2,
+            "{black} paired after two forfeits: {t}"
+        );
+        assert!(
+            forfeits
+                .get(p["white"].as_str().unwrap())
+                .copied()
+                .unwrap_or(0)
+                < 2
+        );
+        *forfeits.entry(black.to_string()).or_default() += 1;
+    }
+    for s in t["standings"].as_array().unwrap() {
+        let name = s["name"].as_str().unwrap();
+        let twice = forfeits.get(name).copied().unwrap_or(0) >= 2;
+        assert_eq!(s["active"], !twice, "{name}: {t}");
+    }
+    assert!(forfeits.values().any(|&n| n >= 2), "{t}");
+}
