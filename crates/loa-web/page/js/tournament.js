@@ -96,7 +96,9 @@ export class TournamentPage {
       this.error,
       h('h2', {}, 'Standings'),
       this.standings(t),
-      ...(t.round > 0 ? [h('h2', {}, 'Crosstable'), this.crosstable(t), h('h2', {}, 'Pairings'), this.pairings(t)] : []),
+      // An arena pairs in waves and a league plays a season at once: no round columns.
+      ...(t.round > 0 && (t.format === 'swiss' || t.format === 'round-robin') ? [h('h2', {}, 'Crosstable'), this.crosstable(t)] : []),
+      ...(t.round > 0 ? [h('h2', {}, 'Pairings'), this.pairings(t)] : []),
       t.round > 0 ? h('p', {}, h('a', { href: `/api/tournaments/${id}/games.pgn`, download: '' }, 'All games (PGN)'), ' · ',
         h('a', { href: `/api/tournaments/${id}/standings.csv`, download: '' }, 'Standings (CSV)')) : '');
   }
@@ -105,12 +107,13 @@ export class TournamentPage {
   standings(t) {
     if (t.standings.length === 0) return h('p', { class: 'muted' }, 'Nobody has joined yet.');
     return h('table', { class: 'standings', 'data-testid': 'standings' },
-      h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Player'), h('th', {}, 'Points'),
+      h('thead', {}, h('tr', {}, h('th', {}, '#'), t.format === 'league' ? h('th', { title: 'Division this season' }, 'Div') : null, h('th', {}, 'Player'), h('th', {}, 'Points'),
         h('th', { title: 'Sonneborn-Berger: the points of the players one beat, and half those of the players one drew with' }, 'SB'),
         h('th', { class: 'wide', title: 'Buchholz: the points of all one\'s opponents' }, 'Bh'),
         h('th', { class: 'wide' }, 'W'), h('th', { class: 'wide' }, 'D'), h('th', { class: 'wide' }, 'L'), h('th', { class: 'wide' }, 'Rating'))),
       h('tbody', {}, t.standings.map((s) => h('tr', { 'data-testid': 'standing', class: s.active ? null : 'withdrawn' },
         h('td', {}, s.rank),
+        t.format === 'league' ? h('td', {}, s.division ?? '–') : null,
         h('td', {}, h('a', { href: `/@/${s.name}`, class: 'name-cut', title: s.name }, s.name), s.active ? '' : h('span', { class: 'muted small' }, ' withdrawn')),
         h('td', {}, h('strong', {}, pointsText(s.points))),
         h('td', {}, s.sonneborn_berger),
@@ -160,7 +163,7 @@ export class TournamentPage {
     for (const p of t.pairings) byRound.set(p.round, [...(byRound.get(p.round) ?? []), p]);
     const rounds = [...byRound.keys()].sort((a, b) => b - a);
     return h('div', { 'data-testid': 'pairings' }, rounds.map((r) => h('details', { open: r === t.round },
-      h('summary', {}, `Round ${r}`),
+      h('summary', {}, `${t.format === 'league' ? 'Season' : t.format === 'arena' ? 'Wave' : 'Round'} ${r}`),
       h('table', { class: 'pairings' }, h('tbody', {}, (byRound.get(r) ?? []).map((p) => p.bye
         ? h('tr', { 'data-testid': 'pairing' }, h('td', {}, p.board), h('td', { colspan: 3 }, `${p.bye}: bye (${pointsText(p.points ?? 0)})`))
         : h('tr', { 'data-testid': 'pairing' },

@@ -14,14 +14,6 @@ import { termsForm } from './terms-form.js';
  * @typedef {import('./types.js').Tournament} Tournament
  */
 
-/** @type {Record<Tournament['format'], string>} */
-export const FORMAT_NAMES = {
-  swiss: 'Swiss',
-  'round-robin': 'Round robin',
-  arena: 'Arena',
-  league: 'League',
-};
-
 /**
  * A tournament's format and length in words: `Swiss, 7 rounds`.
  * @param {Tournament} t
@@ -29,7 +21,8 @@ export const FORMAT_NAMES = {
 export function formatLabel(t) {
   if (t.format === 'swiss') return `Swiss, ${t.rounds} ${t.rounds === 1 ? 'round' : 'rounds'}`;
   if (t.format === 'round-robin') return t.rounds === 2 ? 'Double round robin' : 'Round robin';
-  return FORMAT_NAMES[t.format];
+  if (t.format === 'arena') return `Arena, ${t.minutes} minutes`;
+  return `League, ${t.rounds} ${t.rounds === 1 ? 'season' : 'seasons'}`;
 }
 
 export class TournamentsPage {
@@ -72,14 +65,22 @@ export class TournamentsPage {
     const name = h('input', { maxlength: 60, required: true, value: 'Club Swiss', 'data-testid': 'tournament-name' });
     const format = h('select', { 'data-testid': 'tournament-format' },
       h('option', { value: 'swiss' }, 'Swiss'),
-      h('option', { value: 'round-robin' }, 'Round robin'));
+      h('option', { value: 'round-robin' }, 'Round robin'),
+      h('option', { value: 'arena' }, 'Arena: paired again as soon as one finishes'),
+      h('option', { value: 'league' }, 'League: divisions, promotion and relegation'));
     const rounds = h('input', { type: 'number', min: 1, max: 30, value: 5, size: 3, 'data-testid': 'tournament-rounds' });
     const double = h('input', { type: 'checkbox', 'data-testid': 'tournament-double' });
-    const roundsRow = h('label', {}, 'Rounds ', rounds);
-    const doubleRow = h('label', { class: 'hidden' }, double, 'Double (each pair plays twice)');
+    const minutes = h('input', { type: 'number', min: 1, max: 1440, value: 60, size: 4, 'data-testid': 'tournament-minutes' });
+    const seasons = h('input', { type: 'number', min: 1, max: 100, value: 1, size: 3, 'data-testid': 'tournament-seasons' });
+    /** @type {Record<string, HTMLElement>} */
+    const rows = {
+      swiss: h('label', {}, 'Rounds ', rounds),
+      'round-robin': h('label', { class: 'hidden' }, double, 'Double (each pair plays twice)'),
+      arena: h('label', { class: 'hidden' }, 'Minutes ', minutes),
+      league: h('label', { class: 'hidden' }, 'Seasons ', seasons),
+    };
     format.addEventListener('change', () => {
-      roundsRow.classList.toggle('hidden', format.value !== 'swiss');
-      doubleRow.classList.toggle('hidden', format.value !== 'round-robin');
+      for (const [name, row] of Object.entries(rows)) row.classList.toggle('hidden', format.value !== name);
     });
     const startsAt = h('input', { type: 'datetime-local', 'data-testid': 'tournament-starts-at' });
     const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'tournament-error' });
@@ -95,9 +96,15 @@ export class TournamentsPage {
         const at = startsAt.value ? new Date(startsAt.value).getTime() : null;
         try {
           /** @type {Tournament} */
+          /** @type {Record<string, object>} */
+          const length = {
+            swiss: { rounds: Number(rounds.value) },
+            'round-robin': { rounds: double.checked ? 2 : 1 },
+            arena: { minutes: Number(minutes.value) },
+            league: { rounds: Number(seasons.value) },
+          };
           const made = await api('POST', '/api/tournaments', {
-            name: name.value, format: format.value,
-            rounds: format.value === 'swiss' ? Number(rounds.value) : double.checked ? 2 : 1,
+            name: name.value, format: format.value, ...length[format.value],
             ...game, ...(at ? { starts_at: at } : {}),
           });
           dialog.close();
@@ -108,7 +115,7 @@ export class TournamentsPage {
       },
     },
     h('div', { class: 'row' }, h('label', {}, 'Name ', name)),
-    h('div', { class: 'row' }, h('label', {}, 'Format ', format), roundsRow, doubleRow),
+    h('div', { class: 'row' }, h('label', {}, 'Format ', format), ...Object.values(rows)),
     form.el,
     h('div', { class: 'row' }, h('label', {}, 'Starts by itself at ', startsAt),
       h('span', { class: 'muted small' }, 'or leave it empty and start it yourself')),
@@ -125,6 +132,8 @@ export class TournamentsPage {
  */
 export function when(t) {
   if (t.status === 'finished' && t.finished_at) return `Ended ${shortDate(t.finished_at)}`;
+  if (t.status === 'running' && t.format === 'arena') return t.ends_at ? `Until ${new Date(t.ends_at).toLocaleTimeString()}` : 'Playing';
+  if (t.status === 'running' && t.format === 'league') return `Season ${t.round}`;
   if (t.status === 'running') return `Round ${t.round}`;
   return t.starts_at ? `Starts ${new Date(t.starts_at).toLocaleString()}` : `Starts when ${t.creator} starts it`;
 }

@@ -385,6 +385,7 @@ export {};
  * @typedef {object} TournamentStanding
  * @property {number} rank
  * @property {string} name
+ * @property {number} [division] a league's, this season
  * @property {number} points
  * @property {number} sonneborn_berger
  * @property {number} buchholz
@@ -403,6 +404,8 @@ export {};
  * @property {string} name
  * @property {'swiss' | 'round-robin' | 'arena' | 'league'} format
  * @property {number} rounds
+ * @property {number} [minutes] an arena's length
+ * @property {number} [ends_at] when an arena stops pairing
  * @property {string} variant
  * @property {string} rules
  * @property {TimeControl} clock
