@@ -237,6 +237,7 @@ impl Server {
             tracing::info!("{games} with running clocks resumed");
         }
         crate::director::spawn(&self.hub);
+        self.hub.store.sessions().sweep_expired();
         let app = router(self.hub, self.public_url.as_deref());
         axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)

@@ -6,7 +6,7 @@ use super::{Store, StoreError};
 use async_trait::async_trait;
 use sqlx::{Row, SqlitePool};
 use tower_sessions::session::{Id, Record};
-use tower_sessions::session_store::{Error, Result as SessionResult};
+use tower_sessions::session_store::{Error, ExpiredDeletion, Result as SessionResult};
 use tower_sessions::SessionStore;
 
 /// The key of the signed-in account's id in a session's data.
@@ -32,6 +32,37 @@ impl Store {
             .bind(except)
             .execute(&self.pool)
             .await?;
+        Ok(())
+    }
+}
+
+/// How often expired sessions are swept out.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+impl Sessions {
+    /// Sweeps expired sessions out, at the start and every hour; a failed sweep is
+    /// logged and tried again at the next.
+    pub fn sweep_expired(self) {
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = self.delete_expired().await {
+                    tracing::warn!("expired sessions were not swept: {e}");
+                }
+                tokio::time::sleep(SWEEP_EVERY).await;
+            }
+        });
+    }
+}
+
+#[async_trait]
+impl ExpiredDeletion for Sessions {
+    async fn delete_expired(&self) -> SessionResult<()> {
+        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        sqlx::query("DELETE FROM sessions WHERE expires_at <= ?1")
+            .bind(now)
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
         Ok(())
     }
 }
@@ -88,5 +119,37 @@ impl SessionStore for Sessions {
             .await
             .map_err(backend)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn expired_sessions_are_swept_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.db")).await.unwrap();
+        let sessions = store.sessions();
+        let now = time::OffsetDateTime::now_utc();
+        let mut ids = Vec::new();
+        for expiry in [
+            now - time::Duration::seconds(1),
+            now + time::Duration::hours(1),
+        ] {
+            let record = Record {
+                id: Id::default(),
+                data: Default::default(),
+                expiry_date: expiry,
+            };
+            sessions.save(&record).await.unwrap();
+            ids.push(record.id);
+        }
+        sessions.delete_expired().await.unwrap();
+        let left: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
+            .fetch_all(&sessions.pool)
+            .await
+            .unwrap();
+        assert_eq!(left, [ids[1].to_string()]);
     }
 }
