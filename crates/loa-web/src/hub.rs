@@ -56,6 +56,7 @@ pub struct Hub {
     pub lobby: broadcast::Sender<()>,
     /// Runs the tournaments; told the id of each tournament that changes.
     pub director: crate::director::Director,
+    ratings_lock: tokio::sync::Mutex<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
 
@@ -67,6 +68,7 @@ impl Hub {
             sign_ins: SignInGuard::default(),
             lobby: broadcast::channel(16).0,
             director: crate::director::Director::default(),
+            ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),
         })
     }
@@ -157,12 +159,19 @@ impl Hub {
             return Ok(None);
         };
         let ended = copy.is_over() && !live.is_over();
-        if copy.rated && ended {
+        // Ratings are read and written under one lock: two games of a player ending at
+        // once must each start from the rating the other wrote.
+        let rating = if copy.rated && ended {
+            let guard = self.ratings_lock.lock().await;
             self.rate(&mut copy, &mut changed).await?;
-        }
+            Some(guard)
+        } else {
+            None
+        };
         self.store
             .update(&copy.row(now), &changed.as_change())
             .await?;
+        drop(rating);
         copy.updated_at = now;
         *live = copy;
         let view = live.view(now);

@@ -509,3 +509,29 @@ async fn quick_pairing_waits_with_a_seek_then_pairs_the_next_person() {
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[tokio::test]
+async fn two_rated_games_ending_at_once_both_count() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let cy = sign_up(&app, "Cy").await;
+    let with_bob = rated_game(&app, &ann, &bob).await;
+    let with_cy = rated_game(&app, &ann, &cy).await;
+    let (bob_resigns, cy_resigns) = (
+        format!("/api/games/{with_bob}/resign"),
+        format!("/api/games/{with_cy}/resign"),
+    );
+    let (a, b) = tokio::join!(
+        as_person(&app, &bob, "POST", &bob_resigns, None),
+        as_person(&app, &cy, "POST", &cy_resigns, None),
+    );
+    assert_eq!((a.0, b.0), (StatusCode::OK, StatusCode::OK));
+    // Each ending read the rating the other wrote: two games, not one counted twice.
+    let profile = app.ok("GET", "/api/players/ann", None).await;
+    assert_eq!(
+        profile["ratings"]["standard"]["blitz"]["games"], 2,
+        "{profile}"
+    );
+    assert_eq!(profile["history"].as_array().unwrap().len(), 2);
+}
