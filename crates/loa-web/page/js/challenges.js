@@ -103,9 +103,9 @@ async function answered(challenge) {
   const now = await api('GET', `/api/challenges/${challenge.id}`);
   if (now.status === 'accepted' && now.game) {
     navigate(`/game/${now.game}`);
-  } else if (now.status === 'declined') {
-    const note = h('div', { class: 'challenge', 'data-testid': 'challenge-declined' },
-      h('span', {}, `${now.to} declined your challenge.`),
+  } else if (now.status === 'declined' || now.status === 'expired') {
+    const note = h('div', { class: 'challenge', 'data-testid': `challenge-${now.status}` },
+      h('span', {}, now.status === 'declined' ? `${now.to} declined your challenge.` : `Your challenge to ${now.to} expired unanswered.`),
       h('button', { class: 'link', onclick: () => { notes = notes.filter((n) => n !== note); draw(); } }, 'Dismiss'));
     notes.push(note);
   }

@@ -346,7 +346,7 @@
  * @property {TimeControl} clock
  * @property {boolean} rated
  * @property {ColorChoice} color the challenger's
- * @property {'open' | 'accepted' | 'declined' | 'cancelled'} status
+ * @property {'open' | 'accepted' | 'declined' | 'cancelled' | 'expired'} status
  * @property {number} created_at
  * @property {string | null} game once accepted
  */

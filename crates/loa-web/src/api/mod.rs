@@ -5,6 +5,7 @@
 //! rejections are the API's JSON errors.
 
 mod accounts;
+mod challenges;
 mod games;
 mod pairing;
 mod players;
@@ -12,6 +13,7 @@ mod positions;
 mod tournaments;
 
 pub use accounts::*;
+pub use challenges::*;
 pub use games::*;
 pub use pairing::*;
 pub use players::*;

@@ -1,5 +1,6 @@
-//! Finding a game: seeks in the lobby (anyone may take one) and challenges (to one
-//! named player). Taking either makes an online game with both seats filled.
+//! Finding a game: seeks in the lobby (anyone may take one) and quick pairing. Taking a
+//! seek, or accepting a challenge (challenges.rs), makes an online game with both seats
+//! filled.
 
 use super::{Body, OptionalBody};
 use crate::auth::Viewer;
@@ -9,7 +10,7 @@ use crate::game::LiveGame;
 use crate::hub::Hub;
 use crate::ids::{is_well_formed, random_name};
 use crate::pairing::{ratings_fit, ColorChoice, Party, Terms, TermsRequest};
-use crate::store::{AccountRow, ChallengeRow, SeekRow};
+use crate::store::{AccountRow, SeekRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -19,19 +20,25 @@ use tower_sessions::Session;
 
 /// How long a seek stays in the lobby: an hour for a live game, two weeks for
 /// correspondence.
-const LIVE_SEEK_MS: i64 = 3_600_000;
-const CORRESPONDENCE_SEEK_MS: i64 = 14 * 24 * 3_600_000;
+pub(super) const LIVE_SEEK_MS: i64 = 3_600_000;
+pub(super) const CORRESPONDENCE_SEEK_MS: i64 = 14 * 24 * 3_600_000;
 /// The most open seeks the lobby lists.
 const MAX_SEEKS: usize = 500;
 
-fn party(account: Option<&AccountRow>) -> Party {
+pub(super) fn party(account: Option<&AccountRow>) -> Party {
     Party {
         account: account.map(|a| a.id),
         name: account.map(|a| a.name.clone()),
     }
 }
 
-fn terms_of(variant: &str, rules: &str, clock: &str, rated: bool, color: &str) -> ApiResult<Terms> {
+pub(super) fn terms_of(
+    variant: &str,
+    rules: &str,
+    clock: &str,
+    rated: bool,
+    color: &str,
+) -> ApiResult<Terms> {
     let clock: TimeControl = serde_json::from_str(clock).map_err(ApiError::internal)?;
     TermsRequest {
         variant: Some(variant.to_string()),
@@ -46,7 +53,7 @@ fn terms_of(variant: &str, rules: &str, clock: &str, rated: bool, color: &str) -
 
 /// Writes the game two people agreed on, under `game_id` (already claimed), the maker's
 /// seat with `maker_token`; answers the taker's token.
-async fn start_game(
+pub(super) async fn start_game(
     hub: &Arc<Hub>,
     game_id: String,
     terms: &Terms,
@@ -412,183 +419,4 @@ pub async fn delete_seek(
     }
     hub.lobby_changed();
     Ok(StatusCode::NO_CONTENT)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChallengeRequest {
-    pub to: String,
-    #[serde(flatten)]
-    pub terms: TermsRequest,
-}
-
-#[derive(Serialize)]
-pub struct ChallengeView {
-    pub id: String,
-    pub from: String,
-    pub to: String,
-    pub variant: String,
-    pub rules: String,
-    pub clock: serde_json::Value,
-    pub rated: bool,
-    /// The challenger's colour.
-    pub color: String,
-    pub status: String,
-    pub created_at: i64,
-    /// The game, once accepted.
-    pub game: Option<String>,
-}
-
-fn challenge_view(c: ChallengeRow) -> ChallengeView {
-    ChallengeView {
-        clock: serde_json::from_str(&c.time_control).unwrap_or_default(),
-        id: c.id,
-        from: c.from_name,
-        to: c.to_name,
-        variant: c.variant,
-        rules: c.rules,
-        rated: c.rated,
-        color: c.color,
-        status: c.status,
-        created_at: c.created_at,
-        game: c.game_id,
-    }
-}
-
-pub async fn create_challenge(
-    State(hub): State<Arc<Hub>>,
-    viewer: Viewer,
-    Body(request): Body<ChallengeRequest>,
-) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
-    let from = viewer.required()?;
-    let terms = request.terms.check().map_err(ApiError::bad_request)?;
-    let to = if request.to.len() <= 64 {
-        hub.store
-            .account_by_key(&crate::accounts::key_of(&request.to))
-            .await?
-    } else {
-        None
-    };
-    let Some((to, _)) = to.filter(|(a, _)| !a.deleted) else {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "no such player"));
-    };
-    if to.id == from.id {
-        return Err(ApiError::bad_request("a challenge goes to someone else"));
-    }
-    let challenge = ChallengeRow {
-        id: random_name(),
-        from_account: from.id,
-        from_name: from.name,
-        to_account: to.id,
-        to_name: to.name,
-        variant: terms.variant.name().to_string(),
-        rules: terms.rules.to_string(),
-        time_control: serde_json::to_string(&terms.clock).map_err(ApiError::internal)?,
-        rated: terms.rated,
-        color: terms.color.name().to_string(),
-        created_at: now_ms(),
-        status: "open".into(),
-        game_id: None,
-    };
-    hub.store.insert_challenge(&challenge).await?;
-    Ok((StatusCode::CREATED, Json(challenge_view(challenge))))
-}
-
-async fn find_challenge(hub: &Hub, id: &str) -> ApiResult<ChallengeRow> {
-    let none = || ApiError::new(StatusCode::NOT_FOUND, "no such challenge");
-    if !is_well_formed(id) {
-        return Err(none());
-    }
-    hub.store.challenge(id).await?.ok_or_else(none)
-}
-
-pub async fn get_challenge(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<ChallengeView>> {
-    Ok(Json(challenge_view(find_challenge(&hub, &id).await?)))
-}
-
-/// The open challenges the signed-in account sent or received: what a bot polls.
-pub async fn my_challenges(
-    State(hub): State<Arc<Hub>>,
-    viewer: Viewer,
-) -> ApiResult<Json<Vec<ChallengeView>>> {
-    let account = viewer.required()?;
-    let open = hub.store.open_challenges(account.id).await?;
-    Ok(Json(open.into_iter().map(challenge_view).collect()))
-}
-
-pub async fn accept_challenge(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    viewer: Viewer,
-) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
-    let account = viewer.required()?;
-    let challenge = find_challenge(&hub, &id).await?;
-    if challenge.to_account != account.id {
-        return Err(ApiError::forbidden("only the challenged player accepts"));
-    }
-    let terms = terms_of(
-        &challenge.variant,
-        &challenge.rules,
-        &challenge.time_control,
-        challenge.rated,
-        &challenge.color,
-    )?;
-    let game_id = random_name();
-    if !hub
-        .store
-        .close_challenge(&challenge.id, "accepted", Some(&game_id))
-        .await?
-    {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            format!("the challenge is {}", challenge.status),
-        ));
-    }
-    let from = hub.store.account(challenge.from_account).await?;
-    let taken = start_game(
-        &hub,
-        game_id,
-        &terms,
-        party(from.as_ref()),
-        None,
-        party(Some(&account)),
-    )
-    .await;
-    if let Err(err) = taken {
-        hub.store.reopen_challenge(&challenge.id).await?;
-        return Err(err);
-    }
-    let accepted = find_challenge(&hub, &id).await?;
-    Ok((StatusCode::CREATED, Json(challenge_view(accepted))))
-}
-
-/// Declines a challenge (the challenged) or withdraws it (the challenger).
-pub async fn decline_challenge(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    viewer: Viewer,
-) -> ApiResult<Json<ChallengeView>> {
-    let account = viewer.required()?;
-    let challenge = find_challenge(&hub, &id).await?;
-    let status = if challenge.to_account == account.id {
-        "declined"
-    } else if challenge.from_account == account.id {
-        "cancelled"
-    } else {
-        return Err(ApiError::forbidden("the challenge is not yours"));
-    };
-    if !hub
-        .store
-        .close_challenge(&challenge.id, status, None)
-        .await?
-    {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            format!("the challenge is {}", challenge.status),
-        ));
-    }
-    Ok(Json(challenge_view(find_challenge(&hub, &id).await?)))
 }

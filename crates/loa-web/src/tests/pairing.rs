@@ -396,6 +396,46 @@ async fn a_declined_challenge_makes_no_game() {
 }
 
 #[tokio::test]
+async fn challenges_expire_and_a_player_has_at_most_twenty_open() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let mut body = blitz(false, "random");
+    body["to"] = json!("Bob");
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let (status, sent) =
+            as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone())).await;
+        assert_eq!(status, StatusCode::CREATED);
+        ids.push(sent["id"].as_str().unwrap().to_string());
+    }
+    let (status, answer) =
+        as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone())).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{answer}");
+    // An hour later the live challenges have expired: they leave the lists and cannot
+    // be accepted, and new ones may be sent.
+    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db.display()))
+        .await
+        .unwrap();
+    sqlx::query("UPDATE challenges SET created_at = created_at - 3600001")
+        .execute(&db)
+        .await
+        .unwrap();
+    let (_, listed) = as_person(&app, &bob, "GET", "/api/challenges", None).await;
+    assert_eq!(listed, json!([]));
+    let accept = format!("/api/challenges/{}/accept", ids[0]);
+    let (status, answer) = as_person(&app, &bob, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(
+        app.ok("GET", &format!("/api/challenges/{}", ids[1]), None)
+            .await["status"],
+        "expired"
+    );
+    let (status, _) = as_person(&app, &ann, "POST", "/api/challenges", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED);
+}
+
+#[tokio::test]
 async fn a_rated_game_against_a_level_rates_the_level_as_a_bot() {
     let app = App::new().await;
     let ann = sign_up(&app, "Ann").await;

@@ -1,0 +1,246 @@
+//! Challenges: an offer to play one named player, accepted or declined by them; open
+//! for an hour (a live game) or two weeks (correspondence), at most 20 at once from a
+//! player.
+
+use super::pairing::{party, start_game, terms_of, CORRESPONDENCE_SEEK_MS, LIVE_SEEK_MS};
+use super::Body;
+use crate::auth::Viewer;
+use crate::clock::{now_ms, TimeControl};
+use crate::error::{ApiError, ApiResult};
+use crate::hub::Hub;
+use crate::ids::{is_well_formed, random_name};
+use crate::pairing::TermsRequest;
+use crate::store::ChallengeRow;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The most open challenges a player may have sent.
+const MAX_OPEN_CHALLENGES: usize = 20;
+
+/// Whether an open challenge has outlived its time.
+fn expired(c: &ChallengeRow, now: i64) -> bool {
+    let live = matches!(
+        serde_json::from_str(&c.time_control),
+        Ok(TimeControl::Live { .. })
+    );
+    let lifetime = if live {
+        LIVE_SEEK_MS
+    } else {
+        CORRESPONDENCE_SEEK_MS
+    };
+    c.status == "open" && c.created_at < now - lifetime
+}
+
+/// Marks an open challenge that has outlived its time expired: it can no longer be
+/// accepted, and leaves the lists.
+async fn expire(hub: &Hub, mut c: ChallengeRow, now: i64) -> ApiResult<ChallengeRow> {
+    if expired(&c, now) && hub.store.close_challenge(&c.id, "expired", None).await? {
+        c.status = "expired".into();
+    }
+    Ok(c)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeRequest {
+    pub to: String,
+    #[serde(flatten)]
+    pub terms: TermsRequest,
+}
+
+#[derive(Serialize)]
+pub struct ChallengeView {
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    pub variant: String,
+    pub rules: String,
+    pub clock: serde_json::Value,
+    pub rated: bool,
+    /// The challenger's colour.
+    pub color: String,
+    pub status: String,
+    pub created_at: i64,
+    /// The game, once accepted.
+    pub game: Option<String>,
+}
+
+fn challenge_view(c: ChallengeRow) -> ChallengeView {
+    ChallengeView {
+        clock: serde_json::from_str(&c.time_control).unwrap_or_default(),
+        id: c.id,
+        from: c.from_name,
+        to: c.to_name,
+        variant: c.variant,
+        rules: c.rules,
+        rated: c.rated,
+        color: c.color,
+        status: c.status,
+        created_at: c.created_at,
+        game: c.game_id,
+    }
+}
+
+pub async fn create_challenge(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    Body(request): Body<ChallengeRequest>,
+) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
+    let from = viewer.required()?;
+    let terms = request.terms.check().map_err(ApiError::bad_request)?;
+    let to = if request.to.len() <= 64 {
+        hub.store
+            .account_by_key(&crate::accounts::key_of(&request.to))
+            .await?
+    } else {
+        None
+    };
+    let Some((to, _)) = to.filter(|(a, _)| !a.deleted) else {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "no such player"));
+    };
+    if to.id == from.id {
+        return Err(ApiError::bad_request("a challenge goes to someone else"));
+    }
+    let now = now_ms();
+    let mut sent = 0;
+    for c in hub.store.open_challenges(from.id).await? {
+        if c.from_account == from.id && expire(&hub, c, now).await?.status == "open" {
+            sent += 1;
+        }
+    }
+    if sent >= MAX_OPEN_CHALLENGES {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "at most {MAX_OPEN_CHALLENGES} open challenges: wait for answers, or cancel some"
+            ),
+        ));
+    }
+    let challenge = ChallengeRow {
+        id: random_name(),
+        from_account: from.id,
+        from_name: from.name,
+        to_account: to.id,
+        to_name: to.name,
+        variant: terms.variant.name().to_string(),
+        rules: terms.rules.to_string(),
+        time_control: serde_json::to_string(&terms.clock).map_err(ApiError::internal)?,
+        rated: terms.rated,
+        color: terms.color.name().to_string(),
+        created_at: now,
+        status: "open".into(),
+        game_id: None,
+    };
+    hub.store.insert_challenge(&challenge).await?;
+    Ok((StatusCode::CREATED, Json(challenge_view(challenge))))
+}
+
+async fn find_challenge(hub: &Hub, id: &str) -> ApiResult<ChallengeRow> {
+    let none = || ApiError::new(StatusCode::NOT_FOUND, "no such challenge");
+    if !is_well_formed(id) {
+        return Err(none());
+    }
+    let challenge = hub.store.challenge(id).await?.ok_or_else(none)?;
+    expire(hub, challenge, now_ms()).await
+}
+
+pub async fn get_challenge(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ChallengeView>> {
+    Ok(Json(challenge_view(find_challenge(&hub, &id).await?)))
+}
+
+/// The open challenges the signed-in account sent or received: what a bot polls.
+pub async fn my_challenges(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+) -> ApiResult<Json<Vec<ChallengeView>>> {
+    let account = viewer.required()?;
+    let now = now_ms();
+    let mut open = Vec::new();
+    for c in hub.store.open_challenges(account.id).await? {
+        let c = expire(&hub, c, now).await?;
+        if c.status == "open" {
+            open.push(challenge_view(c));
+        }
+    }
+    Ok(Json(open))
+}
+
+pub async fn accept_challenge(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
+    let account = viewer.required()?;
+    let challenge = find_challenge(&hub, &id).await?;
+    if challenge.to_account != account.id {
+        return Err(ApiError::forbidden("only the challenged player accepts"));
+    }
+    let terms = terms_of(
+        &challenge.variant,
+        &challenge.rules,
+        &challenge.time_control,
+        challenge.rated,
+        &challenge.color,
+    )?;
+    let game_id = random_name();
+    if !hub
+        .store
+        .close_challenge(&challenge.id, "accepted", Some(&game_id))
+        .await?
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("the challenge is {}", challenge.status),
+        ));
+    }
+    let from = hub.store.account(challenge.from_account).await?;
+    let taken = start_game(
+        &hub,
+        game_id,
+        &terms,
+        party(from.as_ref()),
+        None,
+        party(Some(&account)),
+    )
+    .await;
+    if let Err(err) = taken {
+        hub.store.reopen_challenge(&challenge.id).await?;
+        return Err(err);
+    }
+    let accepted = find_challenge(&hub, &id).await?;
+    Ok((StatusCode::CREATED, Json(challenge_view(accepted))))
+}
+
+/// Declines a challenge (the challenged) or withdraws it (the challenger).
+pub async fn decline_challenge(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> ApiResult<Json<ChallengeView>> {
+    let account = viewer.required()?;
+    let challenge = find_challenge(&hub, &id).await?;
+    let status = if challenge.to_account == account.id {
+        "declined"
+    } else if challenge.from_account == account.id {
+        "cancelled"
+    } else {
+        return Err(ApiError::forbidden("the challenge is not yours"));
+    };
+    if !hub
+        .store
+        .close_challenge(&challenge.id, status, None)
+        .await?
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("the challenge is {}", challenge.status),
+        ));
+    }
+    Ok(Json(challenge_view(find_challenge(&hub, &id).await?)))
+}
