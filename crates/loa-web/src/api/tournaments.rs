@@ -25,6 +25,8 @@ use std::sync::Arc;
 const MAX_SWISS_ROUNDS: i64 = 30;
 /// The most seasons a league may have.
 const MAX_SEASONS: i64 = 100;
+/// An arena's length when none is given.
+const DEFAULT_ARENA_MINUTES: i64 = 60;
 /// The longest arena: a day.
 const MAX_ARENA_MINUTES: i64 = 24 * 60;
 /// How far ahead a start may be set: a year.
@@ -258,13 +260,15 @@ pub async fn create_tournament(
                 "a Swiss has 1 to {MAX_SWISS_ROUNDS} rounds"
             )))
         }
-        (Format::RoundRobin, None) => 1,
-        (Format::RoundRobin, Some(n)) if (1..=2).contains(&n) => n,
-        (Format::RoundRobin, Some(_)) => {
+        // A round robin's rounds are its field's: 2 asks for a double one (each pair
+        // meets twice), any other number a single one.
+        (Format::RoundRobin, Some(2)) => 2,
+        (Format::RoundRobin, Some(n)) if n < 0 => {
             return Err(ApiError::bad_request(
-                "a round robin has 1 cycle (single) or 2 (double)",
+                "rounds is a number of rounds, not negative",
             ))
         }
+        (Format::RoundRobin, _) => 1,
         (Format::League, None) => 1,
         (Format::League, Some(n)) if (1..=MAX_SEASONS).contains(&n) => n,
         (Format::League, Some(_)) => {
@@ -275,6 +279,7 @@ pub async fn create_tournament(
         (Format::Arena, _) => 0,
     };
     let minutes = match (format, request.minutes) {
+        (Format::Arena, None) => Some(DEFAULT_ARENA_MINUTES),
         (Format::Arena, Some(m)) if (1..=MAX_ARENA_MINUTES).contains(&m) => Some(m),
         (Format::Arena, _) => {
             return Err(ApiError::bad_request(format!(

@@ -204,8 +204,12 @@ async fn joining_leaving_and_starting_follow_the_rules() {
             "zero rounds",
         ),
         (
-            json!({"name": "x", "format": "round-robin", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
-            "three cycles",
+            json!({"name": "x", "format": "round-robin", "rounds": -3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "negative rounds",
+        ),
+        (
+            json!({"name": "x", "format": "arena", "minutes": 0, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
+            "a zero-minute arena",
         ),
         (
             json!({"name": "x", "format": "swiss", "rounds": 3, "variant": "go", "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}}),
@@ -397,10 +401,21 @@ async fn an_arena_pairs_players_again_as_soon_as_they_finish() {
         as_person(&app, &eve, "POST", &join, None).await.0,
         StatusCode::OK
     );
-    // An arena needs its minutes.
-    let body = json!({"name": "x", "format": "arena", "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}});
-    let (status, _) = as_person(&app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // An arena made with the body every format takes lasts an hour; its rounds are not
+    // counted.
+    let body = json!({"name": "x", "format": "arena", "rounds": 5, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}});
+    let (status, made) =
+        as_person(&app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(made["minutes"], 60);
+    // A round robin's rounds are its field's: 2 makes it double, another number single.
+    for (rounds, cycles) in [(2, 2), (3, 1), (7, 1)] {
+        let body = json!({"name": "rr", "format": "round-robin", "rounds": rounds, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}});
+        let (status, made) =
+            as_person(&app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED);
+        assert_eq!(made["rounds"], cycles, "rounds {rounds}");
+    }
 }
 
 #[tokio::test]
