@@ -5,6 +5,7 @@
 //! has answered. This module is the only one that knows SQL.
 
 mod accounts;
+mod game_lists;
 mod games;
 mod pairing;
 mod ratings;
@@ -12,7 +13,8 @@ mod sessions;
 mod tournaments;
 
 pub use accounts::AccountRow;
-pub use games::{Change, ChatRow, GameFilter, GameRow, MoveRow, Outcome, SeatRow, StoredGame};
+pub use game_lists::{GameFilter, Outcome};
+pub use games::{Change, ChatRow, GameRow, MoveRow, SeatRow, StoredGame};
 pub use pairing::{ChallengeRow, SeekRow};
 pub use ratings::{RankedRow, RatingRow, RatingUpdate};
 pub use sessions::ACCOUNT_KEY;

@@ -73,6 +73,30 @@ fn backend(err: sqlx::Error) -> Error {
 
 #[async_trait]
 impl SessionStore for Sessions {
+    /// A new session: written only under an id no session has, drawn again on the
+    /// (unlikely) collision.
+    async fn create(&self, record: &mut Record) -> SessionResult<()> {
+        let data = serde_json::to_string(&record.data).map_err(|e| Error::Encode(e.to_string()))?;
+        let account = record.data.get(ACCOUNT_KEY).and_then(|v| v.as_i64());
+        loop {
+            let inserted = sqlx::query(
+                "INSERT INTO sessions (id, account_id, data, expires_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (id) DO NOTHING",
+            )
+            .bind(record.id.to_string())
+            .bind(account)
+            .bind(&data)
+            .bind(record.expiry_date.unix_timestamp())
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+            if inserted.rows_affected() == 1 {
+                return Ok(());
+            }
+            record.id = Id::default();
+        }
+    }
+
     async fn save(&self, record: &Record) -> SessionResult<()> {
         let data = serde_json::to_string(&record.data).map_err(|e| Error::Encode(e.to_string()))?;
         let account = record.data.get(ACCOUNT_KEY).and_then(|v| v.as_i64());
@@ -127,7 +151,7 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn expired_sessions_are_swept_and_live_ones_kept() {
+    async fn expired_sessions_are_swept_live_ones_kept_and_new_ids_never_reused() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("s.db")).await.unwrap();
         let sessions = store.sessions();
@@ -146,6 +170,19 @@ mod tests {
             ids.push(record.id);
         }
         sessions.delete_expired().await.unwrap();
+        // A new session never takes the id of one that exists.
+        let mut taken = Record {
+            id: ids[1],
+            data: Default::default(),
+            expiry_date: now + time::Duration::hours(1),
+        };
+        sessions.create(&mut taken).await.unwrap();
+        assert_ne!(taken.id, ids[1]);
+        sqlx::query("DELETE FROM sessions WHERE id = ?1")
+            .bind(taken.id.to_string())
+            .execute(&sessions.pool)
+            .await
+            .unwrap();
         let left: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
             .fetch_all(&sessions.pool)
             .await

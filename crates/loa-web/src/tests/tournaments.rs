@@ -470,10 +470,12 @@ async fn a_championship_makes_its_editions_and_its_podium_gets_medals() {
     let app = App::new().await;
     let people = people(&app, &["ann", "bob", "cy"]).await;
     let now = crate::clock::now_ms();
-    let made = crate::director::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
+    let made =
+        crate::director::schedule::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
     let id = made.unwrap().expect("the first edition");
     // One edition at a time.
-    let again = crate::director::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
+    let again =
+        crate::director::schedule::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
     assert_eq!(again.unwrap(), None);
     let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
     assert_eq!(t["championship"], "monthly-blitz");
@@ -518,7 +520,8 @@ async fn a_championship_makes_its_editions_and_its_podium_gets_medals() {
         assert_eq!(profile["medals"][medal], 1, "{name}: {profile}");
     }
     // The next edition is made once this one is over.
-    let next = crate::director::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
+    let next =
+        crate::director::schedule::next_edition(&app.hub, Championship::MonthlyBlitz, now).await;
     assert!(next.unwrap().is_some());
 }
 
