@@ -10,7 +10,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ids::random_name;
 use crate::pairing::TermsRequest;
-use crate::ratings::{Category, Rating, Speed};
 use crate::store::{BoardRow, EntrantRow, TournamentRow};
 use crate::tournament::Format;
 use axum::extract::{Path, State};
@@ -371,22 +370,6 @@ pub async fn get_tournament(
     Ok(Json(view_of(&hub, t).await?))
 }
 
-/// The player's rating in the tournament's category, to seed a late joiner.
-async fn rating_for(hub: &Hub, t: &TournamentRow, account: i64) -> ApiResult<f64> {
-    let clock: TimeControl = serde_json::from_str(&t.clock).map_err(ApiError::internal)?;
-    let variant = t.variant.parse().map_err(ApiError::internal)?;
-    let category = Category {
-        variant,
-        speed: Speed::of(clock),
-    }
-    .key();
-    Ok(hub
-        .store
-        .rating(account, &category)
-        .await?
-        .map_or(Rating::default().rating, |r| r.rating))
-}
-
 pub async fn join_tournament(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
@@ -403,11 +386,11 @@ pub async fn join_tournament(
             format!("the tournament is {}: it takes no more players", t.status),
         ));
     }
-    let rating = rating_for(&hub, &t, account.id).await?;
+    let rating = director::seed_rating(&hub, &t, account.id).await?;
     hub.store
         .join_tournament(&t.id, account.id, rating, now_ms())
         .await?;
-    hub.director.changes.send(t.id.clone()).ok();
+    hub.director.changed(&t.id);
     Ok(Json(view_of(&hub, t).await?))
 }
 
@@ -434,7 +417,7 @@ pub async fn withdraw_from_tournament(
             "you are not playing in this tournament",
         ));
     }
-    hub.director.changes.send(t.id.clone()).ok();
+    hub.director.changed(&t.id);
     Ok(Json(view_of(&hub, t).await?))
 }
 

@@ -151,7 +151,8 @@ impl Director {
         self.lock.lock().await
     }
 
-    fn changed(&self, id: &str) {
+    /// Tells the tournament's watchers that it changed.
+    pub fn changed(&self, id: &str) {
         let _ = self.changes.send(id.to_string());
     }
 }
@@ -182,17 +183,9 @@ async fn start_locked(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
             "a tournament needs two players to start".into(),
         ));
     }
-    let category = category_of(&t);
     let mut seeds = Vec::with_capacity(entrants.len());
     for e in &entrants {
-        let rating = match &category {
-            Some(category) => hub
-                .store
-                .rating(e.account, category)
-                .await?
-                .map_or(crate::ratings::Rating::default().rating, |r| r.rating),
-            None => crate::ratings::Rating::default().rating,
-        };
+        let rating = seed_rating(hub, &t, e.account).await?;
         seeds.push((e.account, rating, None));
     }
     if !hub.store.start_tournament(id, now_ms(), &seeds).await? {
@@ -201,17 +194,23 @@ async fn start_locked(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
     next_round(hub, id).await
 }
 
-/// The rating category a tournament's games count in.
-fn category_of(t: &TournamentRow) -> Option<String> {
-    let clock: TimeControl = serde_json::from_str(&t.clock).ok()?;
-    let variant = t.variant.parse().ok()?;
-    Some(
-        Category {
-            variant,
-            speed: Speed::of(clock),
-        }
-        .key(),
-    )
+/// A player's rating in the tournament's variant and speed, which seeds them (1500
+/// without one): at the start, and for a late joiner.
+pub async fn seed_rating(hub: &Hub, t: &TournamentRow, account: PlayerId) -> DirectorResult<f64> {
+    let unrated = crate::ratings::Rating::default().rating;
+    let (Ok(clock), Ok(variant)) = (
+        serde_json::from_str::<TimeControl>(&t.clock),
+        t.variant.parse(),
+    ) else {
+        return Ok(unrated);
+    };
+    let category = Category {
+        variant,
+        speed: Speed::of(clock),
+    }
+    .key();
+    let rating = hub.store.rating(account, &category).await?;
+    Ok(rating.map_or(unrated, |r| r.rating))
 }
 
 /// Pairs the next round, or ends the tournament when none is left.
