@@ -33,6 +33,19 @@ pub struct ServeArgs {
     /// medals make the players' titles. Repeat for both.
     #[arg(long, value_name = "NAME", value_parser = loa_web::Championship::parse)]
     championship: Vec<loa_web::Championship>,
+    /// The SMTP server e-mails go out through: smtp://host:port (plain),
+    /// smtps://user:password@host or smtp://host?tls=required. Without it the site sends
+    /// no e-mail (no verification links, no your-move notices).
+    #[arg(long, value_name = "URL", value_parser = loa_web::smtp_url)]
+    smtp: Option<String>,
+    /// The address e-mails come from (loa@ the --public-url's host by default); replies
+    /// go to it with a '+' and a secret, so the mail exchanger must send those on.
+    #[arg(long, value_name = "ADDRESS", value_parser = loa_web::mail_address, requires = "smtp")]
+    mail_from: Option<String>,
+    /// Take replies to your-move e-mails by SMTP at this address (127.0.0.1:2525): the
+    /// site's mail exchanger forwards the reply addresses to it. Needs --smtp.
+    #[arg(long, value_name = "ADDR:PORT", requires = "smtp")]
+    mail_in: Option<std::net::SocketAddr>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -50,6 +63,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
         engines: args.engines,
         public_url: args.public_url,
         championships: args.championship,
+        smtp: args.smtp,
+        mail_from: args.mail_from,
+        mail_in: args.mail_in,
     };
     log_to_stderr();
     loa_web::run(config, |address| {

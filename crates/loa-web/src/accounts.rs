@@ -104,7 +104,8 @@ pub fn check_email(email: &str) -> Result<(), AccountError> {
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())
         && email
             .split_once('@')
-            .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'));
+            .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
+        && crate::mail::is_sendable(email);
     if shaped {
         Ok(())
     } else {

@@ -24,6 +24,9 @@ pub struct OpenGame {
     /// The game's view as JSON after each change.
     pub updates: broadcast::Sender<Arc<str>>,
     watchers: AtomicUsize,
+    /// The accounts watching, with how many pages each has open: a player watching is
+    /// not e-mailed their move.
+    viewers: Mutex<HashMap<i64, usize>>,
     /// The engine's search for the move after this many plies.
     engine: Mutex<Option<(usize, Arc<Cancel>)>>,
     flag_watch: Mutex<Option<tokio::task::AbortHandle>>,
@@ -56,6 +59,8 @@ pub struct Hub {
     pub lobby: broadcast::Sender<()>,
     /// Runs the tournaments; told the id of each tournament that changes.
     pub director: crate::director::Director,
+    /// The site's outgoing mail, if it sends any.
+    pub mail: crate::mail::Mail,
     ratings_lock: tokio::sync::Mutex<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
@@ -68,6 +73,7 @@ impl Hub {
             sign_ins: SignInGuard::default(),
             lobby: broadcast::channel(16).0,
             director: crate::director::Director::default(),
+            mail: crate::mail::Mail::default(),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),
         })
@@ -176,6 +182,7 @@ impl Hub {
         *live = copy;
         let view = live.view(now);
         self.after_change(open, &live, &view);
+        crate::mail::after_change(self, open, &live, &changed);
         let end = ended.then(|| crate::director::GameEnd::of(&live));
         // The game's lock is let go first: the director opens other games.
         drop(live);
@@ -367,9 +374,17 @@ impl Hub {
         });
     }
 
-    /// A page begins watching a game; the engine resumes if it was waiting for one.
-    pub async fn watch(self: &Arc<Self>, open: &Arc<OpenGame>) -> broadcast::Receiver<Arc<str>> {
+    /// A page begins watching a game (as `account`, if signed in); the engine resumes if
+    /// it was waiting for one.
+    pub async fn watch(
+        self: &Arc<Self>,
+        open: &Arc<OpenGame>,
+        account: Option<i64>,
+    ) -> broadcast::Receiver<Arc<str>> {
         open.watchers.fetch_add(1, Ordering::AcqRel);
+        if let Some(account) = account {
+            *open.viewers().entry(account).or_default() += 1;
+        }
         let receiver = open.updates.subscribe();
         let live = open.game.lock().await;
         self.start_engine(open, &live);
@@ -378,7 +393,16 @@ impl Hub {
 
     /// A page stops watching; when the last one goes, the engine's search is cancelled
     /// and a finished game leaves memory.
-    pub fn unwatch(self: &Arc<Self>, open: &Arc<OpenGame>, id: &str) {
+    pub fn unwatch(self: &Arc<Self>, open: &Arc<OpenGame>, id: &str, account: Option<i64>) {
+        if let Some(account) = account {
+            let mut viewers = open.viewers();
+            if let Some(pages) = viewers.get_mut(&account) {
+                *pages -= 1;
+                if *pages == 0 {
+                    viewers.remove(&account);
+                }
+            }
+        }
         if open.watchers.fetch_sub(1, Ordering::AcqRel) != 1 {
             return;
         }
@@ -390,6 +414,11 @@ impl Hub {
                 self.games().remove(id);
             }
         }
+    }
+
+    /// The games in memory: every game in progress with a running clock among them.
+    pub fn open_games(&self) -> Vec<Arc<OpenGame>> {
+        self.games().values().cloned().collect()
     }
 
     /// Opens every game whose clock runs, so that its flag falls on time even if nobody
@@ -406,11 +435,21 @@ impl Hub {
 }
 
 impl OpenGame {
+    fn viewers(&self) -> std::sync::MutexGuard<'_, HashMap<i64, usize>> {
+        self.viewers.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether `account` has the game open in a page.
+    pub fn is_watched_by(&self, account: i64) -> bool {
+        self.viewers().contains_key(&account)
+    }
+
     fn new(live: LiveGame) -> OpenGame {
         OpenGame {
             game: tokio::sync::Mutex::new(live),
             updates: broadcast::channel(64).0,
             watchers: AtomicUsize::new(0),
+            viewers: Mutex::new(HashMap::new()),
             engine: Mutex::new(None),
             flag_watch: Mutex::new(None),
         }

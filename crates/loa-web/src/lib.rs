@@ -15,6 +15,7 @@ mod ids;
 mod levels;
 mod line;
 mod lineup;
+mod mail;
 mod meta;
 mod page;
 mod pairing;
@@ -24,11 +25,13 @@ mod setup;
 mod store;
 mod tournament;
 mod view;
+mod waiting;
 mod ws;
 
 #[cfg(test)]
 mod tests;
 
+pub use mail::{mail_address, smtp_url};
 pub use server::{public_url, run, Config, Server};
 pub use store::database_path;
 pub use tournament::championship::Championship;

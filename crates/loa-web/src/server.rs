@@ -33,6 +33,26 @@ pub struct Config {
     pub public_url: Option<String>,
     /// The site's championships: each edition made and started by itself.
     pub championships: Vec<crate::tournament::championship::Championship>,
+    /// The SMTP server mail goes out through (`smtp://host:port`, `smtps://user:pass@host`);
+    /// without it the site sends no mail.
+    pub smtp: Option<String>,
+    /// The address e-mails come from; `loa@` the public address's host by default.
+    pub mail_from: Option<String>,
+    /// Where to listen for replies to your-move e-mails (SMTP).
+    pub mail_in: Option<SocketAddr>,
+}
+
+/// The address mail comes from when none is given: `loa@` the site's host name, or
+/// `loa@localhost` for an address by number.
+pub fn default_sender(public_url: &str) -> String {
+    let host = public_url
+        .split_once("://")
+        .map_or(public_url, |(_, rest)| rest)
+        .split(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    let named = host.contains('.') && host.chars().any(|c| c.is_ascii_alphabetic());
+    format!("loa@{}", if named { host } else { "localhost" })
 }
 
 /// The site's public address as a person gives it (`https://loa.example`), checked.
@@ -78,6 +98,17 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/me/games", get(api::my_games))
         .route("/api/me/games.pgn", get(api::my_games_pgn))
         .route("/api/me/bot", post(api::become_bot))
+        .route(
+            "/api/me/mail",
+            get(api::mail_settings).put(api::change_mail_settings),
+        )
+        .route("/api/me/mail/verify", post(api::resend_verification))
+        .route("/api/me/waiting", get(api::games_waiting))
+        .route("/mail/verify/{secret}", get(api::verify_email))
+        .route(
+            "/mail/unsubscribe/{secret}",
+            get(page::index).post(api::unsubscribe),
+        )
         .route("/api/tokens", post(api::create_token).get(api::list_tokens))
         .route("/api/tokens/{id}", delete(api::revoke_token))
         .route("/api/players/{name}", get(api::player))
@@ -210,6 +241,32 @@ impl Server {
         });
         let hub = Hub::new(store, EnginePool::new(engines));
         let _ = hub.director.championships.set(config.championships.clone());
+        if let Some(smtp) = &config.smtp {
+            let public_url = config.public_url.clone().unwrap_or_else(|| {
+                format!(
+                    "http://{}",
+                    listener
+                        .local_addr()
+                        .map_or(address.clone(), |a| a.to_string())
+                )
+            });
+            hub.mail.configure(crate::mail::MailConfig {
+                smtp: smtp.clone(),
+                from: config
+                    .mail_from
+                    .clone()
+                    .unwrap_or_else(|| default_sender(&public_url)),
+                public_url,
+                replies: config.mail_in.is_some(),
+            });
+            crate::mail::spawn_worker(&hub)?;
+            if let Some(mail_in) = config.mail_in {
+                let bound = crate::mail::listen(&hub, mail_in).await?;
+                tracing::info!("replies by e-mail taken at {bound}");
+            }
+        } else if config.mail_in.is_some() {
+            anyhow::bail!("--mail-in needs --smtp: a reply is answered by e-mail");
+        }
         Ok(Server {
             listener,
             hub,
@@ -237,6 +294,7 @@ impl Server {
             tracing::info!("{games} with running clocks resumed");
         }
         crate::director::spawn(&self.hub);
+        crate::mail::spawn_ticker(&self.hub);
         self.hub.store.sessions().sweep_expired();
         let app = router(self.hub, self.public_url.as_deref());
         axum::serve(self.listener, app)

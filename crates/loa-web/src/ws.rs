@@ -46,15 +46,20 @@ fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
 pub async fn game_socket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    viewer: crate::auth::Viewer,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     check_origin(&headers)?;
     let open = hub.open(&id).await?;
+    let account = viewer.id();
+    if let Some(account) = account {
+        crate::mail::game_seen(&hub, &id, account);
+    }
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
-            let mut updates = hub.watch(&open).await;
+            let mut updates = hub.watch(&open, account).await;
             let first = {
                 let live = open.game.lock().await;
                 serde_json::to_string(&live.view(crate::clock::now_ms())).expect("serializable")
@@ -89,7 +94,7 @@ pub async fn game_socket(
                     }
                 }
             }
-            hub.unwatch(&open, &id);
+            hub.unwatch(&open, &id, account);
         }))
 }
 

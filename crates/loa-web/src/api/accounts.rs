@@ -103,6 +103,15 @@ pub async fn sign_up(
         )
         .await?
         .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "that name is taken"))?;
+    if let Some(email) = &account.email {
+        // The account is made: a verification e-mail that cannot be queued is logged,
+        // and can be asked for again from the settings.
+        if let Err(err) =
+            crate::mail::send_verification(&hub, account.id, &account.name, email).await
+        {
+            tracing::error!("verification e-mail not queued: {err}");
+        }
+    }
     sign_in(&session, &account).await?;
     Ok((StatusCode::CREATED, Json(Me::of(account))))
 }
@@ -179,7 +188,11 @@ pub async fn me(viewer: Viewer) -> ApiResult<Json<Me>> {
 }
 
 /// The account's password checked again before it changes anything lasting.
-async fn confirm_password(hub: &Hub, account: &AccountRow, password: String) -> ApiResult<()> {
+pub(super) async fn confirm_password(
+    hub: &Hub,
+    account: &AccountRow,
+    password: String,
+) -> ApiResult<()> {
     let hash = hub.store.password_hash(account.id).await?;
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     if verified {

@@ -7,6 +7,7 @@
 mod accounts;
 mod challenges;
 mod games;
+mod mail;
 mod pairing;
 mod players;
 mod positions;
@@ -15,6 +16,7 @@ mod tournaments;
 pub use accounts::*;
 pub use challenges::*;
 pub use games::*;
+pub use mail::*;
 pub use pairing::*;
 pub use players::*;
 pub use positions::*;

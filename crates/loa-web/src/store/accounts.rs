@@ -118,13 +118,14 @@ impl Store {
     }
 
     /// Deletes an account: its games stay, under the name `deleted-N`; its password,
-    /// e-mail, sessions, tokens, seeks and open challenges go.
+    /// e-mail (with its links and reply addresses), sessions, tokens, seeks and open
+    /// challenges go.
     pub async fn delete_account(&self, id: i64, now: i64) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let anonymous = format!("deleted-{id}");
         sqlx::query(
             "UPDATE accounts SET name = ?2, name_key = ?2, password_hash = '', email = NULL,
-                deleted_at = ?3
+                email_verified_at = NULL, unsubscribe_token = NULL, notices = 'off', deleted_at = ?3
              WHERE id = ?1",
         )
         .bind(id)
@@ -146,6 +147,8 @@ impl Store {
         for statement in [
             "DELETE FROM sessions WHERE account_id = ?1",
             "DELETE FROM api_tokens WHERE account_id = ?1",
+            "DELETE FROM email_verifications WHERE account_id = ?1",
+            "DELETE FROM mail_moves WHERE account_id = ?1",
             "DELETE FROM seeks WHERE account_id = ?1 AND game_id IS NULL",
             "UPDATE challenges SET status = 'cancelled'
              WHERE status = 'open' AND (from_account = ?1 OR to_account = ?1)",

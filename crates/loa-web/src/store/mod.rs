@@ -7,6 +7,7 @@
 mod accounts;
 mod game_lists;
 mod games;
+mod mail;
 mod pairing;
 mod ratings;
 mod sessions;

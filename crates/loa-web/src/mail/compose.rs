@@ -1,0 +1,267 @@
+//! The e-mails' subjects and text: plain text, short lines, every link whole on a line
+//! of its own. No I/O: the callers fill in what the e-mails tell.
+
+/// A player's move in a correspondence game, as its e-mails tell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNotice {
+    /// The name of the player it is written to, and of their opponent.
+    pub player: String,
+    pub opponent: String,
+    /// `Black` or `White`: the side the player has.
+    pub side: &'static str,
+    /// The opponent's last move (`12. b1-d3`), if there was one.
+    pub last_move: Option<String>,
+    /// The board as text.
+    pub diagram: String,
+    /// The time the player has left for this move.
+    pub time_left_ms: Option<u64>,
+    /// The game's page.
+    pub link: String,
+    /// Whether a reply plays a move.
+    pub by_reply: bool,
+}
+
+/// A game waiting for a player, as the daily digest lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaitingGame {
+    pub opponent: String,
+    pub time_left_ms: Option<u64>,
+    pub link: String,
+}
+
+/// An e-mail's subject and text.
+pub type Text = (String, String);
+
+pub fn verification(name: &str, address: &str, link: &str) -> Text {
+    (
+        "loa: verify your e-mail address".into(),
+        format!(
+            "Hello {name},\n\n\
+             Open this link to make {address}\n\
+             the address of your account on loa:\n\n\
+             {link}\n\n\
+             The link works for 7 days. Until the address is verified, loa sends it\n\
+             nothing else. If you did not ask for this, ignore this e-mail.\n"
+        ),
+    )
+}
+
+/// It is the player's move: the board, the last move, the time left, and how to answer.
+pub fn your_move(notice: &MoveNotice) -> Text {
+    (
+        format!("loa: your move against {}", notice.opponent),
+        format!(
+            "Hello {},\n\nIt is your move ({}) against {}.\n\n{}",
+            notice.player,
+            notice.side,
+            notice.opponent,
+            position_and_answer(notice)
+        ),
+    )
+}
+
+/// 24 hours or less are left for the player's move.
+pub fn reminder(notice: &MoveNotice) -> Text {
+    (
+        format!(
+            "loa: 24 hours left for your move against {}",
+            notice.opponent
+        ),
+        format!(
+            "Hello {},\n\nYour move ({}) against {} is still to play, and the time\n\
+             for it is nearly up: when it runs out, the game is lost on time.\n\n{}",
+            notice.player,
+            notice.side,
+            notice.opponent,
+            position_and_answer(notice)
+        ),
+    )
+}
+
+/// A reply that played nothing: why, and the legal moves.
+pub fn refusal(notice: &MoveNotice, reason: &str, legal_moves: &[String]) -> Text {
+    let legal = if legal_moves.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "The legal moves are:\n{}\n\n",
+            wrap(&legal_moves.join(" "), 72)
+        )
+    };
+    (
+        format!("loa: your reply against {} played nothing", notice.opponent),
+        format!(
+            "Hello {},\n\nYour reply played nothing: {reason}.\n\n{legal}{}",
+            notice.player,
+            position_and_answer(notice)
+        ),
+    )
+}
+
+/// The games waiting for the player, once a day.
+pub fn digest(name: &str, games: &[WaitingGame]) -> Text {
+    let count = loa_core::counted(games.len(), "game");
+    let mut body = format!("Hello {name},\n\n{count} waiting for your move:\n\n");
+    for game in games {
+        body.push_str(&format!("- against {}", game.opponent));
+        if let Some(left) = game.time_left_ms {
+            body.push_str(&format!(", {} left", duration(left)));
+        }
+        body.push_str(&format!("\n  {}\n", game.link));
+    }
+    (format!("loa: {count} waiting for your move"), body)
+}
+
+/// The end of every e-mail: where the settings are, and the link that stops them.
+pub fn footer(settings: &str, unsubscribe: &str) -> String {
+    format!(
+        "\n-- \nloa e-mails you when it is your move in a correspondence game.\n\
+         Your settings: {settings}\n\
+         Stop these e-mails: {unsubscribe}\n"
+    )
+}
+
+fn position_and_answer(notice: &MoveNotice) -> String {
+    let mut text = String::new();
+    if let Some(last) = &notice.last_move {
+        text.push_str(&format!("{} played {last}.\n\n", notice.opponent));
+    }
+    text.push_str(&notice.diagram);
+    text.push('\n');
+    if let Some(left) = notice.time_left_ms {
+        text.push_str(&format!("You have {} for this move.\n\n", duration(left)));
+    }
+    text.push_str(&format!("The game: {}\n", notice.link));
+    if notice.by_reply {
+        text.push_str(
+            "\nTo play, reply to this e-mail with your move on the first line (b1-d3),\n\
+             or resign, or draw (to offer one, or to accept your opponent's offer).\n",
+        );
+    }
+    text
+}
+
+/// `2 days 3 hours`, `5 hours 10 minutes`, `40 minutes`: the two largest units, of the
+/// time rounded up to the minute (3 days less the moment it took to write is 3 days).
+pub fn duration(ms: u64) -> String {
+    let minutes = ms.div_ceil(60_000);
+    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let part = |n: u64, unit: &str| loa_core::counted(usize::try_from(n).unwrap_or(0), unit);
+    match (days, hours) {
+        (0, 0) => part(minutes, "minute"),
+        (0, h) if minutes == 0 => part(h, "hour"),
+        (0, h) => format!("{} {}", part(h, "hour"), part(minutes, "minute")),
+        (d, 0) => part(d, "day"),
+        (d, h) => format!("{} {}", part(d, "day"), part(h, "hour")),
+    }
+}
+
+/// Words on lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice() -> MoveNotice {
+        MoveNotice {
+            player: "Ann".into(),
+            opponent: "Bob".into(),
+            side: "White",
+            last_move: Some("1. b1-b3".into()),
+            diagram: "(board)".into(),
+            time_left_ms: Some(3 * 24 * 3600 * 1000),
+            link: "https://loa.example/game/abc".into(),
+            by_reply: true,
+        }
+    }
+
+    #[test]
+    fn the_your_move_email_says_who_what_how_long_and_where() {
+        let (subject, body) = your_move(&notice());
+        assert_eq!(subject, "loa: your move against Bob");
+        for said in [
+            "It is your move (White) against Bob.",
+            "Bob played 1. b1-b3.",
+            "(board)",
+            "You have 3 days for this move.",
+            "The game: https://loa.example/game/abc\n",
+            "reply to this e-mail with your move on the first line",
+        ] {
+            assert!(body.contains(said), "{said:?} not in:\n{body}");
+        }
+        let quiet = MoveNotice {
+            by_reply: false,
+            ..notice()
+        };
+        assert!(!your_move(&quiet).1.contains("reply to this e-mail"));
+    }
+
+    #[test]
+    fn a_refusal_gives_the_reason_and_the_legal_moves_wrapped() {
+        let moves: Vec<String> = (0..30).map(|i| format!("a{}-b{}", i % 8, i % 7)).collect();
+        let (subject, body) = refusal(&notice(), "'z9' is not a move", &moves);
+        assert_eq!(subject, "loa: your reply against Bob played nothing");
+        assert!(body.contains("Your reply played nothing: 'z9' is not a move."));
+        assert!(body.contains("The legal moves are:\na0-b0 a1-b1"));
+        assert!(body.lines().all(|line| line.len() <= 76), "{body}");
+    }
+
+    #[test]
+    fn durations_name_their_two_largest_units() {
+        let minute = 60_000;
+        assert_eq!(duration(0), "0 minutes");
+        assert_eq!(duration(minute), "1 minute");
+        assert_eq!(duration(3 * 24 * 60 * minute - 150), "3 days");
+        assert_eq!(duration(60 * minute), "1 hour");
+        assert_eq!(duration(61 * minute), "1 hour 1 minute");
+        assert_eq!(duration(24 * 60 * minute), "1 day");
+        assert_eq!(
+            duration((2 * 24 * 60 + 3 * 60 + 59) * minute),
+            "2 days 3 hours"
+        );
+        assert_eq!(duration(59 * minute + 1), "1 hour");
+    }
+
+    #[test]
+    fn the_digest_lists_each_game_with_its_link() {
+        let games = [
+            WaitingGame {
+                opponent: "Bob".into(),
+                time_left_ms: Some(5 * 3600 * 1000),
+                link: "https://loa.example/game/a".into(),
+            },
+            WaitingGame {
+                opponent: "Cy".into(),
+                time_left_ms: None,
+                link: "https://loa.example/game/b".into(),
+            },
+        ];
+        let (subject, body) = digest("Ann", &games);
+        assert_eq!(subject, "loa: 2 games waiting for your move");
+        assert!(body
+            .contains("- against Bob, 5 hours left\n  https://loa.example/game/a\n- against Cy\n"));
+    }
+
+    #[test]
+    fn the_verification_and_the_footer_carry_their_links() {
+        let (_, body) = verification("Ann", "ann@example.org", "https://x/mail/verify/s");
+        assert!(body.contains("\nhttps://x/mail/verify/s\n"));
+        assert!(body.contains("to make ann@example.org\n"));
+        let footer = footer("https://x/account", "https://x/mail/unsubscribe/u");
+        assert!(footer.starts_with("\n-- \n"));
+        assert!(footer.contains("Stop these e-mails: https://x/mail/unsubscribe/u\n"));
+    }
+}

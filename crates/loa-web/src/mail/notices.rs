@@ -1,0 +1,476 @@
+//! When the site writes, and what a reply plays. A correspondence move makes one
+//! your-move e-mail for the player to move (not watching the game, not told before
+//! without having looked since); a minute's tick sends the 24-hour reminders and the
+//! daily digests. Everything here runs after the move is written and answered: it only
+//! puts rows in the outbox.
+
+use super::compose::{self, MoveNotice};
+use super::{reply, Letter, MailConfig, Notices};
+use crate::auth::token_hash;
+use crate::clock::{now_ms, TimeControl};
+use crate::game::{Caller, Changed, GameError, LiveGame};
+use crate::hub::{Hub, HubError, OpenGame};
+use crate::lineup::Player;
+use crate::store::StoreError;
+use loa_core::{Color, GameState};
+use std::sync::Arc;
+use std::time::Duration;
+
+const HOUR_MS: i64 = 3600 * 1000;
+/// A reminder goes when this much is left for a move.
+const REMINDER_MS: i64 = 24 * HOUR_MS;
+/// How often reminders and digests are looked for.
+const TICK: Duration = Duration::from_secs(60);
+/// How long a verification link works.
+const VERIFICATION_MS: i64 = 7 * 24 * HOUR_MS;
+
+/// Which e-mail about a move.
+enum Kind {
+    YourMove,
+    Reminder,
+    Refusal { reason: String },
+}
+
+/// A move's notice with whom and what it is for.
+struct Pending {
+    game: String,
+    account: i64,
+    ply: usize,
+    notice: MoveNotice,
+    legal_moves: Vec<String>,
+}
+
+/// After a change is written: a correspondence move tells the player now to move.
+pub fn after_change(hub: &Arc<Hub>, open: &Arc<OpenGame>, live: &LiveGame, changed: &Changed) {
+    if hub.mail.config().is_none() || changed.new_moves.is_empty() {
+        return;
+    }
+    let mover = changed
+        .new_moves
+        .last()
+        .and_then(|_| live.movers.last())
+        .and_then(|seat| live.account_of(seat.side));
+    if let Some(mover) = mover {
+        game_seen(hub, &live.id, mover);
+    }
+    if !is_correspondence(live) {
+        return;
+    }
+    let Some(pending) = pending_move(live, now_ms()) else {
+        return;
+    };
+    if open.is_watched_by(pending.account) {
+        return;
+    }
+    let hub = Arc::clone(hub);
+    tokio::spawn(async move {
+        if let Err(err) = write_about_move(&hub, pending, Kind::YourMove).await {
+            tracing::error!("your-move e-mail not queued: {err}");
+        }
+    });
+}
+
+/// A player looked at a game: their next move there is told again.
+pub fn game_seen(hub: &Arc<Hub>, game: &str, account: i64) {
+    if hub.mail.config().is_none() {
+        return;
+    }
+    let (hub, game) = (Arc::clone(hub), game.to_string());
+    tokio::spawn(async move {
+        if let Err(err) = hub.store.note_seen(&game, account).await {
+            tracing::error!("cannot note that game {game} was seen: {err}");
+        }
+    });
+}
+
+fn is_correspondence(live: &LiveGame) -> bool {
+    live.clock
+        .is_some_and(|c| matches!(c.control, TimeControl::Correspondence { .. }))
+}
+
+/// The notice for the player to move, if a person with an account is to move.
+fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
+    if live.is_over() || live.started_at.is_none() {
+        return None;
+    }
+    if !matches!(live.lineup.player(live.seat_to_move()), Player::Human) {
+        return None;
+    }
+    let side = live.position().side_to_move();
+    let account = live.account_of(side)?;
+    if live.account_of(!side) == Some(account) {
+        return None;
+    }
+    let ply = live.game.ply();
+    let last = live.game.moves().last();
+    let last_move = last.map(|mv| {
+        let number = (ply - 1) / 2 + 1;
+        let dots = if ply % 2 == 1 { "." } else { "..." };
+        format!("{number}{dots} {mv}")
+    });
+    let marked = last.map(|mv| mv.squares()).unwrap_or_default();
+    Some(Pending {
+        game: live.id.clone(),
+        account,
+        ply,
+        notice: MoveNotice {
+            player: live.names[side.index()].clone().unwrap_or_default(),
+            opponent: live.names[(!side).index()]
+                .clone()
+                .unwrap_or_else(|| "your opponent".into()),
+            side: if side == Color::Black {
+                "Black"
+            } else {
+                "White"
+            },
+            last_move,
+            diagram: live.position().diagram(marked),
+            time_left_ms: live
+                .clock
+                .filter(|c| c.running_since.is_some())
+                .map(|c| c.left_at(side, side, now)),
+            link: String::new(),
+            by_reply: false,
+        },
+        legal_moves: live
+            .position()
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+    })
+}
+
+/// Queues an e-mail about a move, if the player wants it and has a verified address.
+async fn write_about_move(hub: &Hub, pending: Pending, kind: Kind) -> Result<(), StoreError> {
+    let Some(config) = hub.mail.config() else {
+        return Ok(());
+    };
+    let Some(settings) = hub.store.mail_settings(pending.account).await? else {
+        return Ok(());
+    };
+    let Some(email) = settings.verified_email() else {
+        return Ok(());
+    };
+    let wanted = match kind {
+        Kind::YourMove => settings.notices == Notices::Each,
+        Kind::Reminder => settings.notices != Notices::Off,
+        // An answer to the player's own reply always goes.
+        Kind::Refusal { .. } => true,
+    };
+    if !wanted {
+        return Ok(());
+    }
+    match kind {
+        Kind::YourMove
+            if !hub
+                .store
+                .note_notice(&pending.game, pending.account)
+                .await? =>
+        {
+            return Ok(());
+        }
+        Kind::Reminder
+            if !hub
+                .store
+                .note_reminder(&pending.game, pending.account, pending.ply)
+                .await? =>
+        {
+            return Ok(());
+        }
+        _ => {}
+    }
+    let now = now_ms();
+    let reply_to = if config.replies {
+        let secret = super::new_secret();
+        hub.store
+            .create_mail_move(
+                &token_hash(&secret),
+                &pending.game,
+                pending.account,
+                pending.ply,
+                now,
+            )
+            .await?;
+        Some(config.reply_address(&secret))
+    } else {
+        None
+    };
+    let notice = MoveNotice {
+        link: format!("{}/game/{}", config.public_url, pending.game),
+        by_reply: reply_to.is_some(),
+        ..pending.notice
+    };
+    let (subject, body) = match &kind {
+        Kind::YourMove => compose::your_move(&notice),
+        Kind::Reminder => compose::reminder(&notice),
+        Kind::Refusal { reason } => compose::refusal(&notice, reason, &pending.legal_moves),
+    };
+    send(hub, config, pending.account, email, subject, body, reply_to).await
+}
+
+/// Puts an e-mail to an account in the outbox, with the footer, and wakes the worker.
+async fn send(
+    hub: &Hub,
+    config: &MailConfig,
+    account: i64,
+    to: &str,
+    subject: String,
+    mut body: String,
+    reply_to: Option<String>,
+) -> Result<(), StoreError> {
+    let unsubscribe = hub
+        .store
+        .unsubscribe_secret(account, &super::new_secret())
+        .await?
+        .map(|secret| format!("{}/mail/unsubscribe/{secret}", config.public_url));
+    if let Some(link) = &unsubscribe {
+        body.push_str(&compose::footer(
+            &format!("{}/account", config.public_url),
+            link,
+        ));
+    }
+    let letter = Letter {
+        to: to.to_string(),
+        subject,
+        body,
+        reply_to,
+        unsubscribe,
+    };
+    hub.store.queue_mail(&letter, now_ms()).await?;
+    hub.mail.queued.notify_one();
+    Ok(())
+}
+
+/// Sends the link that verifies `email` as `account`'s address (made the one the account
+/// has, unverified); nothing when the site sends no mail.
+pub async fn send_verification(
+    hub: &Hub,
+    account: i64,
+    name: &str,
+    email: &str,
+) -> Result<(), StoreError> {
+    let Some(config) = hub.mail.config() else {
+        return Ok(());
+    };
+    let secret = super::new_secret();
+    let now = now_ms();
+    hub.store
+        .add_verification(&token_hash(&secret), account, email, now)
+        .await?;
+    let link = format!("{}/mail/verify/{secret}", config.public_url);
+    let (subject, body) = compose::verification(name, email, &link);
+    let letter = Letter {
+        to: email.to_string(),
+        subject,
+        body,
+        reply_to: None,
+        unsubscribe: None,
+    };
+    hub.store.queue_mail(&letter, now).await?;
+    hub.mail.queued.notify_one();
+    Ok(())
+}
+
+/// Verifies the address a link's secret stands for; the account's name.
+pub async fn verify(hub: &Hub, secret: &str) -> Result<Option<String>, StoreError> {
+    if !super::is_secret(secret) {
+        return Ok(None);
+    }
+    let now = now_ms();
+    hub.store
+        .verify_email(&token_hash(secret), now - VERIFICATION_MS, now)
+        .await
+}
+
+/// A reply to a reply address: its first line played as the move (or resign, or draw)
+/// for the player and move the address was made for, once. A reply that plays nothing
+/// is answered with why and the legal moves; one to an unknown or spent address plays
+/// nothing and is not answered (its sender may not be the player).
+pub async fn play_reply(hub: &Arc<Hub>, secret: &str, message: &[u8]) {
+    let spent = match hub
+        .store
+        .spend_mail_move(&token_hash(secret), now_ms())
+        .await
+    {
+        Ok(Some(spent)) => spent,
+        Ok(None) => {
+            tracing::info!("a reply to an unknown or spent address played nothing");
+            return;
+        }
+        Err(err) => {
+            tracing::error!("reply not read: {err}");
+            return;
+        }
+    };
+    let Ok(open) = hub.open(&spent.game_id).await else {
+        return;
+    };
+    let caller = Caller {
+        token: None,
+        account: Some(spent.account_id),
+    };
+    let ply = usize::try_from(spent.ply).unwrap_or(usize::MAX);
+    let text = reply::text_of(message).unwrap_or_default();
+    let played = match reply::command(&text) {
+        reply::Command::Move(text) => hub
+            .change(&open, |live, now| {
+                live.play_human(&caller, &text, Some(ply), now)
+            })
+            .await
+            .map(drop),
+        reply::Command::Resign => hub
+            .change(&open, |live, now| {
+                live.resign(&caller, None, now)?;
+                Ok(Changed::nothing_at(live.game.ply()))
+            })
+            .await
+            .map(drop),
+        reply::Command::Draw => hub
+            .change(&open, |live, now| {
+                live.offer_draw(&caller, None, now)?;
+                Ok(Changed::nothing_at(live.game.ply()))
+            })
+            .await
+            .map(drop),
+        reply::Command::Empty => Err(HubError::Game(GameError::IllegalMove(
+            "its first line is empty: write your move on the first line".into(),
+        ))),
+    };
+    let reason = match played {
+        Ok(()) => return,
+        Err(HubError::Game(refused)) => refused.to_string(),
+        Err(err) => {
+            tracing::error!("reply to game {} not played: {err}", spent.game_id);
+            return;
+        }
+    };
+    let pending = {
+        let live = open.game.lock().await;
+        pending_move(&live, now_ms()).filter(|p| p.account == spent.account_id)
+    };
+    // The game is over or it is not their move: the reason is all there is to say.
+    let pending = match pending {
+        Some(pending) => pending,
+        None => {
+            let live = open.game.lock().await;
+            let Some(mut pending) = pending_move_any(&live, spent.account_id) else {
+                return;
+            };
+            pending.legal_moves.clear();
+            pending
+        }
+    };
+    if let Err(err) = write_about_move(hub, pending, Kind::Refusal { reason }).await {
+        tracing::error!("answer to a reply not queued: {err}");
+    }
+}
+
+/// A notice of the game for `account` whoever is to move, for a refusal's answer.
+fn pending_move_any(live: &LiveGame, account: i64) -> Option<Pending> {
+    let side = [Color::Black, Color::White]
+        .into_iter()
+        .find(|&side| live.account_of(side) == Some(account))?;
+    let notice = MoveNotice {
+        player: live.names[side.index()].clone().unwrap_or_default(),
+        opponent: live.names[(!side).index()]
+            .clone()
+            .unwrap_or_else(|| "your opponent".into()),
+        side: if side == Color::Black {
+            "Black"
+        } else {
+            "White"
+        },
+        last_move: None,
+        diagram: live.position().diagram(Default::default()),
+        time_left_ms: None,
+        link: String::new(),
+        by_reply: false,
+    };
+    Some(Pending {
+        game: live.id.clone(),
+        account,
+        ply: live.game.ply(),
+        notice,
+        legal_moves: Vec::new(),
+    })
+}
+
+/// Every minute: the reminders of moves with 24 hours left, and the daily digests.
+pub fn spawn_ticker(hub: &Arc<Hub>) {
+    if hub.mail.config().is_none() {
+        return;
+    }
+    let hub = Arc::clone(hub);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(TICK);
+        loop {
+            tick.tick().await;
+            if let Err(err) = remind(&hub).await {
+                tracing::error!("reminders: {err}");
+            }
+            if let Err(err) = digests(&hub).await {
+                tracing::error!("digests: {err}");
+            }
+        }
+    });
+}
+
+/// Reminds each player with 24 hours or less left for a correspondence move that had
+/// more than that.
+async fn remind(hub: &Arc<Hub>) -> Result<(), StoreError> {
+    let now = now_ms();
+    for open in hub.open_games() {
+        let pending = {
+            let live = open.game.lock().await;
+            let long_moves = live.clock.is_some_and(|c| {
+                matches!(c.control, TimeControl::Correspondence { .. })
+                    && c.control.initial_ms() > REMINDER_MS as u64
+            });
+            let flag_at = live.flag_at();
+            match (long_moves, flag_at) {
+                (true, Some(flag_at)) if flag_at > now && flag_at - now <= REMINDER_MS => {
+                    pending_move(&live, now)
+                }
+                _ => None,
+            }
+        };
+        if let Some(pending) = pending {
+            write_about_move(hub, pending, Kind::Reminder).await?;
+        }
+    }
+    Ok(())
+}
+
+/// One e-mail a day to each player who asked for a digest, listing the games waiting.
+async fn digests(hub: &Arc<Hub>) -> Result<(), StoreError> {
+    let Some(config) = hub.mail.config() else {
+        return Ok(());
+    };
+    let now = now_ms();
+    for due in hub.store.digests_due(now - REMINDER_MS).await? {
+        hub.store.note_digest(due.account_id, now).await?;
+        let waiting = match crate::waiting::games_waiting(hub, due.account_id).await {
+            Ok(waiting) => waiting,
+            Err(HubError::Store(err)) => return Err(err),
+            Err(_) => continue,
+        };
+        if waiting.is_empty() {
+            continue;
+        }
+        let games: Vec<compose::WaitingGame> = waiting
+            .into_iter()
+            .map(|game| compose::WaitingGame {
+                opponent: game.opponent.unwrap_or_else(|| "your opponent".into()),
+                time_left_ms: game.time_left_ms,
+                link: format!("{}/game/{}", config.public_url, game.id),
+            })
+            .collect();
+        let Some(settings) = hub.store.mail_settings(due.account_id).await? else {
+            continue;
+        };
+        let (subject, body) = compose::digest(&settings.name, &games);
+        send(hub, config, due.account_id, &due.email, subject, body, None).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! The worker that sends the outbox over SMTP. An e-mail is marked as being sent before
+//! it goes (so no second worker and no later run sends it again), then as sent; an
+//! attempt the mail server refuses for now is tried again later, with backoff, and one
+//! it refuses for good is failed. A move never waits for any of this: it only writes a
+//! row and wakes the worker.
+
+use super::Letter;
+use crate::clock::now_ms;
+use crate::hub::Hub;
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::Mailbox;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The waits before the second, third... attempt; after the last the e-mail is failed.
+const BACKOFF_S: [i64; 5] = [60, 5 * 60, 30 * 60, 2 * 3600, 12 * 3600];
+/// How long one attempt may take.
+const SEND_TIMEOUT: Duration = Duration::from_secs(30);
+/// The worker looks at the outbox at least this often (a row another server wrote).
+const IDLE_CHECK: Duration = Duration::from_secs(30);
+
+/// Checks the SMTP URL and starts the worker; nothing when mail is not configured.
+pub fn spawn_worker(hub: &Arc<Hub>) -> anyhow::Result<()> {
+    let Some(config) = hub.mail.config().cloned() else {
+        return Ok(());
+    };
+    let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(&config.smtp)
+        .map_err(|e| anyhow::anyhow!("--smtp '{}': {e}", redacted(&config.smtp)))?
+        .timeout(Some(SEND_TIMEOUT))
+        .build();
+    let from: Mailbox = format!("loa <{}>", config.from)
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--mail-from '{}': {e}", config.from))?;
+    let hub = Arc::clone(hub);
+    tokio::spawn(async move {
+        match hub.store.fail_interrupted_mail().await {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!(
+                "{} interrupted mid-send by the last stop: not sent again",
+                loa_core::counted(usize::try_from(n).unwrap_or(0), "e-mail")
+            ),
+            Err(err) => tracing::error!("cannot read the outbox: {err}"),
+        }
+        loop {
+            let wake = hub.mail.queued.notified();
+            match send_due(&hub, &transport, &from).await {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(err) => tracing::error!("outbox: {err}"),
+            }
+            let wait = match hub.store.next_mail_due().await {
+                Ok(Some(due)) => {
+                    Duration::from_millis(u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0))
+                        .min(IDLE_CHECK)
+                }
+                _ => IDLE_CHECK,
+            };
+            let _ = tokio::time::timeout(wait, wake).await;
+        }
+    });
+    Ok(())
+}
+
+/// Sends the next e-mail due; `false` when none is.
+async fn send_due(
+    hub: &Hub,
+    transport: &AsyncSmtpTransport<Tokio1Executor>,
+    from: &Mailbox,
+) -> Result<bool, crate::store::StoreError> {
+    let Some(row) = hub.store.claim_mail(now_ms()).await? else {
+        return Ok(false);
+    };
+    let message = match message(&row.letter, from) {
+        Ok(message) => message,
+        Err(err) => {
+            hub.store.mail_failed(row.id, &err, None).await?;
+            return Ok(true);
+        }
+    };
+    match transport.send(message).await {
+        Ok(_) => hub.store.mail_sent(row.id, now_ms()).await?,
+        Err(err) => {
+            let retry_at = usize::try_from(row.attempts - 1)
+                .ok()
+                .and_then(|i| BACKOFF_S.get(i))
+                .filter(|_| !err.is_permanent())
+                .map(|wait| now_ms() + wait * 1000);
+            let to = &row.letter.to;
+            match retry_at {
+                Some(_) => tracing::warn!("e-mail to {to} not sent, tried again later: {err}"),
+                None => tracing::error!("e-mail to {to} not sent, given up: {err}"),
+            }
+            hub.store
+                .mail_failed(row.id, &err.to_string(), retry_at)
+                .await?;
+        }
+    }
+    Ok(true)
+}
+
+/// The e-mail as SMTP carries it: plain text, with its reply address and one-click
+/// unsubscribe headers.
+fn message(letter: &Letter, from: &Mailbox) -> Result<Message, String> {
+    let to: Mailbox = letter.to.parse().map_err(|e| format!("address: {e}"))?;
+    let mut builder = Message::builder()
+        .from(from.clone())
+        .to(to)
+        .subject(&letter.subject)
+        .header(ContentType::TEXT_PLAIN);
+    if let Some(reply_to) = &letter.reply_to {
+        builder = builder.reply_to(
+            reply_to
+                .parse()
+                .map_err(|e| format!("reply address: {e}"))?,
+        );
+    }
+    if let Some(link) = &letter.unsubscribe {
+        builder = builder
+            .header(ListUnsubscribe(format!("<{link}>")))
+            .header(ListUnsubscribePost);
+    }
+    builder.body(letter.body.clone()).map_err(|e| e.to_string())
+}
+
+/// An SMTP URL as a log may show it: without its password.
+fn redacted(url: &str) -> String {
+    match (url.split_once("://"), url.rfind('@')) {
+        (Some((scheme, _)), Some(at)) => format!("{scheme}://…{}", &url[at..]),
+        _ => url.to_string(),
+    }
+}
+
+/// RFC 2369: the link that unsubscribes, which mail programs show as a button.
+#[derive(Clone)]
+struct ListUnsubscribe(String);
+
+impl Header for ListUnsubscribe {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribe(s.to_string()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
+/// RFC 8058: the link unsubscribes with one POST, without a page to confirm on.
+#[derive(Clone)]
+struct ListUnsubscribePost;
+
+impl Header for ListUnsubscribePost {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_letter_becomes_a_message_with_its_headers() {
+        let letter = Letter {
+            to: "ann@example.org".into(),
+            subject: "loa: your move against Bob".into(),
+            body: "It is your move.\n".into(),
+            reply_to: Some("loa+abc@loa.example".into()),
+            unsubscribe: Some("https://loa.example/mail/unsubscribe/u".into()),
+        };
+        let from: Mailbox = "loa <loa@loa.example>".parse().unwrap();
+        let raw = String::from_utf8(message(&letter, &from).unwrap().formatted()).unwrap();
+        for header in [
+            "From: loa <loa@loa.example>\r\n",
+            "To: ann@example.org\r\n",
+            "Reply-To: loa+abc@loa.example\r\n",
+            "List-Unsubscribe: <https://loa.example/mail/unsubscribe/u>\r\n",
+            "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+        ] {
+            assert!(raw.contains(header), "{header:?} not in:\n{raw}");
+        }
+        let bad = Letter {
+            to: "not an address".into(),
+            ..letter
+        };
+        assert!(message(&bad, &from).unwrap_err().starts_with("address"));
+    }
+
+    #[test]
+    fn a_password_is_never_logged() {
+        assert_eq!(
+            redacted("smtps://user:secret@mail.example"),
+            "smtps://…@mail.example"
+        );
+        assert_eq!(redacted("smtp://127.0.0.1:25"), "smtp://127.0.0.1:25");
+    }
+}

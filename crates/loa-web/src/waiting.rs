@@ -1,0 +1,64 @@
+//! The games waiting for a player's move: for the home page, the tab's title and the
+//! daily digest.
+
+use crate::clock::now_ms;
+use crate::hub::{Hub, HubResult};
+use crate::lineup::Player;
+use crate::store::{GameFilter, Outcome};
+use loa_core::GameState;
+use serde::Serialize;
+
+/// The most games in progress looked through for one player.
+const MAX_GAMES: usize = 500;
+
+/// A game in which it is the player's move.
+#[derive(Clone, Debug, Serialize)]
+pub struct WaitingGame {
+    pub id: String,
+    pub opponent: Option<String>,
+    /// The time the player has left, if a clock runs.
+    pub time_left_ms: Option<u64>,
+    /// Whether it is a correspondence game.
+    pub correspondence: bool,
+    pub moves: usize,
+}
+
+/// The games in progress in which `account` is to move, the least time left first.
+pub async fn games_waiting(hub: &std::sync::Arc<Hub>, account: i64) -> HubResult<Vec<WaitingGame>> {
+    let filter = GameFilter {
+        outcome: Some(Outcome::Playing),
+        ..GameFilter::of(account)
+    };
+    let mut waiting = Vec::new();
+    for (row, _) in hub.store.list(MAX_GAMES, 0, &filter).await? {
+        let Ok(open) = hub.open(&row.id).await else {
+            continue;
+        };
+        let live = open.game.lock().await;
+        let side = live.position().side_to_move();
+        let to_move = matches!(live.lineup.player(live.seat_to_move()), Player::Human)
+            && live.account_of(side) == Some(account)
+            // A game an account plays against itself at one board waits for nobody.
+            && live.account_of(!side) != Some(account)
+            && live.started_at.is_some()
+            && !live.is_over();
+        if !to_move {
+            continue;
+        }
+        let now = now_ms();
+        waiting.push(WaitingGame {
+            id: live.id.clone(),
+            opponent: live.names[(!side).index()].clone(),
+            time_left_ms: live
+                .clock
+                .filter(|c| c.running_since.is_some())
+                .map(|c| c.left_at(side, side, now)),
+            correspondence: live.clock.is_some_and(|c| {
+                matches!(c.control, crate::clock::TimeControl::Correspondence { .. })
+            }),
+            moves: live.game.ply(),
+        });
+    }
+    waiting.sort_by_key(|g| g.time_left_ms.unwrap_or(u64::MAX));
+    Ok(waiting)
+}
