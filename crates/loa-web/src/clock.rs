@@ -20,8 +20,14 @@ const DAY_MS: u64 = 24 * 3600 * 1000;
 pub enum TimeControl {
     /// Seconds for the game, plus an increment after each move (Fischer).
     Live { initial_s: u64, increment_s: u64 },
-    /// Days for each move.
-    Correspondence { days: u64 },
+    /// Days for each move; or, with `bank_days`, a time bank as on Little Golem: each
+    /// side starts with `bank_days`, and each move adds `days`, the bank never above
+    /// `bank_days`.
+    Correspondence {
+        days: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank_days: Option<u64>,
+    },
 }
 
 impl TimeControl {
@@ -42,9 +48,12 @@ impl TimeControl {
                     return Err("a live clock needs initial_s or increment_s above 0".into());
                 }
             }
-            TimeControl::Correspondence { days } => {
+            TimeControl::Correspondence { days, bank_days } => {
                 if !(1..=MAX_DAYS).contains(&days) {
                     return Err(format!("days is from 1 to {MAX_DAYS}"));
+                }
+                if bank_days.is_some_and(|bank| !(days..=MAX_DAYS).contains(&bank)) {
+                    return Err(format!("bank_days is from days ({days}) to {MAX_DAYS}"));
                 }
             }
         }
@@ -55,8 +64,13 @@ impl TimeControl {
     pub fn initial_ms(self) -> u64 {
         match self {
             TimeControl::Live { initial_s, .. } => initial_s * 1000,
-            TimeControl::Correspondence { days } => days * DAY_MS,
+            TimeControl::Correspondence { days, bank_days } => bank_days.unwrap_or(days) * DAY_MS,
         }
+    }
+
+    /// A correspondence game's clock (days a move or a time bank).
+    pub fn is_correspondence(self) -> bool {
+        matches!(self, TimeControl::Correspondence { .. })
     }
 
     /// The `10+0.1`-style label records use; `3 days/move` for correspondence.
@@ -66,7 +80,14 @@ impl TimeControl {
                 initial_s,
                 increment_s,
             } => format!("{initial_s}+{increment_s}"),
-            TimeControl::Correspondence { days } => format!("{days} days/move"),
+            TimeControl::Correspondence {
+                days,
+                bank_days: None,
+            } => format!("{days} days/move"),
+            TimeControl::Correspondence {
+                days,
+                bank_days: Some(bank),
+            } => format!("{bank} days bank, {days} days/move"),
         }
     }
 }
@@ -139,8 +160,15 @@ impl Clock {
         }
         self.remaining_ms[mover.index()] = match self.control {
             TimeControl::Live { increment_s, .. } => left.saturating_add(increment_s * 1000),
-            // Each correspondence move has the full time again.
-            TimeControl::Correspondence { .. } => self.control.initial_ms(),
+            // Each correspondence move has the full time again...
+            TimeControl::Correspondence {
+                bank_days: None, ..
+            } => self.control.initial_ms(),
+            // ... or adds its days to the bank, up to the bank's size.
+            TimeControl::Correspondence {
+                days,
+                bank_days: Some(bank),
+            } => left.saturating_add(days * DAY_MS).min(bank * DAY_MS),
         };
         self.running_since = Some(now);
         true
@@ -196,7 +224,10 @@ mod tests {
             clock.engine_clock(White, 40_000).remaining.as_millis(),
             50_000
         );
-        let post = Clock::new(TimeControl::Correspondence { days: 2 });
+        let post = Clock::new(TimeControl::Correspondence {
+            days: 2,
+            bank_days: None,
+        });
         assert_eq!(post.engine_clock(Black, 0).moves_to_go, Some(1));
     }
 
@@ -211,12 +242,34 @@ mod tests {
 
     #[test]
     fn correspondence_gives_the_full_days_each_move() {
-        let control = TimeControl::Correspondence { days: 2 };
+        let control = TimeControl::Correspondence {
+            days: 2,
+            bank_days: None,
+        };
         let mut clock = Clock::new(control);
         clock.start(0);
         assert!(clock.press(Black, DAY_MS as i64));
         assert_eq!(clock.remaining_ms[0], 2 * DAY_MS);
         assert_eq!(clock.flag_at(White), Some(3 * DAY_MS as i64));
+    }
+
+    #[test]
+    fn a_time_bank_adds_the_days_of_a_move_up_to_its_size() {
+        let control = TimeControl::Correspondence {
+            days: 1,
+            bank_days: Some(10),
+        };
+        assert_eq!(control.label(), "10 days bank, 1 days/move");
+        let mut clock = Clock::new(control);
+        assert_eq!(clock.remaining_ms, [10 * DAY_MS; 2]);
+        clock.start(0);
+        // Black thinks 4 days: 6 left, plus a day.
+        assert!(clock.press(Black, 4 * DAY_MS as i64));
+        assert_eq!(clock.remaining_ms[0], 7 * DAY_MS);
+        // White answers at once: the bank stays at its size.
+        assert!(clock.press(White, 4 * DAY_MS as i64 + 1));
+        assert_eq!(clock.remaining_ms[1], 10 * DAY_MS);
+        assert_eq!(clock.flag_at(Black), Some(11 * DAY_MS as i64 + 1));
     }
 
     #[test]
@@ -234,8 +287,22 @@ mod tests {
                 initial_s: 60,
                 increment_s: u64::MAX,
             },
-            TimeControl::Correspondence { days: 0 },
-            TimeControl::Correspondence { days: u64::MAX },
+            TimeControl::Correspondence {
+                days: 0,
+                bank_days: None,
+            },
+            TimeControl::Correspondence {
+                days: u64::MAX,
+                bank_days: None,
+            },
+            TimeControl::Correspondence {
+                days: 3,
+                bank_days: Some(2),
+            },
+            TimeControl::Correspondence {
+                days: 3,
+                bank_days: Some(MAX_DAYS + 1),
+            },
         ];
         for control in bad {
             assert!(control.validate().is_err(), "{control:?}");

@@ -164,6 +164,9 @@ impl Hub {
         let Some(mut changed) = action(&mut copy, now)? else {
             return Ok(None);
         };
+        if !changed.new_moves.is_empty() {
+            self.keep_vacation(&mut copy, now).await?;
+        }
         let ended = copy.is_over() && !live.is_over();
         // Ratings are read and written under one lock: two games of a player ending at
         // once must each start from the rating the other wrote.
@@ -190,6 +193,20 @@ impl Hub {
             crate::director::game_ended(self, end).await;
         }
         Ok(Some(view))
+    }
+
+    /// A move to a player on vacation: their clock starts when the vacation ends.
+    async fn keep_vacation(&self, live: &mut LiveGame, now: i64) -> HubResult<()> {
+        let is_correspondence = live.clock.is_some_and(|c| c.control.is_correspondence());
+        let to_move = live.account_of(live.position().side_to_move());
+        if let (true, Some(account)) = (is_correspondence && !live.is_over(), to_move) {
+            if let Some(until) = self.store.vacation(account).await?.until {
+                if until > now {
+                    live.pause_for(account, until, now);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Tells the lobby's watchers that the seeks changed.

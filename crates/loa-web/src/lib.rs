@@ -24,6 +24,7 @@ mod server;
 mod setup;
 mod store;
 mod tournament;
+mod vacation;
 mod view;
 mod waiting;
 mod ws;

@@ -195,7 +195,10 @@ mod tests {
         let terms = TermsRequest {
             variant: None,
             rules: None,
-            clock: TimeControl::Correspondence { days: 3 },
+            clock: TimeControl::Correspondence {
+                days: 3,
+                bank_days: None,
+            },
             rated: true,
             color: Some(ColorChoice::White),
         }

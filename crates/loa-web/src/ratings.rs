@@ -219,7 +219,10 @@ mod tests {
         assert_eq!(live(600, 5), Speed::Rapid); // 800 s
         assert_eq!(live(900, 15), Speed::Classical); // 1500 s
         assert_eq!(live(u64::MAX, u64::MAX), Speed::Classical);
-        let post = Speed::of(TimeControl::Correspondence { days: 3 });
+        let post = Speed::of(TimeControl::Correspondence {
+            days: 3,
+            bank_days: None,
+        });
         assert_eq!(post, Speed::Correspondence);
     }
 

@@ -104,6 +104,12 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         )
         .route("/api/me/mail/verify", post(api::resend_verification))
         .route("/api/me/waiting", get(api::games_waiting))
+        .route(
+            "/api/me/vacation",
+            get(api::vacation)
+                .post(api::start_vacation)
+                .delete(api::end_vacation),
+        )
         .route("/mail/verify/{secret}", get(api::verify_email))
         .route(
             "/mail/unsubscribe/{secret}",

@@ -53,9 +53,7 @@ pub async fn games_waiting(hub: &std::sync::Arc<Hub>, account: i64) -> HubResult
                 .clock
                 .filter(|c| c.running_since.is_some())
                 .map(|c| c.left_at(side, side, now)),
-            correspondence: live.clock.is_some_and(|c| {
-                matches!(c.control, crate::clock::TimeControl::Correspondence { .. })
-            }),
+            correspondence: live.clock.is_some_and(|c| c.control.is_correspondence()),
             moves: live.game.ply(),
         });
     }

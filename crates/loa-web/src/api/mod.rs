@@ -12,6 +12,7 @@ mod pairing;
 mod players;
 mod positions;
 mod tournaments;
+mod vacation;
 
 pub use accounts::*;
 pub use challenges::*;
@@ -21,6 +22,7 @@ pub use pairing::*;
 pub use players::*;
 pub use positions::*;
 pub use tournaments::*;
+pub use vacation::*;
 
 use crate::error::{ApiError, ApiResult};
 use crate::line::Unknown;

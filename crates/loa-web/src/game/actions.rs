@@ -147,6 +147,52 @@ impl LiveGame {
         true
     }
 
+    /// A vacation of `account` until `until`: the clock of its correspondence move stands
+    /// still with the time it has, and runs again from `until`. Whether it changed.
+    pub fn pause_for(&mut self, account: i64, until: i64, now: i64) -> bool {
+        let Some(side) = self.correspondence_side_to_move(account) else {
+            return false;
+        };
+        let Some(clock) = &mut self.clock else {
+            return false;
+        };
+        match clock.running_since {
+            Some(since) if since < until => {
+                clock.remaining_ms[side.index()] = clock.left_at(side, side, now);
+                clock.running_since = Some(until.max(now));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `account`'s vacation ended at `now`: a clock it stopped runs again from now.
+    pub fn resume_for(&mut self, account: i64, now: i64) -> bool {
+        if self.correspondence_side_to_move(account).is_none() {
+            return false;
+        }
+        match &mut self.clock {
+            Some(clock) if clock.running_since.is_some_and(|since| since > now) => {
+                clock.running_since = Some(now);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The side `account` plays, if it is to move in this correspondence game with a
+    /// running clock (and does not play both sides).
+    fn correspondence_side_to_move(&self, account: i64) -> Option<Color> {
+        let side = self.position().side_to_move();
+        let clock = self.clock?;
+        let playing = !self.is_over()
+            && clock.control.is_correspondence()
+            && clock.running_since.is_some()
+            && self.account_of(side) == Some(account)
+            && self.account_of(!side) != Some(account);
+        playing.then_some(side)
+    }
+
     /// When the side to move's flag falls, if a clock runs.
     pub fn flag_at(&self) -> Option<i64> {
         if self.is_over() {

@@ -34,7 +34,11 @@ impl LiveGame {
                 control: clock.control,
                 black_ms: clock.left_at(Color::Black, to_move, now),
                 white_ms: clock.left_at(Color::White, to_move, now),
-                running: (clock.running_since.is_some() && !self.is_over()).then(|| to_move.id()),
+                running: (clock.running_since.is_some_and(|since| since <= now) && !self.is_over())
+                    .then(|| to_move.id()),
+                resumes_at: clock
+                    .running_since
+                    .filter(|&since| since > now && !self.is_over()),
                 move_clocks: self.log.iter().map(|m| m.clock_ms).collect(),
             }),
             started: self.started_at.is_some(),
@@ -129,6 +133,10 @@ pub struct ClockView {
     pub white_ms: u64,
     /// The side whose time runs.
     pub running: Option<&'static str>,
+    /// When the side to move's time starts to run again, while it stands still for a
+    /// vacation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumes_at: Option<i64>,
     /// The clocks after each move.
     pub move_clocks: Vec<Option<[i64; 2]>>,
 }

@@ -7,7 +7,7 @@
 use super::compose::{self, MoveNotice};
 use super::{reply, Letter, MailConfig, Notices};
 use crate::auth::token_hash;
-use crate::clock::{now_ms, TimeControl};
+use crate::clock::now_ms;
 use crate::game::{Caller, Changed, GameError, LiveGame};
 use crate::hub::{Hub, HubError, OpenGame};
 use crate::lineup::Player;
@@ -84,8 +84,7 @@ pub fn game_seen(hub: &Arc<Hub>, game: &str, account: i64) {
 }
 
 fn is_correspondence(live: &LiveGame) -> bool {
-    live.clock
-        .is_some_and(|c| matches!(c.control, TimeControl::Correspondence { .. }))
+    live.clock.is_some_and(|c| c.control.is_correspondence())
 }
 
 /// The notice for the player to move, if a person with an account is to move.
@@ -424,8 +423,7 @@ async fn remind(hub: &Arc<Hub>) -> Result<(), StoreError> {
         let pending = {
             let live = open.game.lock().await;
             let long_moves = live.clock.is_some_and(|c| {
-                matches!(c.control, TimeControl::Correspondence { .. })
-                    && c.control.initial_ms() > REMINDER_MS as u64
+                c.control.is_correspondence() && c.control.initial_ms() > REMINDER_MS as u64
             });
             let flag_at = live.flag_at();
             match (long_moves, flag_at) {

@@ -1,6 +1,7 @@
-//! Accounts and their API tokens.
+//! Accounts, their API tokens and their vacation days.
 
 use super::{Store, StoreError};
+use crate::vacation::Vacation;
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
@@ -250,6 +251,39 @@ impl Store {
             .bind(account)
             .execute(&self.pool)
             .await?;
+        Ok(())
+    }
+}
+
+impl Store {
+    pub async fn vacation(&self, account: i64) -> Result<Vacation, StoreError> {
+        let row = sqlx::query(
+            "SELECT vacation_until, vacation_year, vacation_days FROM accounts WHERE id = ?1",
+        )
+        .bind(account)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(r) = row else {
+            return Ok(Vacation::default());
+        };
+        Ok(Vacation {
+            until: r.try_get("vacation_until")?,
+            year: r.try_get("vacation_year")?,
+            days: r.try_get("vacation_days")?,
+        })
+    }
+
+    pub async fn set_vacation(&self, account: i64, vacation: &Vacation) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE accounts SET vacation_until = ?2, vacation_year = ?3, vacation_days = ?4
+             WHERE id = ?1",
+        )
+        .bind(account)
+        .bind(vacation.until)
+        .bind(vacation.year)
+        .bind(vacation.days)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 }

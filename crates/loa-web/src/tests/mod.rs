@@ -11,6 +11,7 @@ mod pairing;
 mod records;
 mod rematch;
 mod tournaments;
+mod vacations;
 
 use crate::engine_pool::EnginePool;
 use crate::hub::Hub;
