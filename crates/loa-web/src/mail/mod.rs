@@ -19,6 +19,9 @@ pub use inbox::listen;
 pub use notices::{after_change, game_seen, play_reply, send_verification, spawn_ticker, verify};
 pub use outbox::spawn_worker;
 
+#[cfg(test)]
+pub use notices::{digests, remind};
+
 use std::sync::OnceLock;
 use tokio::sync::Notify;
 

@@ -405,10 +405,10 @@ pub fn spawn_ticker(hub: &Arc<Hub>) {
         let mut tick = tokio::time::interval(TICK);
         loop {
             tick.tick().await;
-            if let Err(err) = remind(&hub).await {
+            if let Err(err) = remind(&hub, now_ms()).await {
                 tracing::error!("reminders: {err}");
             }
-            if let Err(err) = digests(&hub).await {
+            if let Err(err) = digests(&hub, now_ms()).await {
                 tracing::error!("digests: {err}");
             }
         }
@@ -417,8 +417,7 @@ pub fn spawn_ticker(hub: &Arc<Hub>) {
 
 /// Reminds each player with 24 hours or less left for a correspondence move that had
 /// more than that.
-async fn remind(hub: &Arc<Hub>) -> Result<(), StoreError> {
-    let now = now_ms();
+pub async fn remind(hub: &Arc<Hub>, now: i64) -> Result<(), StoreError> {
     for open in hub.open_games() {
         let pending = {
             let live = open.game.lock().await;
@@ -441,11 +440,10 @@ async fn remind(hub: &Arc<Hub>) -> Result<(), StoreError> {
 }
 
 /// One e-mail a day to each player who asked for a digest, listing the games waiting.
-async fn digests(hub: &Arc<Hub>) -> Result<(), StoreError> {
+pub async fn digests(hub: &Arc<Hub>, now: i64) -> Result<(), StoreError> {
     let Some(config) = hub.mail.config() else {
         return Ok(());
     };
-    let now = now_ms();
     for due in hub.store.digests_due(now - REMINDER_MS).await? {
         hub.store.note_digest(due.account_id, now).await?;
         let waiting = match crate::waiting::games_waiting(hub, due.account_id).await {

@@ -6,6 +6,7 @@ mod accounts;
 mod clocks;
 mod endpoints;
 mod imports;
+mod mail;
 mod meta;
 mod pairing;
 mod records;
