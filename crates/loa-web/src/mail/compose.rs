@@ -116,8 +116,8 @@ pub fn digest(name: &str, games: &[WaitingGame]) -> Text {
 pub fn footer(settings: &str, unsubscribe: &str) -> String {
     format!(
         "\n-- \nloa e-mails you when it is your move in a correspondence game.\n\
-         Your settings: {settings}\n\
-         Stop these e-mails: {unsubscribe}\n"
+         Your settings:\n{settings}\n\
+         Stop these e-mails:\n{unsubscribe}\n"
     )
 }
 
@@ -126,7 +126,11 @@ fn position_and_answer(notice: &MoveNotice) -> String {
     if let Some(last) = &notice.last_move {
         text.push_str(&format!("{} played {last}.\n\n", notice.opponent));
     }
-    text.push_str(&notice.diagram);
+    // Without the spaces ending its lines, the e-mail goes as plain 7-bit text.
+    for line in notice.diagram.lines() {
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
     text.push('\n');
     if let Some(left) = notice.time_left_ms {
         text.push_str(&format!("You have {} for this move.\n\n", duration(left)));
@@ -181,7 +185,7 @@ mod tests {
             opponent: "Bob".into(),
             side: "White",
             last_move: Some("1. b1-b3".into()),
-            diagram: "(board)".into(),
+            diagram: " 8  .  b  . \n    a  b  c \n".into(),
             time_left_ms: Some(3 * 24 * 3600 * 1000),
             link: "https://loa.example/game/abc".into(),
             by_reply: true,
@@ -195,12 +199,22 @@ mod tests {
         for said in [
             "It is your move (White) against Bob.",
             "Bob played 1. b1-b3.",
-            "(board)",
+            " 8  .  b  .\n    a  b  c\n\n",
             "You have 3 days for this move.",
             "The game: https://loa.example/game/abc\n",
             "reply to this e-mail with your move on the first line",
         ] {
             assert!(body.contains(said), "{said:?} not in:\n{body}");
+        }
+        // Short lines without trailing spaces: sent as 7-bit text, links whole.
+        let full = body
+            + &footer(
+                "https://loa.example/account",
+                "https://loa.example/mail/unsubscribe/abcdefghijkmnpqrstuvwxyz23",
+            );
+        for line in full.lines() {
+            assert!(line.len() < 75, "{line:?}");
+            assert!(line == "-- " || !line.ends_with(' '), "{line:?}");
         }
         let quiet = MoveNotice {
             by_reply: false,
@@ -262,6 +276,6 @@ mod tests {
         assert!(body.contains("to make ann@example.org\n"));
         let footer = footer("https://x/account", "https://x/mail/unsubscribe/u");
         assert!(footer.starts_with("\n-- \n"));
-        assert!(footer.contains("Stop these e-mails: https://x/mail/unsubscribe/u\n"));
+        assert!(footer.contains("Stop these e-mails:\nhttps://x/mail/unsubscribe/u\n"));
     }
 }
