@@ -34,10 +34,14 @@ pub fn command(text: &str) -> Command {
             .collect::<String>()
             .trim_end_matches(['.', '!'])
             .to_string();
+        if words.is_empty() {
+            return Command::Empty;
+        }
         return match words.to_ascii_lowercase().as_str() {
             "resign" | "i resign" => Command::Resign,
             "draw" | "offer draw" | "accept draw" => Command::Draw,
-            _ => Command::Move(words),
+            // Moves are written in lower case: `B1-D3` is read as `b1-d3`.
+            _ => Command::Move(words.to_ascii_lowercase()),
         };
     }
     Command::Empty
@@ -77,6 +81,28 @@ pub fn text_of(message: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever arrives, reading it ends with a command or nothing, never a panic,
+        /// and a move is never longer than a line is read.
+        #[test]
+        fn any_message_is_read_without_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2000)) {
+            if let Some(text) = text_of(&bytes) {
+                if let Command::Move(words) = command(&text) {
+                    prop_assert!(words.chars().count() <= MAX_LINE);
+                }
+            }
+            let _ = secret_of(&String::from_utf8_lossy(&bytes), "loa");
+        }
+
+        #[test]
+        fn any_text_gives_a_bounded_command(text in "\\PC{0,300}") {
+            if let Command::Move(words) = command(&text) {
+                prop_assert!(!words.is_empty() && words.chars().count() <= MAX_LINE);
+            }
+        }
+    }
 
     #[test]
     fn the_first_line_is_the_move_and_the_rest_is_ignored() {
@@ -84,7 +110,7 @@ mod tests {
         assert_eq!(command(reply), Command::Move("b1-d3".into()));
         assert_eq!(
             command("\n\n  B1D3.  \r\n> It is your move"),
-            Command::Move("B1D3".into())
+            Command::Move("b1d3".into())
         );
         assert_eq!(command("Resign\n"), Command::Resign);
         assert_eq!(command("draw!\n"), Command::Draw);
@@ -100,6 +126,7 @@ mod tests {
             Command::Empty
         );
         assert_eq!(command("--\nAnn"), Command::Empty);
+        assert_eq!(command("...\nb1-d3"), Command::Empty);
     }
 
     #[test]
