@@ -319,6 +319,9 @@ fn correspondence_by_e_mail_from_sign_up_to_moves_by_reply() {
     assert_eq!(status, 201, "{taken}");
     let id = taken["game"].as_str().unwrap().to_string();
     let game = server.get(&format!("/api/games/{id}"));
+    // The game starts: Ann, to move first, is told.
+    let start = inbox.wait("ann@example.org", Duration::from_secs(10));
+    assert_eq!(start.header("subject"), Some("loa: your move against Bob"));
 
     // Ann moves on the site: Bob's your-move e-mail, with the game's link and a reply
     // address, within 10 seconds.

@@ -87,6 +87,7 @@ impl Hub {
     pub async fn create(self: &Arc<Self>, live: LiveGame) -> HubResult<Arc<OpenGame>> {
         self.store.insert(&live.stored()).await?;
         let id = live.id.clone();
+        crate::mail::after_create(self, &live);
         let open = Arc::new(OpenGame::new(live));
         self.games().insert(id, Arc::clone(&open));
         Ok(open)

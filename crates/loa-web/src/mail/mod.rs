@@ -16,7 +16,9 @@ mod outbox;
 pub mod reply;
 
 pub use inbox::listen;
-pub use notices::{after_change, game_seen, play_reply, send_verification, spawn_ticker, verify};
+pub use notices::{
+    after_change, after_create, game_seen, play_reply, send_verification, spawn_ticker, verify,
+};
 pub use outbox::spawn_worker;
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! When the site writes, and what a reply plays. A correspondence move makes one
+//! When the site writes, and what a reply plays. A correspondence move (or a game's
+//! start) makes one
 //! your-move e-mail for the player to move (not watching the game, not told before
 //! without having looked since); a minute's tick sends the 24-hour reminders and the
 //! daily digests. Everything here runs after the move is written and answered: it only
@@ -53,13 +54,27 @@ pub fn after_change(hub: &Arc<Hub>, open: &Arc<OpenGame>, live: &LiveGame, chang
     if let Some(mover) = mover {
         game_seen(hub, &live.id, mover);
     }
+    tell_player_to_move(hub, Some(open), live);
+}
+
+/// A new game: in a correspondence game made started (a seek or challenge taken, a
+/// tournament's pairing), the player to move first is told.
+pub fn after_create(hub: &Arc<Hub>, live: &LiveGame) {
+    if hub.mail.config().is_some() {
+        tell_player_to_move(hub, None, live);
+    }
+}
+
+/// Queues the your-move e-mail of a correspondence game's player to move, unless they
+/// are watching it (a game just made has nobody watching).
+fn tell_player_to_move(hub: &Arc<Hub>, open: Option<&Arc<OpenGame>>, live: &LiveGame) {
     if !is_correspondence(live) {
         return;
     }
     let Some(pending) = pending_move(live, now_ms()) else {
         return;
     };
-    if open.is_watched_by(pending.account) {
+    if open.is_some_and(|open| open.is_watched_by(pending.account)) {
         return;
     }
     let hub = Arc::clone(hub);

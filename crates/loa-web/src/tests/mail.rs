@@ -32,6 +32,20 @@ async fn outbox(app: &App) -> Vec<Letter> {
     letters
 }
 
+/// The e-mails queued once the notices, written after the answer, are: at least one.
+async fn queued(app: &App) -> Vec<Letter> {
+    for _ in 0..100 {
+        let letters = outbox(app).await;
+        if !letters.is_empty() {
+            // Any written at the same moment.
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            return [letters, outbox(app).await].concat();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    Vec::new()
+}
+
 /// A new account with an address, verified by the link of its e-mail.
 async fn verified(app: &App, name: &str) -> Person {
     let email = format!("{}@example.org", name.to_lowercase());
@@ -69,22 +83,24 @@ async fn a_move_is_told_once_then_reminded_at_24_hours_and_listed_in_the_digest(
     let accept = format!("/api/seeks/{}/accept", made["id"].as_str().unwrap());
     let (_, taken) = as_person(&app, &bob, "POST", &accept, None).await;
     let id = taken["game"].as_str().unwrap();
+    // The game starts: Black is told it is her move.
+    let letters = queued(&app).await;
+    assert_eq!(letters.len(), 1, "{letters:#?}");
+    assert_eq!(letters[0].to, "ann@example.org");
+    assert_eq!(letters[0].subject, "loa: your move against Bob");
+    assert!(
+        !letters[0].body.contains("played"),
+        "no move yet: {}",
+        letters[0].body
+    );
     let game = app.ok("GET", &format!("/api/games/{id}"), None).await;
     let mv = game["position"]["moves"][0]["text"].clone();
     let moved = now_ms();
     let path = format!("/api/games/{id}/moves");
     let (status, _) = as_person(&app, &ann, "POST", &path, Some(json!({"move": mv}))).await;
     assert_eq!(status, StatusCode::OK);
-    // The notice is queued after the move is answered.
-    let mut letters = Vec::new();
-    for _ in 0..100 {
-        letters = outbox(&app).await;
-        if !letters.is_empty() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    assert_eq!(letters.len(), 1);
+    let letters = queued(&app).await;
+    assert_eq!(letters.len(), 1, "{letters:#?}");
     let notice = &letters[0];
     assert_eq!(notice.to, "bob@example.org");
     assert_eq!(notice.subject, "loa: your move against Ann");
