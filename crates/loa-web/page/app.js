@@ -20,6 +20,7 @@ import { ProfilePage } from './js/profile.js';
 import { TournamentPage } from './js/tournament.js';
 import { TournamentsPage } from './js/tournaments.js';
 import { loadAccount, onAccountChange } from './js/session.js';
+import { refreshWaiting, startWaiting } from './js/waiting.js';
 
 /**
  * @typedef {import('./js/analysis-board.js').LineSpec} LineSpec
@@ -47,6 +48,8 @@ function showAnalysis(line, title, ply) {
 async function route() {
   if (current) current.dispose();
   current = null;
+  showTurn({});
+  refreshWaiting();
   const visit = ++routed;
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
@@ -68,27 +71,22 @@ async function route() {
       current = page;
       await page.start();
     } else if (player) {
-      showTurn(false);
       const page = new ProfilePage(offer, decodeURIComponent(player[1]));
       current = page;
       await page.start();
     } else if (tournament) {
-      showTurn(false);
       const page = new TournamentPage(offer, tournament[1]);
       current = page;
       await page.start();
     } else if (path === '/tournaments') {
-      showTurn(false);
       const page = new TournamentsPage(offer);
       current = page;
       await page.start();
     } else if (path === '/players') {
-      showTurn(false);
       const page = new PlayersPage(offer, params);
       current = page;
       await page.start();
     } else if (path === '/account') {
-      showTurn(false);
       const page = new AccountPage();
       current = page;
       await page.start();
@@ -101,7 +99,6 @@ async function route() {
       showAnalysis({ variant, rules, start, moves }, params.get('title') || 'Analysis board',
         params.has('ply') && Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves.length) : undefined);
     } else {
-      showTurn(false);
       const page = new HomePage(offer);
       current = page;
       page.start();
@@ -127,6 +124,7 @@ setRouter(route);
 loadAccount().then(() => {
   placeUserMenu();
   onAccountChange(() => route());
+  startWaiting();
   route();
   meta().then(startInbox, () => {});
 });

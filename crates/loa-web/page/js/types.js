@@ -242,6 +242,16 @@
  */
 
 /**
+ * A line of `GET /api/me/waiting`: a game in which it is the signed-in player's move.
+ * @typedef {object} WaitingGame
+ * @property {string} id
+ * @property {string | null} opponent their account's name, if they have one
+ * @property {number | null} time_left_ms the player's, when a clock runs
+ * @property {boolean} correspondence
+ * @property {number} moves played so far
+ */
+
+/**
  * A rating in one category (a variant at a speed).
  * @typedef {object} RatingView
  * @property {number} rating
