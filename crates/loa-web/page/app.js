@@ -1,9 +1,9 @@
 // @ts-check
 // The page of `loa serve`: the lobby, a game being played or replayed, the analysis
-// board, the saved games, players' profiles, the leaderboards, tournaments and one's account. It
-// reads and changes everything only through the JSON API (docs/web.md) and hears
-// changes on its WebSockets. This entry routes by the address; each page is a module of
-// its own under js/.
+// board, the saved games, players' profiles, the leaderboards, tournaments, one's account
+// and the page where an e-mail's link stops the e-mails. It reads and changes everything
+// only through the JSON API (docs/web.md) and hears changes on its WebSockets. This entry
+// routes by the address; each page is a module of its own under js/.
 
 import { AccountPage } from './js/account.js';
 import { AnalysisPage } from './js/analysis-board.js';
@@ -19,6 +19,7 @@ import { PlayersPage } from './js/players.js';
 import { ProfilePage } from './js/profile.js';
 import { TournamentPage } from './js/tournament.js';
 import { TournamentsPage } from './js/tournaments.js';
+import { UnsubscribePage } from './js/unsubscribe.js';
 import { loadAccount, onAccountChange } from './js/session.js';
 import { refreshWaiting, startWaiting } from './js/waiting.js';
 
@@ -56,6 +57,7 @@ async function route() {
   const game = /^\/game\/([a-z0-9]+)$/.exec(path);
   const player = /^\/@\/([^/]+)$/.exec(path);
   const tournament = /^\/tournament\/([a-z0-9]+)$/.exec(path);
+  const unsubscribe = /^\/mail\/unsubscribe\/([^/]+)$/.exec(path);
   /** @type {Meta} */
   let offer;
   try {
@@ -90,6 +92,10 @@ async function route() {
       const page = new AccountPage();
       current = page;
       await page.start();
+    } else if (unsubscribe) {
+      const page = new UnsubscribePage(decodeURIComponent(unsubscribe[1]));
+      current = page;
+      page.start();
     } else if (path === '/analysis') {
       const moves = (params.get('moves') || '').split(/\s+/).filter(Boolean);
       const variant = params.get('variant') || 'standard';

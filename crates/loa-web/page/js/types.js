@@ -258,6 +258,11 @@
  */
 
 /**
+ * `POST /mail/unsubscribe/{secret}`: the account whose notices stopped.
+ * @typedef {{ name: string, notices: 'off' }} Unsubscribed
+ */
+
+/**
  * A line of `GET /api/me/waiting`: a game in which it is the signed-in player's move.
  * @typedef {object} WaitingGame
  * @property {string} id
