@@ -525,6 +525,83 @@ const scenarios = {
     assert.deepEqual([...ann.errors, ...bob.errors], []);
   },
 
+  async 'e-mail settings on a site that sends none, and a correspondence game waiting for its player'() {
+    const ann = await newPage();
+    const bob = await newPage({ width: 390, height: 844 });
+    const annName = `mia_${stamp}`;
+    const bobName = `ned_${stamp}`;
+    await ann.goto(base);
+    await signUp(ann, annName);
+    await bob.goto(base);
+    await signUp(bob, bobName);
+    // The test server runs without --smtp: the account page says so, and nothing can be chosen.
+    await ann.goto(`${base}/account`);
+    await ann.waitForSelector('[data-testid=no-mail]');
+    assert.match(await ann.textContent('[data-testid=no-mail]'), /This site sends no e-mail/);
+    for (const choice of ['each', 'digest', 'off']) {
+      assert.ok(await ann.$eval(`[data-testid=notices-${choice}]`, (el) => el.matches(':disabled')), `${choice} can be chosen`);
+    }
+    assert.ok(await ann.isChecked('[data-testid=notices-each]'));
+    // An address needs the password; given, it is kept unverified, shown as typed.
+    const address = `ann.${stamp}@example.org`;
+    await ann.fill('[data-testid=new-email]', address);
+    await ann.fill('[data-testid=email-password]', 'not it at all');
+    await ann.click('[data-testid=change-email]');
+    await ann.waitForFunction(() => /password/i.test(document.querySelector('[data-testid=email-form-said]')?.textContent || ''));
+    await ann.fill('[data-testid=email-password]', PASSWORD);
+    await ann.click('[data-testid=change-email]');
+    await ann.waitForSelector('[data-testid=mail-news]');
+    assert.equal(await ann.textContent('[data-testid=mail-address]'), `${address} · not verified yet`);
+    assert.equal(await ann.locator('[data-testid=resend-link]').count(), 0, 'no link is sent by a site that sends none');
+    await ann.screenshot({ path: `${shots}/account-mail.png`, fullPage: true });
+    // A verification link that came back expired says so, once.
+    await ann.goto(`${base}/account?email=link-expired`);
+    await ann.waitForSelector('[data-testid=email-banner]');
+    assert.match(await ann.textContent('[data-testid=email-banner]'), /expired/);
+    assert.equal(new URL(ann.url()).search, '');
+    // A link to stop the e-mails that is not the site's stops nothing, and says so.
+    await bob.goto(`${base}/mail/unsubscribe/not-one-of-ours`);
+    await bob.click('[data-testid=unsubscribe]');
+    await bob.waitForFunction(() => /not one of ours/.test(document.querySelector('[data-testid=unsubscribe-said]')?.textContent || ''));
+    await bob.screenshot({ path: `${shots}/unsubscribe-phone.png` });
+    // Ann seeks a correspondence game playing Black; Bob takes it: the game waits for her.
+    const seek = await ann.evaluate(async () => (await fetch('/api/seeks', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ variant: 'standard', rules: 'draw', rated: false, color: 'black', clock: { kind: 'correspondence', days: 3 } }),
+    })).json());
+    const taken = await bob.evaluate(async (s) => (await fetch(`/api/seeks/${s}/accept`, { method: 'POST' })).json(), seek.id);
+    assert.equal(taken.color, 'white');
+    const id = taken.game;
+    await ann.goto(base);
+    const waiting = ann.locator(`[data-testid=waiting-game]:has(a[href="/game/${id}"])`);
+    await waiting.waitFor();
+    assert.match(await waiting.textContent(), new RegExp(`^Your move against ${bobName}[23]d \\d+h left · 0 moves$`));
+    await ann.waitForFunction(() => document.title.startsWith('(1) '));
+    await ann.screenshot({ path: `${shots}/home-waiting.png` });
+    // Bob, on his home page, has no game waiting and no count.
+    await bob.goto(base);
+    await bob.waitForSelector(`[data-testid=my-game] a[href="/game/${id}"]`);
+    assert.deepEqual(await bob.evaluate(async () => (await fetch('/api/me/waiting')).json()), []);
+    assert.ok(await bob.locator('[data-testid=waiting]').isHidden());
+    const bobTitle = await bob.title();
+    assert.ok(!bobTitle.startsWith('('), bobTitle);
+    // Ann opens the game from the list and moves: her count goes at once.
+    await waiting.locator('a').click();
+    await ann.waitForFunction(() => /^\(1\) Your move/.test(document.title));
+    await clickSquare(ann, 'b1');
+    await clickSquare(ann, 'b3');
+    await waitForPly(ann, 1);
+    await ann.waitForFunction(() => !document.title.startsWith('('));
+    // Now the game waits for Bob: counted on whichever page he opens, listed at home.
+    await bob.click('header nav a[href="/players"]');
+    await bob.waitForFunction(() => document.title === '(1) loa: Lines of Action');
+    await bob.goto(base);
+    await bob.locator(`[data-testid=waiting-game]:has(a[href="/game/${id}"])`).waitFor();
+    assert.match(await bob.textContent('[data-testid=waiting-game]'), new RegExp(`against ${annName}.*left · 1 move$`));
+    await bob.screenshot({ path: `${shots}/home-waiting-phone.png` });
+    assert.deepEqual([...ann.errors, ...bob.errors], []);
+  },
+
   async 'a Swiss made on the page, joined, started, played and standing live'() {
     const ann = await newPage();
     const bob = await newPage({ width: 390, height: 844 });

@@ -1,9 +1,9 @@
 // @ts-check
 // The page of `loa serve`: the lobby, a game being played or replayed, the analysis
-// board, the saved games, players' profiles, the leaderboards, tournaments and one's account. It
-// reads and changes everything only through the JSON API (docs/web.md) and hears
-// changes on its WebSockets. This entry routes by the address; each page is a module of
-// its own under js/.
+// board, the saved games, players' profiles, the leaderboards, tournaments, one's account
+// and the page where an e-mail's link stops the e-mails. It reads and changes everything
+// only through the JSON API (docs/web.md) and hears changes on its WebSockets. This entry
+// routes by the address; each page is a module of its own under js/.
 
 import { AccountPage } from './js/account.js';
 import { AnalysisPage } from './js/analysis-board.js';
@@ -19,7 +19,9 @@ import { PlayersPage } from './js/players.js';
 import { ProfilePage } from './js/profile.js';
 import { TournamentPage } from './js/tournament.js';
 import { TournamentsPage } from './js/tournaments.js';
+import { UnsubscribePage } from './js/unsubscribe.js';
 import { loadAccount, onAccountChange } from './js/session.js';
+import { refreshWaiting, startWaiting } from './js/waiting.js';
 
 /**
  * @typedef {import('./js/analysis-board.js').LineSpec} LineSpec
@@ -47,12 +49,15 @@ function showAnalysis(line, title, ply) {
 async function route() {
   if (current) current.dispose();
   current = null;
+  showTurn({});
+  refreshWaiting();
   const visit = ++routed;
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   const game = /^\/game\/([a-z0-9]+)$/.exec(path);
   const player = /^\/@\/([^/]+)$/.exec(path);
   const tournament = /^\/tournament\/([a-z0-9]+)$/.exec(path);
+  const unsubscribe = /^\/mail\/unsubscribe\/([^/]+)$/.exec(path);
   /** @type {Meta} */
   let offer;
   try {
@@ -68,30 +73,29 @@ async function route() {
       current = page;
       await page.start();
     } else if (player) {
-      showTurn(false);
       const page = new ProfilePage(offer, decodeURIComponent(player[1]));
       current = page;
       await page.start();
     } else if (tournament) {
-      showTurn(false);
       const page = new TournamentPage(offer, tournament[1]);
       current = page;
       await page.start();
     } else if (path === '/tournaments') {
-      showTurn(false);
       const page = new TournamentsPage(offer);
       current = page;
       await page.start();
     } else if (path === '/players') {
-      showTurn(false);
       const page = new PlayersPage(offer, params);
       current = page;
       await page.start();
     } else if (path === '/account') {
-      showTurn(false);
       const page = new AccountPage();
       current = page;
       await page.start();
+    } else if (unsubscribe) {
+      const page = new UnsubscribePage(decodeURIComponent(unsubscribe[1]));
+      current = page;
+      page.start();
     } else if (path === '/analysis') {
       const moves = (params.get('moves') || '').split(/\s+/).filter(Boolean);
       const variant = params.get('variant') || 'standard';
@@ -101,7 +105,6 @@ async function route() {
       showAnalysis({ variant, rules, start, moves }, params.get('title') || 'Analysis board',
         params.has('ply') && Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves.length) : undefined);
     } else {
-      showTurn(false);
       const page = new HomePage(offer);
       current = page;
       page.start();
@@ -127,6 +130,7 @@ setRouter(route);
 loadAccount().then(() => {
   placeUserMenu();
   onAccountChange(() => route());
+  startWaiting();
   route();
   meta().then(startInbox, () => {});
 });

@@ -49,6 +49,8 @@ const MODULES: &[(&str, &str)] = &[
     ("tournaments.js", include_str!("../page/js/tournaments.js")),
     ("tree.js", include_str!("../page/js/tree.js")),
     ("types.js", include_str!("../page/js/types.js")),
+    ("unsubscribe.js", include_str!("../page/js/unsubscribe.js")),
+    ("waiting.js", include_str!("../page/js/waiting.js")),
 ];
 
 pub async fn index() -> Html<&'static str> {

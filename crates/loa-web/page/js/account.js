@@ -1,6 +1,7 @@
 // @ts-check
-// The signed-in person's account (/account): the password, signing out everywhere, API
-// tokens, their games to download, becoming a bot, and closing the account.
+// The signed-in person's account (/account): the e-mail address and what is sent to it,
+// the password, signing out everywhere, API tokens, their games to download, becoming a
+// bot, and closing the account.
 
 import { api, errorMessage } from './api.js';
 import { app, h } from './dom.js';
@@ -11,7 +12,9 @@ import { setAccount, signOut, signedIn } from './session.js';
 
 /**
  * @typedef {import('./types.js').CreatedToken} CreatedToken
+ * @typedef {import('./types.js').MailSettings} MailSettings
  * @typedef {import('./types.js').Me} Me
+ * @typedef {import('./types.js').Notices} Notices
  * @typedef {import('./types.js').TokenView} TokenView
  */
 
@@ -43,13 +46,40 @@ function actionForm(testid, fields, button, act) {
   }, fields, h('div', { class: 'row' }, button), said);
 }
 
+/**
+ * The elements there are, for replaceChildren (which takes no null).
+ * @param {(HTMLElement | null)[]} elements
+ */
+function present(elements) {
+  return elements.filter((el) => el !== null);
+}
+
+/** The choices of what is e-mailed, in the order shown. @type {[Notices, string][]} */
+const NOTICES = [['each', 'An e-mail at each move'], ['digest', 'A daily digest'], ['off', 'None']];
+
+/**
+ * What a verification link did, when it brought the person here (`?email=verified` or
+ * `?email=link-expired`); the address then forgets it, so that a reload does not say it again.
+ * @param {boolean} signedInNow
+ */
+function verificationBanner(signedInNow) {
+  const outcome = new URLSearchParams(location.search).get('email');
+  if (outcome !== 'verified' && outcome !== 'link-expired') return null;
+  history.replaceState(null, '', location.pathname);
+  if (outcome === 'verified') return h('p', { class: 'notice', role: 'status', 'data-testid': 'email-banner' }, 'Your address is verified.');
+  return h('p', { class: 'offer', role: 'status', 'data-testid': 'email-banner' },
+    'That link has expired or was used already. ',
+    signedInNow ? 'Ask for a new one below if the address is not verified yet.' : 'Sign in to ask for a new one.');
+}
+
 export class AccountPage {
   dispose() {}
 
   async start() {
     const me = signedIn();
+    const banner = verificationBanner(Boolean(me));
     if (!me) {
-      app.replaceChildren(h('h1', {}, 'Account'),
+      app.replaceChildren(...present([banner]), h('h1', {}, 'Account'),
         h('p', {}, 'Sign in to see your account.'),
         h('div', { class: 'row' },
           h('button', { class: 'primary', onclick: () => openSignIn('in') }, 'Sign in'),
@@ -57,11 +87,13 @@ export class AccountPage {
       return;
     }
     this.tokenList = h('div', { 'data-testid': 'tokens' });
-    app.replaceChildren(
+    this.mailPanel = h('section', { class: 'panel', 'data-testid': 'mail' }, h('h2', {}, 'E-mail'), h('p', { class: 'muted' }, 'Loading…'));
+    app.replaceChildren(...present([banner]),
       h('h1', {}, 'Account'),
       h('p', {}, 'Signed in as ', h('a', { href: `/@/${me.name}` }, me.name),
         me.bot ? h('span', { class: 'bot' }, 'BOT') : null,
-        h('span', { class: 'muted' }, ` · since ${shortDate(me.created_at)}${me.email ? ` · ${me.email}` : ''}`)),
+        h('span', { class: 'muted' }, ` · since ${shortDate(me.created_at)}`)),
+      this.mailPanel,
       h('section', { class: 'panel' }, h('h2', {}, 'Password'), this.passwordForm()),
       h('section', { class: 'panel' }, h('h2', {}, 'Sessions'),
         h('p', { class: 'muted' }, 'Signs out every browser and device signed in to this account, this one too.'),
@@ -74,7 +106,126 @@ export class AccountPage {
         h('p', {}, h('a', { href: '/api/me/games.pgn', download: `loa-${me.name}.pgn`, 'data-testid': 'download-games' }, 'Download every game (PGN)'))),
       h('section', { class: 'panel' }, h('h2', {}, 'Bot account'), this.botForm(me)),
       h('section', { class: 'panel danger' }, h('h2', {}, 'Close the account'), this.deleteForm()));
-    await this.loadTokens();
+    await Promise.all([this.loadTokens(), this.loadMail()]);
+  }
+
+  async loadMail() {
+    const panel = this.mailPanel;
+    if (!panel) return;
+    try {
+      /** @type {MailSettings} */
+      const mail = await api('GET', '/api/me/mail');
+      this.drawMail(mail);
+    } catch (err) {
+      panel.replaceChildren(h('h2', {}, 'E-mail'), h('p', { class: 'error' }, capitalized(errorMessage(err))));
+    }
+  }
+
+  /**
+   * The e-mail panel, drawn again after each change.
+   * @param {MailSettings} mail
+   * @param {string} [news] what the last change did
+   */
+  drawMail(mail, news) {
+    this.mailPanel?.replaceChildren(...present([h('h2', {}, 'E-mail'),
+      mail.sending ? null : h('p', { 'data-testid': 'no-mail' }, h('strong', {}, 'This site sends no e-mail.'),
+        ' An address you give is kept, and used if it ever does.'),
+      news ? h('p', { class: 'notice', role: 'status', 'data-testid': 'mail-news' }, news) : null,
+      this.addressLine(mail),
+      this.noticesForm(mail),
+      this.addressForm(mail)]));
+  }
+
+  /**
+   * The address, whether it is verified, and the verification link to ask for again.
+   * @param {MailSettings} mail
+   */
+  addressLine(mail) {
+    if (!mail.email) {
+      return h('p', { 'data-testid': 'mail-address' }, 'No address.',
+        mail.sending ? h('span', { class: 'muted' }, ' Give one to be told by e-mail when it is your move.') : null);
+    }
+    const line = h('p', { 'data-testid': 'mail-address' }, h('strong', {}, mail.email), ' · ',
+      mail.verified ? h('span', { 'data-testid': 'mail-verified' }, 'verified') : h('span', { 'data-testid': 'mail-unverified' }, 'not verified yet'));
+    if (mail.verified || !mail.sending) return line;
+    const said = h('span', { role: 'status', 'data-testid': 'resend-said' });
+    const resend = h('button', { type: 'button', 'data-testid': 'resend-link' }, 'Send the link again');
+    resend.addEventListener('click', async () => {
+      resend.disabled = true;
+      said.className = '';
+      try {
+        await api('POST', '/api/me/mail/verify');
+        said.textContent = 'Sent: open the link in it to verify the address.';
+      } catch (err) {
+        said.className = 'error';
+        said.textContent = capitalized(errorMessage(err));
+      } finally {
+        resend.disabled = false;
+      }
+    });
+    return h('div', {}, line,
+      h('p', { class: 'muted' }, 'Nothing is sent to it but the link to verify it, until you open that link.'),
+      h('div', { class: 'row' }, resend, said));
+  }
+
+  /**
+   * What is sent of the games waiting for the person's move: saved when chosen.
+   * @param {MailSettings} mail
+   */
+  noticesForm(mail) {
+    const said = h('p', { role: 'status', 'data-testid': 'notices-said' });
+    const choices = NOTICES.map(([value, text]) => {
+      const input = h('input', { type: 'radio', name: 'notices', value, checked: mail.notices === value, 'data-testid': `notices-${value}` });
+      return { input, label: h('label', {}, input, text) };
+    });
+    const fieldset = h('fieldset', { 'data-testid': 'notices', disabled: !mail.sending },
+      h('legend', {}, 'When it is your move in a game'),
+      h('div', { class: 'row' }, choices.map((c) => c.label)),
+      mail.sending && mail.email && !mail.verified ? h('p', { class: 'muted small' }, 'They are sent once the address is verified.') : null,
+      mail.sending && mail.replies ? h('p', { class: 'muted small' }, 'Reply to a your-move e-mail with your move to play it.') : null,
+      said);
+    fieldset.addEventListener('change', async (e) => {
+      const chosen = e.target instanceof HTMLInputElement ? /** @type {Notices} */ (e.target.value) : null;
+      if (!chosen) return;
+      said.className = '';
+      said.textContent = '';
+      fieldset.disabled = true;
+      try {
+        /** @type {MailSettings} */
+        const now = await api('PUT', '/api/me/mail', { notices: chosen });
+        mail.notices = now.notices;
+        said.textContent = 'Saved.';
+      } catch (err) {
+        said.className = 'error';
+        said.textContent = capitalized(errorMessage(err));
+      } finally {
+        fieldset.disabled = !mail.sending;
+        for (const c of choices) c.input.checked = c.input.value === mail.notices;
+      }
+    });
+    return fieldset;
+  }
+
+  /**
+   * A new address (or none), confirmed with the password.
+   * @param {MailSettings} mail
+   */
+  addressForm(mail) {
+    const email = h('input', { type: 'email', autocomplete: 'email', maxlength: 254, 'data-testid': 'new-email' });
+    const password = h('input', { type: 'password', autocomplete: 'current-password', 'data-testid': 'email-password' });
+    return actionForm('email-form', [
+      h('label', { class: 'field' }, mail.email ? 'New address (leave it empty to remove the address)' : 'Address', email),
+      h('label', { class: 'field' }, 'Your password, to confirm', password),
+    ], h('button', { type: 'submit', 'data-testid': 'change-email' }, mail.email ? 'Change the address' : 'Add the address'), async () => {
+      const address = email.value.trim();
+      if (!address && !mail.email) throw new Error('Enter an address');
+      if (!password.value) throw new Error('Enter your password to confirm');
+      /** @type {MailSettings} */
+      const now = await api('PUT', '/api/me/mail', { email: address, password: password.value });
+      const news = !now.email ? 'The address is removed.'
+        : now.sending && !now.verified ? `A link to verify the address was sent to ${now.email}.` : 'The address is saved.';
+      this.drawMail(now, news);
+    });
   }
 
   passwordForm() {

@@ -79,7 +79,7 @@ export class GamePage extends GameScreen {
 
   dispose() {
     super.dispose();
-    showTurn(false);
+    showTurn({});
     this.closed = true;
     clearInterval(this.timer);
     if (this.socket) this.socket.close();
@@ -189,7 +189,7 @@ export class GamePage extends GameScreen {
     const wasMine = Boolean(previous) && this.isMyMove(previous);
     this.game = game;
     const nowMine = this.isMyMove(game);
-    showTurn(nowMine, this.title(game));
+    showTurn({ [this.id]: nowMine }, this.title(game));
     if (nowMine && !wasMine && !first) yourMoveNow(`Your move in ${this.title(game)}`);
     this.serverOffset = game.server_time - Date.now();
     this.setLine({

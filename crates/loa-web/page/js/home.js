@@ -1,11 +1,11 @@
 // @ts-check
-// The home page: the lobby (quick pairing, open seeks, the new game form for the
-// computer or a friend), the games being played, the games this browser or account
-// plays, an import, the saved games.
+// The home page: the games waiting for the signed-in player's move, the lobby (quick
+// pairing, open seeks, the new game form for the computer or a friend), the games being
+// played, the games this browser or account plays, an import, the saved games.
 
 import { api, describe, errorMessage } from './api.js';
 import { app, h, modal } from './dom.js';
-import { accountOf, gameTitle, playerOf, sameName, sideName } from './format.js';
+import { accountOf, formatClock, gameTitle, playerOf, sameName, sideName } from './format.js';
 import { Lobby } from './lobby.js';
 import { navigate } from './navigate.js';
 import { newGameForm } from './new-game.js';
@@ -13,12 +13,14 @@ import { showTurn } from './notify.js';
 import { Playing } from './playing.js';
 import { heldGames, tokensOf } from './seats.js';
 import { signedIn } from './session.js';
+import { onWaiting } from './waiting.js';
 
 /**
  * @typedef {import('./types.js').GameSummary} GameSummary
  * @typedef {import('./types.js').GameView} GameView
  * @typedef {import('./types.js').Meta} Meta
  * @typedef {import('./types.js').RecordGame} RecordGame
+ * @typedef {import('./types.js').WaitingGame} WaitingGame
  */
 
 export class HomePage {
@@ -27,6 +29,7 @@ export class HomePage {
     this.meta = meta;
     this.lobby = new Lobby(meta, (opponent) => this.openNewGame(opponent));
     this.playing = new Playing(meta);
+    this.waiting = new WaitingList();
   }
 
   start() {
@@ -34,6 +37,7 @@ export class HomePage {
     const myGames = h('div', { 'data-testid': 'my-games' });
     app.replaceChildren(
       h('h1', { class: 'visually-hidden' }, 'Play'),
+      this.waiting.el,
       this.lobby.el,
       this.playing.el,
       myGames,
@@ -41,6 +45,7 @@ export class HomePage {
       importForm(this.meta),
       h('h2', { id: 'games' }, 'Saved games'),
       gamesList);
+    this.waiting.start();
     this.lobby.start();
     this.playing.start();
     loadMyGames(this.meta, myGames);
@@ -48,6 +53,7 @@ export class HomePage {
   }
 
   dispose() {
+    this.waiting.dispose();
     this.lobby.dispose();
     this.playing.dispose();
     document.querySelector('[data-testid=new-game-dialog]')?.remove();
@@ -60,6 +66,54 @@ export class HomePage {
   openNewGame(opponent) {
     modal(opponent === 'engine' ? 'Play the computer' : opponent === 'online' ? 'Play a friend' : 'New game',
       'new-game-dialog', newGameForm(this.meta, opponent));
+  }
+}
+
+/**
+ * The games waiting for the signed-in player's move (waiting.js asks for them), each a
+ * link with its opponent and the time left; hidden while there are none.
+ */
+class WaitingList {
+  constructor() {
+    this.list = h('ul', { class: 'waiting-list' });
+    this.el = h('section', { class: 'waiting hidden', 'data-testid': 'waiting' }, h('h2', {}, 'Games waiting for you'), this.list);
+    /** The times left shown, and when each runs out: counted down between askings. @type {{ el: HTMLElement, deadline: number }[]} */
+    this.clocks = [];
+    this.stopHearing = () => {};
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.timer = undefined;
+  }
+
+  start() {
+    this.stopHearing = onWaiting((games, askedAt) => this.draw(games, askedAt));
+    this.timer = setInterval(() => this.tick(), 1000);
+  }
+
+  dispose() {
+    this.stopHearing();
+    clearInterval(this.timer);
+  }
+
+  /**
+   * @param {WaitingGame[]} games
+   * @param {number} askedAt when the times left were
+   */
+  draw(games, askedAt) {
+    this.el.classList.toggle('hidden', games.length === 0);
+    this.clocks = [];
+    this.list.replaceChildren(...games.map((g) => {
+      const left = h('span', { 'data-testid': 'waiting-time' }, 'no clock');
+      if (g.time_left_ms !== null) this.clocks.push({ el: left, deadline: askedAt + g.time_left_ms });
+      return h('li', { 'data-testid': 'waiting-game' },
+        h('a', { href: `/game/${g.id}` }, 'Your move against ', h('strong', { 'data-testid': 'waiting-opponent' }, g.opponent ?? 'Anonymous')),
+        h('span', { class: 'muted' }, left, ` · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'}`));
+    }));
+    this.tick();
+  }
+
+  tick() {
+    const now = Date.now();
+    for (const { el, deadline } of this.clocks) el.textContent = `${formatClock(deadline - now)} left`;
   }
 }
 
@@ -148,7 +202,8 @@ async function loadMyGames(meta, container) {
   /** @type {(GameView | null)[]} */
   const found = await Promise.all(ids.map((id) => api('GET', `/api/games/${id}`).catch(() => null)));
   const games = found.filter((g) => g !== null);
-  if (games.length === 0) return;
+  // Another page may be shown by now: the title is its own.
+  if (games.length === 0 || !container.isConnected) return;
   // A seat is this person's by its token here, or by the account's name on it.
   const holds = (/** @type {GameView} */ g, /** @type {string} */ slot) => Boolean(tokensOf(g.id)[slot]
     || (me && sameName(accountOf(g, slot.startsWith('black') ? 'black' : 'white'), me.name)));
@@ -157,8 +212,7 @@ async function loadMyGames(meta, container) {
   // Games waiting for this person first, then those in progress, then finished ones.
   const rank = (/** @type {GameView} */ g) => (mineToMove(g) ? 0 : g.result ? 2 : 1);
   games.sort((a, b) => rank(a) - rank(b));
-  const waiting = games.filter(mineToMove).length;
-  showTurn(waiting > 0, waiting > 1 ? `${waiting} games` : undefined);
+  showTurn(Object.fromEntries(games.map((g) => [g.id, mineToMove(g)])));
   const state = (/** @type {GameView} */ g) => {
     if (g.result) return `${g.result.result} ${g.result.reason}`;
     if (!g.started) return `waiting for ${g.waiting_for.join(' and ')}`;

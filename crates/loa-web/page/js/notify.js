@@ -1,6 +1,7 @@
 // @ts-check
-// Telling a person it is their move when they are not looking: the tab's title, a short
-// sound (can be switched off) and, if they allowed it, a browser notification.
+// Telling a person it is their move when they are not looking: the tab's title (with
+// the count of the games waiting for them), a short sound (can be switched off) and, if
+// they allowed it, a browser notification.
 
 const SOUND_KEY = 'loa-sound';
 const BASE_TITLE = 'loa: Lines of Action';
@@ -15,14 +16,46 @@ export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
 }
 
+/** The page's own part of the title, after any "Your move". */
+let pageTitle = BASE_TITLE;
 /**
- * The tab's title: "(1) Your move" while it is the person's move.
- * @param {boolean} yourMove
- * @param {string} [what] the game, after the mark
+ * The games the page shows, by id: whether each waits for this person's move. The page
+ * hears its games at once, the list of the account's waiting games only every little
+ * while: for a game it shows, the page is believed.
+ * @type {Map<string, boolean>}
  */
-export function showTurn(yourMove, what) {
-  const rest = what ? `${what} · ${BASE_TITLE}` : BASE_TITLE;
-  document.title = yourMove ? `(1) Your move · ${rest}` : rest;
+let pageGames = new Map();
+/** The games the signed-in account is to move in, as last asked. @type {Set<string>} */
+let accountGames = new Set();
+
+function drawTitle() {
+  const waiting = new Set([...accountGames].filter((id) => pageGames.get(id) !== false));
+  for (const [id, yourMove] of pageGames) if (yourMove) waiting.add(id);
+  const yourMoveHere = [...pageGames.values()].some(Boolean);
+  const text = yourMoveHere ? `Your move · ${pageTitle}` : pageTitle;
+  document.title = waiting.size > 0 ? `(${waiting.size}) ${text}` : text;
+}
+
+/**
+ * The tab's title: "(2) Your move · what · loa: Lines of Action", counting the games
+ * waiting for this person, the page's and the account's.
+ * @param {Record<string, boolean>} games the games the page shows, by id: whether each is
+ *   this person's move
+ * @param {string} [what] the page, after the mark
+ */
+export function showTurn(games, what) {
+  pageGames = new Map(Object.entries(games));
+  pageTitle = what ? `${what} · ${BASE_TITLE}` : BASE_TITLE;
+  drawTitle();
+}
+
+/**
+ * The games the signed-in account is to move in (none when signed out), counted in the title.
+ * @param {string[]} ids
+ */
+export function setAccountWaiting(ids) {
+  accountGames = new Set(ids);
+  drawTitle();
 }
 
 /** A short two-note chime, made on the spot (no file to fetch). */

@@ -242,6 +242,37 @@
  */
 
 /**
+ * What is e-mailed of the games waiting for a player's move: an e-mail at each, a daily
+ * digest, or nothing.
+ * @typedef {'each' | 'digest' | 'off'} Notices
+ */
+
+/**
+ * `GET /api/me/mail` and `PUT /api/me/mail`: the account's address and what is sent to it.
+ * @typedef {object} MailSettings
+ * @property {string | null} email
+ * @property {boolean} verified
+ * @property {Notices} notices
+ * @property {boolean} sending whether this site sends e-mail at all (`loa serve --smtp`)
+ * @property {boolean} replies whether replying to a your-move e-mail plays the move
+ */
+
+/**
+ * `POST /mail/unsubscribe/{secret}`: the account whose notices stopped.
+ * @typedef {{ name: string, notices: 'off' }} Unsubscribed
+ */
+
+/**
+ * A line of `GET /api/me/waiting`: a game in which it is the signed-in player's move.
+ * @typedef {object} WaitingGame
+ * @property {string} id
+ * @property {string | null} opponent their account's name, if they have one
+ * @property {number | null} time_left_ms the player's, when a clock runs
+ * @property {boolean} correspondence
+ * @property {number} moves played so far
+ */
+
+/**
  * A rating in one category (a variant at a speed).
  * @typedef {object} RatingView
  * @property {number} rating
