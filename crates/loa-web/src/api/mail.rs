@@ -88,6 +88,9 @@ pub async fn change_mail_settings(
             .ok_or_else(|| ApiError::bad_request("changing the address needs your password"))?;
         confirm_password(&hub, &account, password).await?;
         if account.email.as_deref() != Some(email) {
+            if !email.is_empty() {
+                refuse_too_many_links(&hub, account.id).await?;
+            }
             let email = Some(email).filter(|e| !e.is_empty());
             hub.store.set_email(account.id, email).await?;
             if let Some(email) = email {
@@ -124,9 +127,20 @@ pub async fn resend_verification(
             "the address is verified",
         )),
         (Some(email), false) => {
+            refuse_too_many_links(&hub, account.id).await?;
             mail::send_verification(&hub, account.id, &account.name, &email).await?;
             Ok(StatusCode::ACCEPTED)
         }
+    }
+}
+
+async fn refuse_too_many_links(hub: &Hub, account: i64) -> ApiResult<()> {
+    if hub.mail.config().is_none() {
+        return Ok(());
+    }
+    match mail::verification_refused(hub, account).await? {
+        Some(why) => Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, why)),
+        None => Ok(()),
     }
 }
 

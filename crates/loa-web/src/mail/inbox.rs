@@ -19,6 +19,8 @@ const MAX_LINE: u64 = 4096;
 const MAX_CONNECTIONS: usize = 32;
 /// A client silent this long is dropped.
 const IDLE: Duration = Duration::from_secs(120);
+/// The longest conversation: a client cannot hold a connection by sending little.
+const LONGEST: Duration = Duration::from_secs(600);
 
 /// A message received, for the reply addresses it was sent to.
 struct Received {
@@ -68,8 +70,10 @@ pub async fn listen(hub: &Arc<Hub>, address: SocketAddr) -> anyhow::Result<Socke
                 sender: sender.clone(),
             };
             tokio::spawn(async move {
-                if let Err(err) = converse(stream, peer.ip(), handler).await {
-                    tracing::debug!("mail from {peer}: {err}");
+                match tokio::time::timeout(LONGEST, converse(stream, peer.ip(), handler)).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(err)) => tracing::debug!("mail from {peer}: {err}"),
+                    Err(_) => tracing::debug!("mail from {peer}: too long a conversation"),
                 }
                 drop(permit);
             });

@@ -17,7 +17,8 @@ pub mod reply;
 
 pub use inbox::listen;
 pub use notices::{
-    after_change, after_create, game_seen, play_reply, send_verification, spawn_ticker, verify,
+    after_change, after_create, game_seen, play_reply, send_verification, spawn_ticker,
+    verification_refused, verify,
 };
 pub use outbox::spawn_worker;
 

@@ -286,6 +286,27 @@ pub async fn send_verification(
     Ok(())
 }
 
+/// Why a verification link cannot be sent now, if it cannot: one a minute and five a
+/// day an account, so that nobody can use the site to flood someone else's address.
+pub async fn verification_refused(hub: &Hub, account: i64) -> Result<Option<String>, StoreError> {
+    const MINUTE_MS: i64 = 60 * 1000;
+    const MAX_A_DAY: i64 = 5;
+    let now = now_ms();
+    let (today, last) = hub
+        .store
+        .verifications_since(account, now - 24 * HOUR_MS)
+        .await?;
+    Ok(if last.is_some_and(|last| now - last < MINUTE_MS) {
+        Some("a verification link went less than a minute ago: wait a minute".into())
+    } else if today >= MAX_A_DAY {
+        Some(format!(
+            "{MAX_A_DAY} verification links went in the last 24 hours: try tomorrow"
+        ))
+    } else {
+        None
+    })
+}
+
 /// Verifies the address a link's secret stands for; the account's name.
 pub async fn verify(hub: &Hub, secret: &str) -> Result<Option<String>, StoreError> {
     if !super::is_secret(secret) {

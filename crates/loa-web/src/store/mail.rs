@@ -76,21 +76,33 @@ impl Store {
         Ok(())
     }
 
-    /// A new address (`None`: none), not yet verified; links made for an earlier
-    /// address stop working.
+    /// A new address (`None`: none), not yet verified. Links made for an earlier address
+    /// verify nothing while it is not the account's (they are kept: they count against
+    /// the number a day).
     pub async fn set_email(&self, account: i64, email: Option<&str>) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE accounts SET email = ?2, email_verified_at = NULL WHERE id = ?1")
             .bind(account)
             .bind(email)
-            .execute(&mut *tx)
+            .execute(&self.pool)
             .await?;
-        sqlx::query("DELETE FROM email_verifications WHERE account_id = ?1")
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
         Ok(())
+    }
+
+    /// The verification links made for an account since `since`, and when the last was.
+    pub async fn verifications_since(
+        &self,
+        account: i64,
+        since: i64,
+    ) -> Result<(i64, Option<i64>), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*), MAX(created_at) FROM email_verifications
+             WHERE account_id = ?1 AND created_at >= ?2",
+        )
+        .bind(account)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get(0)?, row.try_get(1)?))
     }
 
     /// A link that will verify `email` as the account's address.
