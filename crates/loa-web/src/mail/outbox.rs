@@ -19,6 +19,8 @@ const BACKOFF_S: [i64; 5] = [60, 5 * 60, 30 * 60, 2 * 3600, 12 * 3600];
 const SEND_TIMEOUT: Duration = Duration::from_secs(30);
 /// The worker looks at the outbox at least this often (a row another server wrote).
 const IDLE_CHECK: Duration = Duration::from_secs(30);
+/// E-mails sent at once, over as many pooled connections.
+const SENDERS: usize = 4;
 
 /// Checks the SMTP URL and starts the worker; nothing when mail is not configured.
 pub fn spawn_worker(hub: &Arc<Hub>) -> anyhow::Result<()> {
@@ -42,24 +44,43 @@ pub fn spawn_worker(hub: &Arc<Hub>) -> anyhow::Result<()> {
             ),
             Err(err) => tracing::error!("cannot read the outbox: {err}"),
         }
-        loop {
-            let wake = hub.mail.queued.notified();
-            match send_due(&hub, &transport, &from).await {
-                Ok(true) => continue,
-                Ok(false) => {}
-                Err(err) => tracing::error!("outbox: {err}"),
-            }
-            let wait = match hub.store.next_mail_due().await {
-                Ok(Some(due)) => {
-                    Duration::from_millis(u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0))
-                        .min(IDLE_CHECK)
-                }
-                _ => IDLE_CHECK,
-            };
-            let _ = tokio::time::timeout(wait, wake).await;
+        for _ in 0..SENDERS {
+            tokio::spawn(send_until_stopped(
+                Arc::clone(&hub),
+                transport.clone(),
+                from.clone(),
+            ));
         }
     });
     Ok(())
+}
+
+/// One sender: the e-mails due, one after another, then a wait for the next.
+async fn send_until_stopped(
+    hub: Arc<Hub>,
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+) {
+    loop {
+        let wake = hub.mail.queued.notified();
+        match send_due(&hub, &transport, &from).await {
+            Ok(true) => {
+                // More may be due: another sender can take the next.
+                hub.mail.queued.notify_one();
+                continue;
+            }
+            Ok(false) => {}
+            Err(err) => tracing::error!("outbox: {err}"),
+        }
+        let wait = match hub.store.next_mail_due().await {
+            Ok(Some(due)) => {
+                Duration::from_millis(u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0))
+                    .min(IDLE_CHECK)
+            }
+            _ => IDLE_CHECK,
+        };
+        let _ = tokio::time::timeout(wait, wake).await;
+    }
 }
 
 /// Sends the next e-mail due; `false` when none is.
