@@ -59,8 +59,10 @@
 /** @typedef {{ black: SidePlayers, white: SidePlayers }} Lineup */
 
 /**
+ * A correspondence clock gives `days` to each move; or, with `bank_days`, it is a time
+ * bank: each side starts with `bank_days`, and each move adds `days`, never above it.
  * @typedef {{ kind: 'live', initial_s: number, increment_s: number }
- *   | { kind: 'correspondence', days: number }} TimeControl
+ *   | { kind: 'correspondence', days: number, bank_days?: number }} TimeControl
  */
 
 /**
