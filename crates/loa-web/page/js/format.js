@@ -204,6 +204,16 @@ export function shortDate(ms) {
   return new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
+/**
+ * A moment to the minute: `3 Mar, 14:05`, the year added when it is not this one.
+ * @param {number} ms
+ */
+export function dateAndTime(ms) {
+  const when = new Date(ms);
+  const year = when.getFullYear() === new Date().getFullYear() ? undefined : 'numeric';
+  return when.toLocaleString(undefined, { day: 'numeric', month: 'short', year, hour: '2-digit', minute: '2-digit' });
+}
+
 /** What an account's name may be: 2 to 20 letters, digits, `_` and `-`. */
 const ACCOUNT_NAME = /^[A-Za-z0-9_-]{2,20}$/;
 

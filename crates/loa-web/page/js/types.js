@@ -275,6 +275,15 @@
  */
 
 /**
+ * `GET`, `POST` and `DELETE /api/me/vacation`: the vacation running, if one is, and the
+ * days still to take this year.
+ * @typedef {object} Vacation
+ * @property {number | null} until when the vacation running ends
+ * @property {number} days_left
+ * @property {number} days_a_year
+ */
+
+/**
  * A rating in one category (a variant at a speed).
  * @typedef {object} RatingView
  * @property {number} rating
