@@ -71,6 +71,8 @@
  * @property {number} black_ms
  * @property {number} white_ms
  * @property {'black' | 'white' | null} running the side whose time runs
+ * @property {number} [resumes_at] when the side to move's time runs again, while it
+ *   stands still for their vacation (`running` is null meanwhile)
  * @property {([number, number] | null)[]} move_clocks the clocks after each move
  */
 
