@@ -602,6 +602,91 @@ const scenarios = {
     assert.deepEqual([...ann.errors, ...bob.errors], []);
   },
 
+  async 'a time-bank seek from the form, and a vacation that stops a clock'() {
+    const ann = await newPage();
+    const bob = await newPage({ width: 390, height: 844 });
+    const annName = `vea_${stamp}`;
+    const bobName = `veb_${stamp}`;
+    await ann.goto(base);
+    await signUp(ann, annName);
+    await bob.goto(base);
+    await signUp(bob, bobName);
+    // Ann seeks a time bank playing Black: a bank smaller than a move's days is refused.
+    await ann.click('[data-testid=tile-custom]');
+    await ann.selectOption('[data-testid=seek-dialog] [data-testid=terms-clock]', 'bank');
+    await ann.fill('[data-testid=terms-bank]', '2');
+    await ann.fill('[data-testid=terms-bank-adds]', '3');
+    await ann.selectOption('[data-testid=seek-dialog] [data-testid=terms-color]', 'black');
+    await ann.click('[data-testid=make-seek]');
+    await ann.waitForFunction(() => /The bank is from 3 \(the days a move adds\) to 60 days/.test(document.querySelector('[data-testid=seek-dialog] .error')?.textContent || ''));
+    await ann.fill('[data-testid=terms-bank]', '12');
+    await ann.screenshot({ path: `${shots}/seek-bank.png` });
+    await ann.click('[data-testid=make-seek]');
+    const row = ann.locator('[data-testid=seek].mine');
+    await row.waitFor();
+    assert.match(await row.textContent(), /12d bank \+3d/);
+    // A bank adding 3 days a move is not the "3 days" tile's clock.
+    assert.equal(await ann.getAttribute('[data-testid=tile][data-clock="3 days"]', 'aria-pressed'), 'false');
+    const seekId = await row.getAttribute('data-seek');
+    const seek = await ann.evaluate(async (s) => (await fetch(`/api/seeks/${s}`)).json(), seekId);
+    assert.deepEqual(seek.clock, { kind: 'correspondence', days: 3, bank_days: 12 });
+    // Bob takes it: White. Ann's lobby follows her seek into the game.
+    const taken = await bob.evaluate(async (s) => (await fetch(`/api/seeks/${s}/accept`, { method: 'POST' })).json(), seekId);
+    assert.equal(taken.color, 'white');
+    await ann.waitForURL(new RegExp(`/game/${taken.game}$`), { timeout: 15000 });
+    // Bob goes on a 5-day vacation: 25 of his 30 days are left.
+    await bob.goto(`${base}/account`);
+    const daysLeft = (page) => page.textContent('[data-testid=vacation-days-left]');
+    await bob.waitForSelector('[data-testid=vacation-days]');
+    assert.equal(await daysLeft(bob), '30 of 30 days left this year.');
+    await bob.fill('[data-testid=vacation-days]', '31');
+    await bob.click('[data-testid=start-vacation]');
+    await bob.waitForFunction(() => /from 1 to 30 days/.test(document.querySelector('[data-testid=vacation-form-said]')?.textContent || ''));
+    await bob.fill('[data-testid=vacation-days]', '5');
+    await bob.click('[data-testid=start-vacation]');
+    await bob.waitForSelector('[data-testid=vacation-until]');
+    assert.match(await bob.textContent('[data-testid=vacation-until]'), /^On vacation until .+\.$/);
+    assert.equal(await daysLeft(bob), '25 of 30 days left this year.');
+    await bob.locator('[data-testid=vacation]').screenshot({ path: `${shots}/account-vacation-phone.png` });
+    // Ann moves: White's clock stands still, at the whole bank, with the vacation said by it.
+    await ann.waitForFunction(() => /Your move: Black/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+    assert.match(await ann.textContent('[data-testid=game-terms]'), /^12d bank \+3d · Correspondence/);
+    await clickSquare(ann, 'b1');
+    await clickSquare(ann, 'b3');
+    await waitForPly(ann, 1);
+    const game = await gameOf(ann);
+    assert.equal(game.clock.running, null);
+    assert.ok(game.clock.resumes_at > Date.now() + 4.9 * 86400000, `resumes at ${game.clock.resumes_at}`);
+    await bob.goto(`${base}/game/${taken.game}`);
+    await bob.waitForFunction(() => /Your move: White/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+    for (const page of [ann, bob]) {
+      await page.waitForSelector('[data-testid=vacation-white]', { state: 'visible' });
+      assert.match(await page.textContent('[data-testid=vacation-white]'), /^on vacation until /);
+      assert.ok(await page.locator('[data-testid=vacation-black]').isHidden());
+    }
+    await ann.waitForTimeout(1500);
+    for (const page of [ann, bob]) {
+      assert.equal(await page.textContent('[data-testid=clock-white]'), '12d 0h', 'the clock stands still');
+      assert.equal(await page.locator('[data-testid=clock-white].running').count(), 0);
+    }
+    await ann.screenshot({ path: `${shots}/vacation-game.png` });
+    await bob.screenshot({ path: `${shots}/vacation-game-phone.png` });
+    // Bob ends it: the clock runs, and the days not begun come back (the first had begun).
+    await bob.goto(`${base}/account`);
+    await bob.click('[data-testid=end-vacation]');
+    await bob.waitForSelector('[data-testid=vacation-news]');
+    assert.equal(await daysLeft(bob), '29 of 30 days left this year.');
+    assert.ok(await bob.isVisible('[data-testid=start-vacation]'));
+    assert.deepEqual(await bob.evaluate(async () => (await fetch('/api/me/vacation')).json()), { until: null, days_left: 29, days_a_year: 30 });
+    await ann.waitForSelector('[data-testid=vacation-white]', { state: 'hidden' });
+    await ann.waitForSelector('[data-testid=clock-white].running');
+    await ann.waitForFunction(() => document.querySelector('[data-testid=clock-white]')?.textContent === '11d 23h');
+    await ann.goto(`${base}/account`);
+    await ann.waitForSelector('[data-testid=vacation-days]');
+    await ann.screenshot({ path: `${shots}/account-vacation.png`, fullPage: true });
+    assert.deepEqual([...ann.errors, ...bob.errors], []);
+  },
+
   async 'a Swiss made on the page, joined, started, played and standing live'() {
     const ann = await newPage();
     const bob = await newPage({ width: 390, height: 844 });

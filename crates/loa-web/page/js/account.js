@@ -1,11 +1,11 @@
 // @ts-check
 // The signed-in person's account (/account): the e-mail address and what is sent to it,
-// the password, signing out everywhere, API tokens, their games to download, becoming a
+// vacations from correspondence games, the password, signing out everywhere, API tokens, their games to download, becoming a
 // bot, and closing the account.
 
-import { api, errorMessage } from './api.js';
+import { ApiError, api, errorMessage } from './api.js';
 import { app, h } from './dom.js';
-import { capitalized, shortDate } from './format.js';
+import { capitalized, dateAndTime, shortDate } from './format.js';
 import { openSignIn } from './header.js';
 import { navigate } from './navigate.js';
 import { setAccount, signOut, signedIn } from './session.js';
@@ -16,6 +16,7 @@ import { setAccount, signOut, signedIn } from './session.js';
  * @typedef {import('./types.js').Me} Me
  * @typedef {import('./types.js').Notices} Notices
  * @typedef {import('./types.js').TokenView} TokenView
+ * @typedef {import('./types.js').Vacation} Vacation
  */
 
 /**
@@ -88,12 +89,14 @@ export class AccountPage {
     }
     this.tokenList = h('div', { 'data-testid': 'tokens' });
     this.mailPanel = h('section', { class: 'panel', 'data-testid': 'mail' }, h('h2', {}, 'E-mail'), h('p', { class: 'muted' }, 'Loading…'));
+    this.vacationPanel = h('section', { class: 'panel', 'data-testid': 'vacation' }, h('h2', {}, 'Vacation'), h('p', { class: 'muted' }, 'Loading…'));
     app.replaceChildren(...present([banner]),
       h('h1', {}, 'Account'),
       h('p', {}, 'Signed in as ', h('a', { href: `/@/${me.name}` }, me.name),
         me.bot ? h('span', { class: 'bot' }, 'BOT') : null,
         h('span', { class: 'muted' }, ` · since ${shortDate(me.created_at)}`)),
       this.mailPanel,
+      this.vacationPanel,
       h('section', { class: 'panel' }, h('h2', {}, 'Password'), this.passwordForm()),
       h('section', { class: 'panel' }, h('h2', {}, 'Sessions'),
         h('p', { class: 'muted' }, 'Signs out every browser and device signed in to this account, this one too.'),
@@ -106,7 +109,7 @@ export class AccountPage {
         h('p', {}, h('a', { href: '/api/me/games.pgn', download: `loa-${me.name}.pgn`, 'data-testid': 'download-games' }, 'Download every game (PGN)'))),
       h('section', { class: 'panel' }, h('h2', {}, 'Bot account'), this.botForm(me)),
       h('section', { class: 'panel danger' }, h('h2', {}, 'Close the account'), this.deleteForm()));
-    await Promise.all([this.loadTokens(), this.loadMail()]);
+    await Promise.all([this.loadTokens(), this.loadMail(), this.loadVacation()]);
   }
 
   async loadMail() {
@@ -134,6 +137,76 @@ export class AccountPage {
       this.addressLine(mail),
       this.noticesForm(mail),
       this.addressForm(mail)]));
+  }
+
+  /** @param {string} [news] what the last try did */
+  async loadVacation(news) {
+    const panel = this.vacationPanel;
+    if (!panel) return;
+    try {
+      /** @type {Vacation} */
+      const vacation = await api('GET', '/api/me/vacation');
+      this.drawVacation(vacation, news);
+    } catch (err) {
+      panel.replaceChildren(h('h2', {}, 'Vacation'), h('p', { class: 'error' }, capitalized(errorMessage(err))));
+    }
+  }
+
+  /**
+   * The vacation panel: the days left, and the vacation running or a form to start one;
+   * drawn again after each change.
+   * @param {Vacation} vacation
+   * @param {string} [news] what the last change did
+   */
+  drawVacation(vacation, news) {
+    this.vacationPanel?.replaceChildren(...present([h('h2', {}, 'Vacation'),
+      h('p', { class: 'muted' }, 'On vacation, the clocks of your correspondence games stand still while it is your move. '
+        + 'Ended early, its whole days not begun come back.'),
+      news ? h('p', { class: 'notice', role: 'status', 'data-testid': 'vacation-news' }, news) : null,
+      h('p', { 'data-testid': 'vacation-days-left' }, `${vacation.days_left} of ${vacation.days_a_year} days left this year.`),
+      vacation.until !== null ? this.endVacationForm(vacation.until)
+        : vacation.days_left > 0 ? this.startVacationForm(vacation.days_left) : null]));
+  }
+
+  /**
+   * A vacation of some days, from now.
+   * @param {number} daysLeft
+   */
+  startVacationForm(daysLeft) {
+    const days = h('input', { type: 'number', min: 1, max: daysLeft, value: Math.min(7, daysLeft), size: 3, 'data-testid': 'vacation-days' });
+    return actionForm('vacation-form', [h('label', {}, 'A vacation of ', days, ' days')],
+      h('button', { type: 'submit', 'data-testid': 'start-vacation' }, 'Start the vacation'), async () => {
+        const n = Number(days.value);
+        if (!Number.isInteger(n) || n < 1 || n > daysLeft) throw new Error(`A vacation is from 1 to ${daysLeft} days`);
+        const vacation = await this.changeVacation('POST', { days: n });
+        this.drawVacation(vacation, 'The vacation has begun.');
+      });
+  }
+
+  /** @param {number} until when the vacation running ends */
+  endVacationForm(until) {
+    return h('div', {},
+      h('p', { 'data-testid': 'vacation-until' }, h('strong', {}, `On vacation until ${dateAndTime(until)}.`)),
+      actionForm('end-vacation-form', [], h('button', { type: 'submit', 'data-testid': 'end-vacation' }, 'End the vacation'), async () => {
+        const vacation = await this.changeVacation('DELETE');
+        this.drawVacation(vacation, 'The vacation is over: your clocks run again, and its days not begun are back.');
+      }));
+  }
+
+  /**
+   * Starts or ends the vacation. A 409 means another tab did it first: the panel shows
+   * how things are, with the refusal.
+   * @param {'POST' | 'DELETE'} method
+   * @param {{ days: number }} [body]
+   * @returns {Promise<Vacation>}
+   */
+  async changeVacation(method, body) {
+    try {
+      return await api(method, '/api/me/vacation', body);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) await this.loadVacation(capitalized(errorMessage(err)));
+      throw err;
+    }
   }
 
   /**

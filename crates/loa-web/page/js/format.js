@@ -143,11 +143,15 @@ export function capitalized(word) {
 }
 
 /**
- * A clock in a few characters: `5+3` (minutes and seconds of increment), `3 days`.
+ * A clock in a few characters: `5+3` (minutes and seconds of increment), `3 days`, or a
+ * time bank and what a move adds to it, `10d bank +1d`.
  * @param {TimeControl} clock
  */
 export function clockLabel(clock) {
-  if (clock.kind === 'correspondence') return `${clock.days} ${clock.days === 1 ? 'day' : 'days'}`;
+  if (clock.kind === 'correspondence') {
+    if (clock.bank_days !== undefined) return `${clock.bank_days}d bank +${clock.days}d`;
+    return `${clock.days} ${clock.days === 1 ? 'day' : 'days'}`;
+  }
   const minutes = clock.initial_s / 60;
   const shown = Number.isInteger(minutes) ? String(minutes) : { 0.25: '¼', 0.5: '½', 0.75: '¾' }[minutes] ?? minutes.toFixed(1);
   return `${shown}+${clock.increment_s}`;
@@ -160,7 +164,10 @@ export function clockLabel(clock) {
  */
 export function sameClock(a, b) {
   if (a.kind === 'live' && b.kind === 'live') return a.initial_s === b.initial_s && a.increment_s === b.increment_s;
-  if (a.kind === 'correspondence' && b.kind === 'correspondence') return a.days === b.days;
+  if (a.kind === 'correspondence' && b.kind === 'correspondence') {
+    // Days a move and a bank of as many days differ: a bank keeps what a move leaves.
+    return a.days === b.days && (a.bank_days ?? null) === (b.bank_days ?? null);
+  }
   return false;
 }
 
@@ -195,6 +202,16 @@ export function sameName(a, b) {
  */
 export function shortDate(ms) {
   return new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/**
+ * A moment to the minute: `3 Mar, 14:05`, the year added when it is not this one.
+ * @param {number} ms
+ */
+export function dateAndTime(ms) {
+  const when = new Date(ms);
+  const year = when.getFullYear() === new Date().getFullYear() ? undefined : 'numeric';
+  return when.toLocaleString(undefined, { day: 'numeric', month: 'short', year, hour: '2-digit', minute: '2-digit' });
 }
 
 /** What an account's name may be: 2 to 20 letters, digits, `_` and `-`. */

@@ -4,7 +4,7 @@
 
 import { api, errorMessage, setReachable, socketUrl } from './api.js';
 import { app, h } from './dom.js';
-import { AMBILOA_KINDS, changeText, formatClock, gameTitle, playerOf, variantOf } from './format.js';
+import { AMBILOA_KINDS, changeText, dateAndTime, formatClock, gameTitle, playerOf, variantOf } from './format.js';
 import { GameChat } from './chat.js';
 import { GamePlayers } from './game-players.js';
 import { navigate } from './navigate.js';
@@ -61,6 +61,8 @@ export class GamePage extends GameScreen {
     /** The server's clock less this one's, in ms. */
     this.serverOffset = 0;
     this.clockEls = { black: h('span', { class: 'clock', 'data-testid': 'clock-black' }), white: h('span', { class: 'clock', 'data-testid': 'clock-white' }) };
+    // What stops a side's clock: its player's vacation.
+    this.vacationEls = { black: h('span', { class: 'vacation muted', 'data-testid': 'vacation-black' }), white: h('span', { class: 'vacation muted', 'data-testid': 'vacation-white' }) };
     this.topPlayer = h('div', { class: 'player' });
     this.bottomPlayer = h('div', { class: 'player' });
     this.offerEl = h('div', { class: 'offer hidden', 'data-testid': 'offer' });
@@ -266,8 +268,9 @@ export class GamePage extends GameScreen {
     this.players.drawTerms(g);
     const top = this.board.flipped ? 'black' : 'white';
     const bottom = this.board.flipped ? 'white' : 'black';
-    this.topPlayer.replaceChildren(label(top), g.clock ? this.clockEls[top] : '');
-    this.bottomPlayer.replaceChildren(label(bottom), g.clock ? this.clockEls[bottom] : '');
+    const clockOf = (/** @type {Side} */ side) => (g.clock ? [this.vacationEls[side], this.clockEls[side]] : []);
+    this.topPlayer.replaceChildren(label(top), ...clockOf(top));
+    this.bottomPlayer.replaceChildren(label(bottom), ...clockOf(bottom));
     this.reserveEl.textContent = g.position.reserves
       ? `In reserve: Black ${g.position.reserves[0]}, White ${g.position.reserves[1]}`
       : g.variant === 'ambiloa' ? AMBILOA_KINDS : '';
@@ -279,13 +282,24 @@ export class GamePage extends GameScreen {
     if (!g || !g.clock) return;
     const clock = g.clock;
     const now = Date.now() + this.serverOffset;
+    // A clock stopped for a vacation stands still until it resumes, and then runs from
+    // then: the server says nothing at that moment.
+    const resumesAt = clock.resumes_at;
+    const standing = resumesAt !== undefined && now < resumesAt;
+    const resumed = resumesAt !== undefined && !standing;
+    const running = resumed ? g.position.to_move : clock.running;
+    const runningSince = resumed ? resumesAt : g.server_time;
     for (const side of SIDES) {
       let ms = side === 'black' ? clock.black_ms : clock.white_ms;
-      if (clock.running === side) ms -= now - g.server_time;
+      if (running === side) ms -= now - runningSince;
       const el = this.clockEls[side];
       el.textContent = formatClock(ms);
-      el.classList.toggle('running', clock.running === side);
+      el.classList.toggle('running', running === side);
       el.classList.toggle('low', ms < 10000 && clock.control.kind === 'live');
+      const away = standing && g.position.to_move === side ? `on vacation until ${dateAndTime(resumesAt)}` : '';
+      const note = this.vacationEls[side];
+      if (note.textContent !== away) note.textContent = away;
+      note.classList.toggle('hidden', !away);
     }
   }
 

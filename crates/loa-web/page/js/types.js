@@ -59,8 +59,10 @@
 /** @typedef {{ black: SidePlayers, white: SidePlayers }} Lineup */
 
 /**
+ * A correspondence clock gives `days` to each move; or, with `bank_days`, it is a time
+ * bank: each side starts with `bank_days`, and each move adds `days`, never above it.
  * @typedef {{ kind: 'live', initial_s: number, increment_s: number }
- *   | { kind: 'correspondence', days: number }} TimeControl
+ *   | { kind: 'correspondence', days: number, bank_days?: number }} TimeControl
  */
 
 /**
@@ -69,6 +71,8 @@
  * @property {number} black_ms
  * @property {number} white_ms
  * @property {'black' | 'white' | null} running the side whose time runs
+ * @property {number} [resumes_at] when the side to move's time runs again, while it
+ *   stands still for their vacation (`running` is null meanwhile)
  * @property {([number, number] | null)[]} move_clocks the clocks after each move
  */
 
@@ -270,6 +274,15 @@
  * @property {number | null} time_left_ms the player's, when a clock runs
  * @property {boolean} correspondence
  * @property {number} moves played so far
+ */
+
+/**
+ * `GET`, `POST` and `DELETE /api/me/vacation`: the vacation running, if one is, and the
+ * days still to take this year.
+ * @typedef {object} Vacation
+ * @property {number | null} until when the vacation running ends
+ * @property {number} days_left
+ * @property {number} days_a_year
  */
 
 /**
