@@ -18,6 +18,8 @@ pub struct WaitingGame {
     pub opponent: Option<String>,
     /// The time the player has left, if a clock runs.
     pub time_left_ms: Option<u64>,
+    /// When the player's clock runs again, while it stands still for their vacation.
+    pub resumes_at: Option<i64>,
     /// Whether it is a correspondence game.
     pub correspondence: bool,
     pub moves: usize,
@@ -53,6 +55,10 @@ pub async fn games_waiting(hub: &std::sync::Arc<Hub>, account: i64) -> HubResult
                 .clock
                 .filter(|c| c.running_since.is_some())
                 .map(|c| c.left_at(side, side, now)),
+            resumes_at: live
+                .clock
+                .and_then(|c| c.running_since)
+                .filter(|&since| since > now),
             correspondence: live.clock.is_some_and(|c| c.control.is_correspondence()),
             moves: live.game.ply(),
         });

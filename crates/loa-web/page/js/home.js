@@ -77,7 +77,7 @@ class WaitingList {
   constructor() {
     this.list = h('ul', { class: 'waiting-list' });
     this.el = h('section', { class: 'waiting hidden', 'data-testid': 'waiting' }, h('h2', {}, 'Games waiting for you'), this.list);
-    /** The times left shown, and when each runs out: counted down between askings. @type {{ el: HTMLElement, deadline: number }[]} */
+    /** The times left shown, each with the time it had and when it began to run down (a clock stopped for a vacation begins when it ends). @type {{ el: HTMLElement, left: number, from: number }[]} */
     this.clocks = [];
     this.stopHearing = () => {};
     /** @type {ReturnType<typeof setInterval> | undefined} */
@@ -103,7 +103,8 @@ class WaitingList {
     this.clocks = [];
     this.list.replaceChildren(...games.map((g) => {
       const left = h('span', { 'data-testid': 'waiting-time' }, 'no clock');
-      if (g.time_left_ms !== null) this.clocks.push({ el: left, deadline: askedAt + g.time_left_ms });
+      // A clock standing still for a vacation runs again from `resumes_at`.
+      if (g.time_left_ms !== null) this.clocks.push({ el: left, left: g.time_left_ms, from: g.resumes_at ?? askedAt });
       return h('li', { 'data-testid': 'waiting-game' },
         h('a', { href: `/game/${g.id}` }, 'Your move against ', h('strong', { 'data-testid': 'waiting-opponent' }, g.opponent ?? 'Anonymous')),
         h('span', { class: 'muted' }, left, ` · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'}`));
@@ -113,7 +114,7 @@ class WaitingList {
 
   tick() {
     const now = Date.now();
-    for (const { el, deadline } of this.clocks) el.textContent = `${formatClock(deadline - now)} left`;
+    for (const { el, left, from } of this.clocks) el.textContent = `${formatClock(left - Math.max(0, now - from))} left`;
   }
 }
 

@@ -272,6 +272,8 @@
  * @property {string} id
  * @property {string | null} opponent their account's name, if they have one
  * @property {number | null} time_left_ms the player's, when a clock runs
+ * @property {number | null} resumes_at when the player's clock runs again, while it stands
+ *   still for their vacation
  * @property {boolean} correspondence
  * @property {number} moves played so far
  */
