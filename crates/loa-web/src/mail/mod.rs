@@ -6,21 +6,22 @@
 //! - `reply`: what a reply says (its first line) and which address it went to;
 //! - `outbox`: the worker that sends the outbox, retried with backoff, never twice;
 //! - `inbox`: the SMTP listener for replies;
-//! - `notices`: when to write (your move, the 24-hour reminder, the daily digest) and
-//!   what a reply plays.
+//! - `notices`: when to write (your move, the 24-hour reminder, the daily digest);
+//! - `replies`: what a reply plays; `verification`: the links that verify an address.
 
 pub mod compose;
 mod inbox;
 mod notices;
 mod outbox;
+mod replies;
 pub mod reply;
+mod verification;
 
 pub use inbox::listen;
-pub use notices::{
-    after_change, after_create, game_seen, play_reply, send_verification, spawn_ticker,
-    verification_refused, verify,
-};
+pub use notices::{after_change, after_create, game_seen, spawn_ticker};
 pub use outbox::spawn_worker;
+pub use replies::play_reply;
+pub use verification::{send_verification, verification_refused, verify};
 
 #[cfg(test)]
 pub use notices::{digests, remind};

@@ -1,15 +1,14 @@
-//! When the site writes, and what a reply plays. A correspondence move (or a game's
-//! start) makes one
+//! When the site writes about games. A correspondence move (or a game's start) makes one
 //! your-move e-mail for the player to move (not watching the game, not told before
 //! without having looked since); a minute's tick sends the 24-hour reminders and the
 //! daily digests. Everything here runs after the move is written and answered: it only
 //! puts rows in the outbox.
 
 use super::compose::{self, MoveNotice};
-use super::{reply, Letter, MailConfig, Notices};
+use super::{Letter, MailConfig, Notices};
 use crate::auth::token_hash;
 use crate::clock::now_ms;
-use crate::game::{Caller, Changed, GameError, LiveGame};
+use crate::game::{Changed, LiveGame};
 use crate::hub::{Hub, HubError, OpenGame};
 use crate::lineup::Player;
 use crate::store::StoreError;
@@ -17,28 +16,26 @@ use loa_core::{Color, GameState};
 use std::sync::Arc;
 use std::time::Duration;
 
-const HOUR_MS: i64 = 3600 * 1000;
+pub(super) const HOUR_MS: i64 = 3600 * 1000;
 /// A reminder goes when this much is left for a move.
 const REMINDER_MS: i64 = 24 * HOUR_MS;
 /// How often reminders and digests are looked for.
 const TICK: Duration = Duration::from_secs(60);
-/// How long a verification link works.
-const VERIFICATION_MS: i64 = 7 * 24 * HOUR_MS;
 
 /// Which e-mail about a move.
-enum Kind {
+pub(super) enum Kind {
     YourMove,
     Reminder,
     Refusal { reason: String },
 }
 
 /// A move's notice with whom and what it is for.
-struct Pending {
-    game: String,
-    account: i64,
-    ply: usize,
-    notice: MoveNotice,
-    legal_moves: Vec<String>,
+pub(super) struct Pending {
+    pub(super) game: String,
+    pub(super) account: i64,
+    pub(super) ply: usize,
+    pub(super) notice: MoveNotice,
+    pub(super) legal_moves: Vec<String>,
 }
 
 /// After a change is written: a correspondence move tells the player now to move.
@@ -103,7 +100,7 @@ fn is_correspondence(live: &LiveGame) -> bool {
 }
 
 /// The notice for the player to move, if a person with an account is to move.
-fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
+pub(super) fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
     if live.is_over() || live.started_at.is_none() {
         return None;
     }
@@ -156,7 +153,11 @@ fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
 }
 
 /// Queues an e-mail about a move, if the player wants it and has a verified address.
-async fn write_about_move(hub: &Hub, pending: Pending, kind: Kind) -> Result<(), StoreError> {
+pub(super) async fn write_about_move(
+    hub: &Hub,
+    pending: Pending,
+    kind: Kind,
+) -> Result<(), StoreError> {
     let Some(config) = hub.mail.config() else {
         return Ok(());
     };
@@ -254,181 +255,6 @@ async fn send(
     hub.store.queue_mail(&letter, now_ms()).await?;
     hub.mail.queued.notify_one();
     Ok(())
-}
-
-/// Sends the link that verifies `email` as `account`'s address (made the one the account
-/// has, unverified); nothing when the site sends no mail.
-pub async fn send_verification(
-    hub: &Hub,
-    account: i64,
-    name: &str,
-    email: &str,
-) -> Result<(), StoreError> {
-    let Some(config) = hub.mail.config() else {
-        return Ok(());
-    };
-    let secret = super::new_secret();
-    let now = now_ms();
-    hub.store
-        .add_verification(&token_hash(&secret), account, email, now)
-        .await?;
-    let link = format!("{}/mail/verify/{secret}", config.public_url);
-    let (subject, body) = compose::verification(name, email, &link);
-    let letter = Letter {
-        to: email.to_string(),
-        subject,
-        body,
-        reply_to: None,
-        unsubscribe: None,
-    };
-    hub.store.queue_mail(&letter, now).await?;
-    hub.mail.queued.notify_one();
-    Ok(())
-}
-
-/// Why a verification link cannot be sent now, if it cannot: one a minute and five a
-/// day an account, so that nobody can use the site to flood someone else's address.
-pub async fn verification_refused(hub: &Hub, account: i64) -> Result<Option<String>, StoreError> {
-    const MINUTE_MS: i64 = 60 * 1000;
-    const MAX_A_DAY: i64 = 5;
-    let now = now_ms();
-    let (today, last) = hub
-        .store
-        .verifications_since(account, now - 24 * HOUR_MS)
-        .await?;
-    Ok(if last.is_some_and(|last| now - last < MINUTE_MS) {
-        Some("a verification link went less than a minute ago: wait a minute".into())
-    } else if today >= MAX_A_DAY {
-        Some(format!(
-            "{MAX_A_DAY} verification links went in the last 24 hours: try tomorrow"
-        ))
-    } else {
-        None
-    })
-}
-
-/// Verifies the address a link's secret stands for; the account's name.
-pub async fn verify(hub: &Hub, secret: &str) -> Result<Option<String>, StoreError> {
-    if !super::is_secret(secret) {
-        return Ok(None);
-    }
-    let now = now_ms();
-    hub.store
-        .verify_email(&token_hash(secret), now - VERIFICATION_MS, now)
-        .await
-}
-
-/// A reply to a reply address: its first line played as the move (or resign, or draw)
-/// for the player and move the address was made for, once. A reply that plays nothing
-/// is answered with why and the legal moves; one to an unknown or spent address plays
-/// nothing and is not answered (its sender may not be the player).
-pub async fn play_reply(hub: &Arc<Hub>, secret: &str, message: &[u8]) {
-    let spent = match hub
-        .store
-        .spend_mail_move(&token_hash(secret), now_ms())
-        .await
-    {
-        Ok(Some(spent)) => spent,
-        Ok(None) => {
-            tracing::info!("a reply to an unknown or spent address played nothing");
-            return;
-        }
-        Err(err) => {
-            tracing::error!("reply not read: {err}");
-            return;
-        }
-    };
-    let Ok(open) = hub.open(&spent.game_id).await else {
-        return;
-    };
-    let caller = Caller {
-        token: None,
-        account: Some(spent.account_id),
-    };
-    let ply = usize::try_from(spent.ply).unwrap_or(usize::MAX);
-    let text = reply::text_of(message).unwrap_or_default();
-    let played = match reply::command(&text) {
-        reply::Command::Move(text) => hub
-            .change(&open, |live, now| {
-                live.play_human(&caller, &text, Some(ply), now)
-            })
-            .await
-            .map(drop),
-        reply::Command::Resign => hub
-            .change(&open, |live, now| {
-                live.resign(&caller, None, now)?;
-                Ok(Changed::nothing_at(live.game.ply()))
-            })
-            .await
-            .map(drop),
-        reply::Command::Draw => hub
-            .change(&open, |live, now| {
-                live.offer_draw(&caller, None, now)?;
-                Ok(Changed::nothing_at(live.game.ply()))
-            })
-            .await
-            .map(drop),
-        reply::Command::Empty => Err(HubError::Game(GameError::IllegalMove(
-            "its first line is empty: write your move on the first line".into(),
-        ))),
-    };
-    let reason = match played {
-        Ok(()) => return,
-        Err(HubError::Game(refused)) => refused.to_string(),
-        Err(err) => {
-            tracing::error!("reply to game {} not played: {err}", spent.game_id);
-            return;
-        }
-    };
-    let pending = {
-        let live = open.game.lock().await;
-        pending_move(&live, now_ms()).filter(|p| p.account == spent.account_id)
-    };
-    // The game is over or it is not their move: the reason is all there is to say.
-    let pending = match pending {
-        Some(pending) => pending,
-        None => {
-            let live = open.game.lock().await;
-            let Some(mut pending) = pending_move_any(&live, spent.account_id) else {
-                return;
-            };
-            pending.legal_moves.clear();
-            pending
-        }
-    };
-    if let Err(err) = write_about_move(hub, pending, Kind::Refusal { reason }).await {
-        tracing::error!("answer to a reply not queued: {err}");
-    }
-}
-
-/// A notice of the game for `account` whoever is to move, for a refusal's answer.
-fn pending_move_any(live: &LiveGame, account: i64) -> Option<Pending> {
-    let side = [Color::Black, Color::White]
-        .into_iter()
-        .find(|&side| live.account_of(side) == Some(account))?;
-    let notice = MoveNotice {
-        player: live.names[side.index()].clone().unwrap_or_default(),
-        opponent: live.names[(!side).index()]
-            .clone()
-            .unwrap_or_else(|| "your opponent".into()),
-        side: if side == Color::Black {
-            "Black"
-        } else {
-            "White"
-        },
-        last_move: None,
-        diagram: live.position().diagram(Default::default()),
-        time_left_ms: None,
-        link: String::new(),
-        by_reply: false,
-    };
-    Some(Pending {
-        game: live.id.clone(),
-        account,
-        ply: live.game.ply(),
-        notice,
-        legal_moves: Vec::new(),
-    })
 }
 
 /// Every minute: the reminders of moves with 24 hours left, and the daily digests.
