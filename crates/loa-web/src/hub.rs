@@ -198,9 +198,8 @@ impl Hub {
 
     /// A move to a player on vacation: their clock starts when the vacation ends.
     async fn keep_vacation(&self, live: &mut LiveGame, now: i64) -> HubResult<()> {
-        let is_correspondence = live.clock.is_some_and(|c| c.control.is_correspondence());
-        let to_move = live.account_of(live.position().side_to_move());
-        if let (true, Some(account)) = (is_correspondence && !live.is_over(), to_move) {
+        let to_move = live.account_to_move().filter(|_| live.is_correspondence());
+        if let Some((_, account)) = to_move {
             if let Some(until) = self.store.vacation(account).await?.until {
                 if until > now {
                     live.pause_for(account, until, now);

@@ -3,9 +3,7 @@
 
 use crate::clock::now_ms;
 use crate::hub::{Hub, HubResult};
-use crate::lineup::Player;
 use crate::store::{GameFilter, Outcome};
-use loa_core::GameState;
 use serde::Serialize;
 
 /// The most games in progress looked through for one player.
@@ -37,16 +35,9 @@ pub async fn games_waiting(hub: &std::sync::Arc<Hub>, account: i64) -> HubResult
             continue;
         };
         let live = open.game.lock().await;
-        let side = live.position().side_to_move();
-        let to_move = matches!(live.lineup.player(live.seat_to_move()), Player::Human)
-            && live.account_of(side) == Some(account)
-            // A game an account plays against itself at one board waits for nobody.
-            && live.account_of(!side) != Some(account)
-            && live.started_at.is_some()
-            && !live.is_over();
-        if !to_move {
+        let Some((side, _)) = live.account_to_move().filter(|&(_, a)| a == account) else {
             continue;
-        }
+        };
         let now = now_ms();
         waiting.push(WaitingGame {
             id: live.id.clone(),
@@ -59,7 +50,7 @@ pub async fn games_waiting(hub: &std::sync::Arc<Hub>, account: i64) -> HubResult
                 .clock
                 .and_then(|c| c.running_since)
                 .filter(|&since| since > now),
-            correspondence: live.clock.is_some_and(|c| c.control.is_correspondence()),
+            correspondence: live.is_correspondence(),
             moves: live.game.ply(),
         });
     }

@@ -181,16 +181,15 @@ impl LiveGame {
     }
 
     /// The side `account` plays, if it is to move in this correspondence game with a
-    /// running clock (and does not play both sides).
+    /// running clock.
     fn correspondence_side_to_move(&self, account: i64) -> Option<Color> {
-        let side = self.position().side_to_move();
-        let clock = self.clock?;
-        let playing = !self.is_over()
-            && clock.control.is_correspondence()
-            && clock.running_since.is_some()
-            && self.account_of(side) == Some(account)
-            && self.account_of(!side) != Some(account);
-        playing.then_some(side)
+        let running = self.clock.is_some_and(|c| c.running_since.is_some());
+        match self.account_to_move() {
+            Some((side, to_move)) if to_move == account && running && self.is_correspondence() => {
+                Some(side)
+            }
+            _ => None,
+        }
     }
 
     /// When the side to move's flag falls, if a clock runs.

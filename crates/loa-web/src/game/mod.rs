@@ -259,6 +259,26 @@ impl LiveGame {
             .unwrap_or(first))
     }
 
+    /// Whether the game is played by correspondence (days a move or a time bank).
+    pub fn is_correspondence(&self) -> bool {
+        self.clock.is_some_and(|c| c.control.is_correspondence())
+    }
+
+    /// The side to move and its account, while the game goes on and a person with an
+    /// account is to move against someone else (not the engine, not themselves at one
+    /// board): whose move a game waits for.
+    pub fn account_to_move(&self) -> Option<(Color, i64)> {
+        if self.is_over() || self.started_at.is_none() {
+            return None;
+        }
+        if !matches!(self.lineup.player(self.seat_to_move()), Player::Human) {
+            return None;
+        }
+        let side = self.position().side_to_move();
+        let account = self.account_of(side)?;
+        (self.account_of(!side) != Some(account)).then_some((side, account))
+    }
+
     /// The account that plays `side`, if any.
     pub fn account_of(&self, side: Color) -> Option<i64> {
         self.accounts[side.index()]

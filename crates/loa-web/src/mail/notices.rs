@@ -10,7 +10,6 @@ use crate::auth::token_hash;
 use crate::clock::now_ms;
 use crate::game::{Changed, LiveGame};
 use crate::hub::{Hub, HubError, OpenGame};
-use crate::lineup::Player;
 use crate::store::StoreError;
 use loa_core::{Color, GameState};
 use std::sync::Arc;
@@ -65,7 +64,7 @@ pub fn after_create(hub: &Arc<Hub>, live: &LiveGame) {
 /// Queues the your-move e-mail of a correspondence game's player to move, unless they
 /// are watching it (a game just made has nobody watching).
 fn tell_player_to_move(hub: &Arc<Hub>, open: Option<&Arc<OpenGame>>, live: &LiveGame) {
-    if !is_correspondence(live) {
+    if !live.is_correspondence() {
         return;
     }
     let Some(pending) = pending_move(live, now_ms()) else {
@@ -95,54 +94,26 @@ pub fn game_seen(hub: &Arc<Hub>, game: &str, account: i64) {
     });
 }
 
-fn is_correspondence(live: &LiveGame) -> bool {
-    live.clock.is_some_and(|c| c.control.is_correspondence())
-}
-
 /// The notice for the player to move, if a person with an account is to move.
 pub(super) fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
-    if live.is_over() || live.started_at.is_none() {
-        return None;
-    }
-    if !matches!(live.lineup.player(live.seat_to_move()), Player::Human) {
-        return None;
-    }
-    let side = live.position().side_to_move();
-    let account = live.account_of(side)?;
-    if live.account_of(!side) == Some(account) {
-        return None;
-    }
+    let (side, account) = live.account_to_move()?;
     let ply = live.game.ply();
     let last = live.game.moves().last();
-    let last_move = last.map(|mv| {
+    let mut notice = notice_of(live, side, last.map(|mv| mv.squares()).unwrap_or_default());
+    notice.last_move = last.map(|mv| {
         let number = (ply - 1) / 2 + 1;
         let dots = if ply % 2 == 1 { "." } else { "..." };
         format!("{number}{dots} {mv}")
     });
-    let marked = last.map(|mv| mv.squares()).unwrap_or_default();
+    notice.time_left_ms = live
+        .clock
+        .filter(|c| c.running_since.is_some())
+        .map(|c| c.left_at(side, side, now));
     Some(Pending {
         game: live.id.clone(),
         account,
         ply,
-        notice: MoveNotice {
-            player: live.names[side.index()].clone().unwrap_or_default(),
-            opponent: live.names[(!side).index()]
-                .clone()
-                .unwrap_or_else(|| "your opponent".into()),
-            side: if side == Color::Black {
-                "Black"
-            } else {
-                "White"
-            },
-            last_move,
-            diagram: live.position().diagram(marked),
-            time_left_ms: live
-                .clock
-                .filter(|c| c.running_since.is_some())
-                .map(|c| c.left_at(side, side, now)),
-            link: String::new(),
-            by_reply: false,
-        },
+        notice,
         legal_moves: live
             .position()
             .moves()
@@ -150,6 +121,27 @@ pub(super) fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
             .map(ToString::to_string)
             .collect(),
     })
+}
+
+/// The game as `side`'s player is told it: the names and the board (`marked`: the last
+/// move's squares); the last move, the time and the link are the caller's to fill in.
+pub(super) fn notice_of(live: &LiveGame, side: Color, marked: loa_core::Bitboard) -> MoveNotice {
+    MoveNotice {
+        player: live.names[side.index()].clone().unwrap_or_default(),
+        opponent: live.names[(!side).index()]
+            .clone()
+            .unwrap_or_else(|| "your opponent".into()),
+        side: if side == Color::Black {
+            "Black"
+        } else {
+            "White"
+        },
+        last_move: None,
+        diagram: live.position().diagram(marked),
+        time_left_ms: None,
+        link: String::new(),
+        by_reply: false,
+    }
 }
 
 /// Queues an e-mail about a move, if the player wants it and has a verified address.

@@ -1,14 +1,13 @@
 //! What a reply to a your-move e-mail plays: the move (or resignation, or draw) on its
 //! first line, for the player and move its address was made for, once.
 
-use super::compose::MoveNotice;
-use super::notices::{pending_move, write_about_move, Kind, Pending};
+use super::notices::{notice_of, pending_move, write_about_move, Kind, Pending};
 use super::reply;
 use crate::auth::token_hash;
 use crate::clock::now_ms;
 use crate::game::{Caller, Changed, GameError, LiveGame};
 use crate::hub::{Hub, HubError};
-use loa_core::{Color, GameState};
+use loa_core::Color;
 use std::sync::Arc;
 
 /// A reply to a reply address: its first line played as the move (or resign, or draw)
@@ -96,22 +95,7 @@ fn pending_move_any(live: &LiveGame, account: i64) -> Option<Pending> {
     let side = [Color::Black, Color::White]
         .into_iter()
         .find(|&side| live.account_of(side) == Some(account))?;
-    let notice = MoveNotice {
-        player: live.names[side.index()].clone().unwrap_or_default(),
-        opponent: live.names[(!side).index()]
-            .clone()
-            .unwrap_or_else(|| "your opponent".into()),
-        side: if side == Color::Black {
-            "Black"
-        } else {
-            "White"
-        },
-        last_move: None,
-        diagram: live.position().diagram(Default::default()),
-        time_left_ms: None,
-        link: String::new(),
-        by_reply: false,
-    };
+    let notice = notice_of(live, side, Default::default());
     Some(Pending {
         game: live.id.clone(),
         account,
