@@ -39,15 +39,16 @@ pub(super) struct Pending {
 
 /// After a change is written: a correspondence move tells the player now to move.
 pub fn after_change(hub: &Arc<Hub>, open: &Arc<OpenGame>, live: &LiveGame, changed: &Changed) {
-    if hub.mail.config().is_none() || changed.new_moves.is_empty() {
+    // Only correspondence games have notices to note as seen or to send.
+    if hub.mail.config().is_none() || changed.new_moves.is_empty() || !live.is_correspondence() {
         return;
     }
-    let mover = changed
-        .new_moves
+    // The mover has looked at the game.
+    if let Some(mover) = live
+        .movers
         .last()
-        .and_then(|_| live.movers.last())
-        .and_then(|seat| live.account_of(seat.side));
-    if let Some(mover) = mover {
+        .and_then(|seat| live.account_of(seat.side))
+    {
         game_seen(hub, &live.id, mover);
     }
     tell_player_to_move(hub, Some(open), live);
