@@ -4,7 +4,6 @@ use crate::numbers::{whole, whole_as, MAX_THREADS};
 use crate::output::say;
 use anyhow::{Context, Result};
 use clap::Args;
-use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -15,10 +14,11 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080, allow_negative_numbers = true,
           value_parser = whole_as(0, u16::MAX, "a port from 1 to 65535, or 0 for any free port".into()))]
     port: u16,
-    /// The SQLite database file holding the games (made if missing); by default games.db
-    /// in the user's data folder.
-    #[arg(long, value_name = "FILE", value_parser = loa_web::database_path)]
-    db: Option<PathBuf>,
+    /// Where the games are kept: a SQLite file (made if missing; by default games.db in the
+    /// user's data folder), or postgres://user:password@host:port/name, a PostgreSQL
+    /// database that any number of servers share.
+    #[arg(long, value_name = "FILE|URL", value_parser = loa_web::Database::parse)]
+    db: Option<loa_web::Database>,
     /// How many engine searches may run at once, 1 to 256 (by default the machine's cores).
     #[arg(long, allow_negative_numbers = true, value_parser = whole(1, MAX_THREADS))]
     engines: Option<usize>,
@@ -51,10 +51,12 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> Result<()> {
     let db = match args.db {
         Some(path) => path,
-        None => dirs::data_dir()
-            .context("no data folder for the database: give one with --db FILE")?
-            .join("loa")
-            .join("games.db"),
+        None => loa_web::Database::File(
+            dirs::data_dir()
+                .context("no data folder for the database: give one with --db FILE")?
+                .join("loa")
+                .join("games.db"),
+        ),
     };
     let config = loa_web::Config {
         host: args.host,
@@ -69,7 +71,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     };
     log_to_stderr();
     loa_web::run(config, |address| {
-        say!("loa serve: games kept in {}", db.display());
+        say!("loa serve: games kept in {db}");
         say!("Open http://{address}/ in your browser (Ctrl-C stops the server)");
     })
 }

@@ -450,21 +450,41 @@ fn every_variant_is_set_up_played_and_described() {
 }
 
 #[test]
-fn a_url_for_the_database_is_refused_and_makes_no_folder() {
+fn a_url_for_the_database_is_postgres_or_refused_and_makes_no_folder() {
     let dir = tempfile::tempdir().unwrap();
     let out = common::loa_in(
         dir.path(),
-        &["serve", "--port", "0", "--db", "postgres://user@host/games"],
+        &["serve", "--port", "0", "--db", "sqlite://games.db"],
         "",
         common::HANG,
     );
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.contains("PostgreSQL is not supported yet: give a file path"),
+        err.contains("is a URL: give a file path (SQLite) or a postgres:// URL"),
         "{err}"
     );
-    assert!(!std::path::Path::new("postgres:").exists());
+    // A PostgreSQL server nobody runs: said at once, its password never shown.
+    let out = common::loa_in(
+        dir.path(),
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            "postgres://user:secret@127.0.0.1:1/games",
+        ],
+        "",
+        common::HANG,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("cannot open the database postgres://user:***@127.0.0.1:1/games"),
+        "{err}"
+    );
+    assert!(!err.contains("secret"), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]

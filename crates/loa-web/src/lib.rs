@@ -34,5 +34,5 @@ mod tests;
 
 pub use mail::{mail_address, smtp_url};
 pub use server::{public_url, run, Config, Server};
-pub use store::database_path;
+pub use store::Database;
 pub use tournament::championship::Championship;

@@ -12,7 +12,6 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{delete, get, post};
 use axum::Router;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
@@ -24,7 +23,7 @@ pub const MAX_BODY: usize = 1 << 20;
 pub struct Config {
     pub host: String,
     pub port: u16,
-    pub db: PathBuf,
+    pub db: crate::store::Database,
     /// How many searches may run at once; the machine's cores by default.
     pub engines: Option<usize>,
     /// The address people reach the site at (`https://loa.example`), when it is behind a
@@ -235,13 +234,15 @@ impl Server {
         let listener = tokio::net::TcpListener::bind(&address)
             .await
             .with_context(|| format!("cannot listen on {address}"))?;
-        if let Some(dir) = config.db.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot make the folder {}", dir.display()))?;
+        if let crate::store::Database::File(path) = &config.db {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot make the folder {}", dir.display()))?;
+            }
         }
-        let store = Store::open(&config.db).await.map_err(|e| {
-            anyhow::anyhow!("cannot open the database {}: {e}", config.db.display())
-        })?;
+        let store = Store::open(&config.db)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", config.db))?;
         let engines = config.engines.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });

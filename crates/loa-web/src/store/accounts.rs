@@ -2,7 +2,7 @@
 
 use super::{Store, StoreError};
 use crate::vacation::Vacation;
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 const ACCOUNT_COLUMNS: &str = "id, name, email, bot, created_at, deleted_at";
@@ -27,12 +27,12 @@ pub struct TokenRow {
     pub used_at: Option<i64>,
 }
 
-fn account_row(r: &SqliteRow) -> Result<AccountRow, sqlx::Error> {
+fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
     Ok(AccountRow {
         id: r.try_get("id")?,
         name: r.try_get("name")?,
         email: r.try_get("email")?,
-        bot: r.try_get("bot")?,
+        bot: super::flag(r, "bot")?,
         created_at: r.try_get("created_at")?,
         deleted: r.try_get::<Option<i64>, _>("deleted_at")?.is_some(),
     })
@@ -49,23 +49,23 @@ impl Store {
         bot: bool,
         now: i64,
     ) -> Result<Option<AccountRow>, StoreError> {
-        let inserted = sqlx::query(
+        let inserted: Option<i64> = sqlx::query_scalar(
             "INSERT INTO accounts (name, name_key, password_hash, email, bot, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name_key) DO NOTHING",
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name_key) DO NOTHING RETURNING id",
         )
         .bind(name)
         .bind(key)
         .bind(password_hash)
         .bind(email)
-        .bind(bot)
+        .bind(i64::from(bot))
         .bind(now)
-        .execute(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        if inserted.rows_affected() == 0 {
+        let Some(id) = inserted else {
             return Ok(None);
-        }
+        };
         Ok(Some(AccountRow {
-            id: inserted.last_insert_rowid(),
+            id,
             name: name.to_string(),
             email: email.map(str::to_string),
             bot,
@@ -80,7 +80,7 @@ impl Store {
         key: &str,
     ) -> Result<Option<(AccountRow, String)>, StoreError> {
         let select =
-            format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE name_key = ?1");
+            format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE name_key = $1");
         let Some(r) = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(key)
             .fetch_optional(&self.pool)
@@ -92,7 +92,7 @@ impl Store {
     }
 
     pub async fn account(&self, id: i64) -> Result<Option<AccountRow>, StoreError> {
-        let select = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1");
+        let select = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = $1");
         let row = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(id)
             .fetch_optional(&self.pool)
@@ -102,7 +102,7 @@ impl Store {
 
     pub async fn password_hash(&self, id: i64) -> Result<Option<String>, StoreError> {
         Ok(
-            sqlx::query_scalar("SELECT password_hash FROM accounts WHERE id = ?1")
+            sqlx::query_scalar("SELECT password_hash FROM accounts WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?,
@@ -110,7 +110,7 @@ impl Store {
     }
 
     pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE accounts SET password_hash = ?2 WHERE id = ?1 AND deleted_at IS NULL")
+        sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL")
             .bind(id)
             .bind(password_hash)
             .execute(&self.pool)
@@ -125,34 +125,43 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let anonymous = format!("deleted-{id}");
         sqlx::query(
-            "UPDATE accounts SET name = ?2, name_key = ?2, password_hash = '', email = NULL,
-                email_verified_at = NULL, unsubscribe_token = NULL, notices = 'off', deleted_at = ?3
-             WHERE id = ?1",
+            "UPDATE accounts SET name = $2, name_key = $2, password_hash = '', email = NULL,
+                email_verified_at = NULL, unsubscribe_token = NULL, notices = 'off', deleted_at = $3
+             WHERE id = $1",
         )
         .bind(id)
         .bind(&anonymous)
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        // The games keep the account, under its new name.
-        for statement in [
-            "UPDATE games SET names = json_set(names, '$[0]', ?2) WHERE black_account = ?1",
-            "UPDATE games SET names = json_set(names, '$[1]', ?2) WHERE white_account = ?1",
-        ] {
-            sqlx::query(statement)
-                .bind(id)
-                .bind(&anonymous)
+        // The games keep the account, under its new name (the names' JSON rewritten
+        // here: the two databases' JSON functions differ).
+        let games: Vec<(String, String, i64)> = sqlx::query_as(
+            "SELECT id, names, CASE WHEN black_account = $1 THEN 0 ELSE 1 END AS seat
+             FROM games WHERE black_account = $1 OR white_account = $1",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        for (game, names, seat) in games {
+            let mut names: Vec<Option<String>> =
+                serde_json::from_str(&names).unwrap_or_else(|_| vec![None, None]);
+            names.resize(2, None);
+            names[usize::from(seat != 0)] = Some(anonymous.clone());
+            sqlx::query("UPDATE games SET names = $2 WHERE id = $1")
+                .bind(&game)
+                .bind(serde_json::to_string(&names).unwrap_or_default())
                 .execute(&mut *tx)
                 .await?;
         }
         for statement in [
-            "DELETE FROM sessions WHERE account_id = ?1",
-            "DELETE FROM api_tokens WHERE account_id = ?1",
-            "DELETE FROM email_verifications WHERE account_id = ?1",
-            "DELETE FROM mail_moves WHERE account_id = ?1",
-            "DELETE FROM seeks WHERE account_id = ?1 AND game_id IS NULL",
+            "DELETE FROM sessions WHERE account_id = $1",
+            "DELETE FROM api_tokens WHERE account_id = $1",
+            "DELETE FROM email_verifications WHERE account_id = $1",
+            "DELETE FROM mail_moves WHERE account_id = $1",
+            "DELETE FROM seeks WHERE account_id = $1 AND game_id IS NULL",
             "UPDATE challenges SET status = 'cancelled'
-             WHERE status = 'open' AND (from_account = ?1 OR to_account = ?1)",
+             WHERE status = 'open' AND (from_account = $1 OR to_account = $1)",
         ] {
             sqlx::query(statement).bind(id).execute(&mut *tx).await?;
         }
@@ -182,17 +191,17 @@ impl Store {
         token_hash: &str,
         now: i64,
     ) -> Result<i64, StoreError> {
-        let inserted = sqlx::query(
+        let id = sqlx::query_scalar(
             "INSERT INTO api_tokens (account_id, label, token_hash, created_at)
-             VALUES (?1, ?2, ?3, ?4)",
+             VALUES ($1, $2, $3, $4) RETURNING id",
         )
         .bind(account)
         .bind(label)
         .bind(token_hash)
         .bind(now)
-        .execute(&self.pool)
+        .fetch_one(&self.pool)
         .await?;
-        Ok(inserted.last_insert_rowid())
+        Ok(id)
     }
 
     /// The account an API token acts as (noting when it was used).
@@ -202,7 +211,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<AccountRow>, StoreError> {
         let account: Option<i64> = sqlx::query_scalar(
-            "UPDATE api_tokens SET used_at = ?2 WHERE token_hash = ?1 RETURNING account_id",
+            "UPDATE api_tokens SET used_at = $2 WHERE token_hash = $1 RETURNING account_id",
         )
         .bind(token_hash)
         .bind(now)
@@ -216,7 +225,7 @@ impl Store {
 
     pub async fn tokens(&self, account: i64) -> Result<Vec<TokenRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, label, created_at, used_at FROM api_tokens WHERE account_id = ?1
+            "SELECT id, label, created_at, used_at FROM api_tokens WHERE account_id = $1
              ORDER BY id",
         )
         .bind(account)
@@ -237,7 +246,7 @@ impl Store {
 
     /// Revokes one of the account's tokens; whether there was one.
     pub async fn revoke_token(&self, account: i64, id: i64) -> Result<bool, StoreError> {
-        let deleted = sqlx::query("DELETE FROM api_tokens WHERE account_id = ?1 AND id = ?2")
+        let deleted = sqlx::query("DELETE FROM api_tokens WHERE account_id = $1 AND id = $2")
             .bind(account)
             .bind(id)
             .execute(&self.pool)
@@ -247,7 +256,7 @@ impl Store {
 
     /// Marks an account as a bot (its API tokens play; the lobby shows BOT).
     pub async fn set_bot(&self, account: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE accounts SET bot = 1 WHERE id = ?1")
+        sqlx::query("UPDATE accounts SET bot = 1 WHERE id = $1")
             .bind(account)
             .execute(&self.pool)
             .await?;
@@ -258,7 +267,7 @@ impl Store {
 impl Store {
     pub async fn vacation(&self, account: i64) -> Result<Vacation, StoreError> {
         let row = sqlx::query(
-            "SELECT vacation_until, vacation_year, vacation_days FROM accounts WHERE id = ?1",
+            "SELECT vacation_until, vacation_year, vacation_days FROM accounts WHERE id = $1",
         )
         .bind(account)
         .fetch_optional(&self.pool)
@@ -266,22 +275,31 @@ impl Store {
         let Some(r) = row else {
             return Ok(Vacation::default());
         };
+        let out_of_range = |column: &str| sqlx::Error::ColumnDecode {
+            index: column.into(),
+            source: "out of range".into(),
+        };
+        let year: Option<i64> = r.try_get("vacation_year")?;
+        let days: i64 = r.try_get("vacation_days")?;
         Ok(Vacation {
             until: r.try_get("vacation_until")?,
-            year: r.try_get("vacation_year")?,
-            days: r.try_get("vacation_days")?,
+            year: year
+                .map(i32::try_from)
+                .transpose()
+                .map_err(|_| out_of_range("vacation_year"))?,
+            days: u32::try_from(days).map_err(|_| out_of_range("vacation_days"))?,
         })
     }
 
     pub async fn set_vacation(&self, account: i64, vacation: &Vacation) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE accounts SET vacation_until = ?2, vacation_year = ?3, vacation_days = ?4
-             WHERE id = ?1",
+            "UPDATE accounts SET vacation_until = $2, vacation_year = $3, vacation_days = $4
+             WHERE id = $1",
         )
         .bind(account)
         .bind(vacation.until)
-        .bind(vacation.year)
-        .bind(vacation.days)
+        .bind(vacation.year.map(i64::from))
+        .bind(i64::from(vacation.days))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -290,42 +308,42 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
     #[tokio::test]
     async fn names_are_unique_without_case_and_deletion_anonymises() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("a.db")).await.unwrap();
-        let ann = store
-            .create_account("Ann", "ann", "h", Some("a@b.org"), false, 1)
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(store
-            .create_account("ANN", "ann", "h", None, false, 2)
-            .await
-            .unwrap()
-            .is_none());
-        let (found, hash) = store.account_by_key("ann").await.unwrap().unwrap();
-        assert_eq!((found.id, hash.as_str()), (ann.id, "h"));
-        let id = store.create_token(ann.id, "bot", "th", 3).await.unwrap();
-        assert_eq!(
-            store.account_by_token("th", 4).await.unwrap().unwrap().id,
-            ann.id
-        );
-        assert_eq!(store.tokens(ann.id).await.unwrap()[0].used_at, Some(4));
-        store.delete_account(ann.id, 5).await.unwrap();
-        let gone = store.account(ann.id).await.unwrap().unwrap();
-        assert!(gone.deleted);
-        assert_eq!(gone.name, format!("deleted-{}", ann.id));
-        assert_eq!(gone.email, None);
-        assert!(store.account_by_token("th", 6).await.unwrap().is_none());
-        assert!(!store.revoke_token(ann.id, id).await.unwrap());
-        // The name is free again; the old games keep the deleted account.
-        assert!(store
-            .create_account("ann", "ann", "h", None, false, 7)
-            .await
-            .unwrap()
-            .is_some());
+        for db in super::super::testing::every_database().await {
+            let store = db.open().await;
+            let ann = store
+                .create_account("Ann", "ann", "h", Some("a@b.org"), false, 1)
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(store
+                .create_account("ANN", "ann", "h", None, false, 2)
+                .await
+                .unwrap()
+                .is_none());
+            let (found, hash) = store.account_by_key("ann").await.unwrap().unwrap();
+            assert_eq!((found.id, hash.as_str()), (ann.id, "h"));
+            let id = store.create_token(ann.id, "bot", "th", 3).await.unwrap();
+            assert_eq!(
+                store.account_by_token("th", 4).await.unwrap().unwrap().id,
+                ann.id
+            );
+            assert_eq!(store.tokens(ann.id).await.unwrap()[0].used_at, Some(4));
+            store.delete_account(ann.id, 5).await.unwrap();
+            let gone = store.account(ann.id).await.unwrap().unwrap();
+            assert!(gone.deleted);
+            assert_eq!(gone.name, format!("deleted-{}", ann.id));
+            assert_eq!(gone.email, None);
+            assert!(store.account_by_token("th", 6).await.unwrap().is_none());
+            assert!(!store.revoke_token(ann.id, id).await.unwrap());
+            // The name is free again; the old games keep the deleted account.
+            assert!(store
+                .create_account("ann", "ann", "h", None, false, 7)
+                .await
+                .unwrap()
+                .is_some());
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Games: a game's row, its seats and its moves.
 
 use super::{Store, StoreError};
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 /// A game row's columns, named (never `*`: a cached statement keeps the columns it was
@@ -108,8 +108,8 @@ impl Store {
                 names, time_control, online, started_at, black_ms, white_ms, running_since,
                 result, winner, reason, draw_offer, takeback_offer, rematch, rated, black_account,
                 white_account)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                $17, $18, $19, $20, $21, $22, $23)",
         )
         .bind(&r.id)
         .bind(r.created_at)
@@ -120,7 +120,7 @@ impl Store {
         .bind(&r.players)
         .bind(&r.names)
         .bind(&r.time_control)
-        .bind(r.online)
+        .bind(i64::from(r.online))
         .bind(r.started_at)
         .bind(r.clock_ms.map(|c| c[0]))
         .bind(r.clock_ms.map(|c| c[1]))
@@ -131,7 +131,7 @@ impl Store {
         .bind(&r.draw_offer)
         .bind(&r.takeback_offer)
         .bind(&r.rematch)
-        .bind(r.rated)
+        .bind(i64::from(r.rated))
         .bind(r.accounts[0])
         .bind(r.accounts[1])
         .execute(&mut *tx)
@@ -139,12 +139,12 @@ impl Store {
         for seat in &game.seats {
             sqlx::query(
                 "INSERT INTO seats (game_id, slot, token, joined, account_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(&r.id)
             .bind(&seat.slot)
             .bind(&seat.token)
-            .bind(seat.joined)
+            .bind(i64::from(seat.joined))
             .bind(seat.account)
             .execute(&mut *tx)
             .await?;
@@ -158,7 +158,7 @@ impl Store {
     pub async fn update(&self, row: &GameRow, change: &Change<'_>) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         if let Some(ply) = change.truncate_from {
-            sqlx::query("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
                 .bind(&row.id)
                 .bind(ply_number(ply))
                 .execute(&mut *tx)
@@ -167,18 +167,19 @@ impl Store {
         insert_moves(&mut tx, &row.id, change.first_new_ply, change.new_moves).await?;
         for seat in change.seats {
             sqlx::query(
-                "UPDATE seats SET joined = ?3, account_id = ?4 WHERE game_id = ?1 AND slot = ?2",
+                "UPDATE seats SET joined = $3, account_id = $4 WHERE game_id = $1 AND slot = $2",
             )
             .bind(&row.id)
             .bind(&seat.slot)
-            .bind(seat.joined)
+            .bind(i64::from(seat.joined))
             .bind(seat.account)
             .execute(&mut *tx)
             .await?;
         }
         for line in change.chat {
             sqlx::query(
-                "INSERT INTO chat (game_id, at, slot, name, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO chat (game_id, at, slot, name, text, seq) VALUES ($1, $2, $3, $4, $5,
+                    (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = $1))",
             )
             .bind(&row.id)
             .bind(line.at)
@@ -192,11 +193,11 @@ impl Store {
             super::ratings::write(&mut tx, update, &row.id, row.updated_at).await?;
         }
         let updated = sqlx::query(
-            "UPDATE games SET updated_at = ?2, started_at = ?3, black_ms = ?4, white_ms = ?5,
-                running_since = ?6, result = ?7, winner = ?8, reason = ?9, draw_offer = ?10,
-                takeback_offer = ?11, rematch = ?12, black_change = ?13, white_change = ?14,
-                black_account = ?15, white_account = ?16
-             WHERE id = ?1",
+            "UPDATE games SET updated_at = $2, started_at = $3, black_ms = $4, white_ms = $5,
+                running_since = $6, result = $7, winner = $8, reason = $9, draw_offer = $10,
+                takeback_offer = $11, rematch = $12, black_change = $13, white_change = $14,
+                black_account = $15, white_account = $16
+             WHERE id = $1",
         )
         .bind(&row.id)
         .bind(row.updated_at)
@@ -225,7 +226,7 @@ impl Store {
 
     /// A game whole, or `None` if there is no such game.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let select = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
+        let select = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
         let Some(row) = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(id)
             .fetch_optional(&self.pool)
@@ -235,7 +236,7 @@ impl Store {
         };
         let row = game_row(&row)?;
         let seats = sqlx::query(
-            "SELECT slot, token, joined, account_id FROM seats WHERE game_id = ?1
+            "SELECT slot, token, joined, account_id FROM seats WHERE game_id = $1
                  ORDER BY slot",
         )
         .bind(id)
@@ -246,13 +247,13 @@ impl Store {
             Ok(SeatRow {
                 slot: r.try_get("slot")?,
                 token: r.try_get("token")?,
-                joined: r.try_get("joined")?,
+                joined: super::flag(r, "joined")?,
                 account: r.try_get("account_id")?,
             })
         })
         .collect::<Result<_, sqlx::Error>>()?;
         let moves = sqlx::query(
-            "SELECT move, played_at, black_ms, white_ms FROM moves WHERE game_id = ?1
+            "SELECT move, played_at, black_ms, white_ms FROM moves WHERE game_id = $1
              ORDER BY ply",
         )
         .bind(id)
@@ -270,7 +271,7 @@ impl Store {
         })
         .collect::<Result<_, sqlx::Error>>()?;
         let chat = sqlx::query(
-            "SELECT at, slot, name, text FROM chat WHERE game_id = ?1 ORDER BY at, rowid",
+            "SELECT at, slot, name, text FROM chat WHERE game_id = $1 ORDER BY at, seq",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -309,7 +310,7 @@ fn ply_number(ply: usize) -> i64 {
 }
 
 async fn insert_moves(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
     first_ply: usize,
     moves: &[MoveRow],
@@ -317,7 +318,7 @@ async fn insert_moves(
     for (i, mv) in moves.iter().enumerate() {
         sqlx::query(
             "INSERT INTO moves (game_id, ply, move, played_at, black_ms, white_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(id)
         .bind(ply_number(first_ply + i))
@@ -331,7 +332,7 @@ async fn insert_moves(
     Ok(())
 }
 
-pub(super) fn game_row(r: &SqliteRow) -> Result<GameRow, sqlx::Error> {
+pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
     let black: Option<i64> = r.try_get("black_ms")?;
     let white: Option<i64> = r.try_get("white_ms")?;
     Ok(GameRow {
@@ -344,7 +345,7 @@ pub(super) fn game_row(r: &SqliteRow) -> Result<GameRow, sqlx::Error> {
         players: r.try_get("players")?,
         names: r.try_get("names")?,
         time_control: r.try_get("time_control")?,
-        online: r.try_get("online")?,
+        online: super::flag(r, "online")?,
         started_at: r.try_get("started_at")?,
         clock_ms: black.zip(white).map(|(b, w)| [b, w]),
         running_since: r.try_get("running_since")?,
@@ -354,7 +355,7 @@ pub(super) fn game_row(r: &SqliteRow) -> Result<GameRow, sqlx::Error> {
         draw_offer: r.try_get("draw_offer")?,
         takeback_offer: r.try_get("takeback_offer")?,
         rematch: r.try_get("rematch")?,
-        rated: r.try_get("rated")?,
+        rated: super::flag(r, "rated")?,
         accounts: [r.try_get("black_account")?, r.try_get("white_account")?],
         rating_changes: {
             let black: Option<i64> = r.try_get("black_change")?;
@@ -405,68 +406,68 @@ pub(super) mod tests {
 
     #[tokio::test]
     async fn games_survive_reopening_and_changes_apply_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("games.db");
-        {
-            let store = Store::open(&path).await.unwrap();
-            let game = StoredGame {
-                row: row("g1"),
-                seats: vec![SeatRow {
+        for db in super::super::testing::every_database().await {
+            {
+                let store = db.open().await;
+                let game = StoredGame {
+                    row: row("g1"),
+                    seats: vec![SeatRow {
+                        slot: "black".into(),
+                        token: "t".into(),
+                        joined: false,
+                        account: None,
+                    }],
+                    moves: vec![mv("b1-b3")],
+                    chat: Vec::new(),
+                };
+                store.insert(&game).await.unwrap();
+                let mut changed = row("g1");
+                changed.updated_at = 9;
+                changed.result = Some("1-0".into());
+                let new = [mv("a2-c2"), mv("c1-c3")];
+                let seats = [SeatRow {
                     slot: "black".into(),
                     token: "t".into(),
-                    joined: false,
+                    joined: true,
                     account: None,
-                }],
-                moves: vec![mv("b1-b3")],
-                chat: Vec::new(),
-            };
-            store.insert(&game).await.unwrap();
-            let mut changed = row("g1");
-            changed.updated_at = 9;
-            changed.result = Some("1-0".into());
-            let new = [mv("a2-c2"), mv("c1-c3")];
-            let seats = [SeatRow {
-                slot: "black".into(),
-                token: "t".into(),
-                joined: true,
-                account: None,
-            }];
-            let change = Change {
-                new_moves: &new,
-                first_new_ply: 1,
-                seats: &seats,
+                }];
+                let change = Change {
+                    new_moves: &new,
+                    first_new_ply: 1,
+                    seats: &seats,
+                    ..Change::default()
+                };
+                store.update(&changed, &change).await.unwrap();
+                // A change to a game that does not exist writes nothing.
+                let ghost = row("nope");
+                let change = Change {
+                    new_moves: &new,
+                    first_new_ply: 0,
+                    ..Change::default()
+                };
+                assert!(store.update(&ghost, &change).await.is_err());
+            }
+            let store = db.open().await;
+            let game = store.load("g1").await.unwrap().unwrap();
+            assert_eq!(game.row.result.as_deref(), Some("1-0"));
+            assert!(game.seats[0].joined);
+            let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
+            assert_eq!(texts, ["b1-b3", "a2-c2", "c1-c3"]);
+            assert!(store.load("nope").await.unwrap().is_none());
+            let truncate = Change {
+                truncate_from: Some(1),
                 ..Change::default()
             };
-            store.update(&changed, &change).await.unwrap();
-            // A change to a game that does not exist writes nothing.
-            let ghost = row("nope");
-            let change = Change {
-                new_moves: &new,
-                first_new_ply: 0,
-                ..Change::default()
-            };
-            assert!(store.update(&ghost, &change).await.is_err());
+            store.update(&game.row, &truncate).await.unwrap();
+            assert_eq!(store.load("g1").await.unwrap().unwrap().moves.len(), 1);
+            assert_eq!(
+                store
+                    .list(10, 0, &super::super::GameFilter::default())
+                    .await
+                    .unwrap()[0]
+                    .1,
+                1
+            );
         }
-        let store = Store::open(&path).await.unwrap();
-        let game = store.load("g1").await.unwrap().unwrap();
-        assert_eq!(game.row.result.as_deref(), Some("1-0"));
-        assert!(game.seats[0].joined);
-        let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
-        assert_eq!(texts, ["b1-b3", "a2-c2", "c1-c3"]);
-        assert!(store.load("nope").await.unwrap().is_none());
-        let truncate = Change {
-            truncate_from: Some(1),
-            ..Change::default()
-        };
-        store.update(&game.row, &truncate).await.unwrap();
-        assert_eq!(store.load("g1").await.unwrap().unwrap().moves.len(), 1);
-        assert_eq!(
-            store
-                .list(10, 0, &super::super::GameFilter::default())
-                .await
-                .unwrap()[0]
-                .1,
-            1
-        );
     }
 }

@@ -49,7 +49,7 @@ impl Store {
     pub async fn mail_settings(&self, account: i64) -> Result<Option<MailSettingsRow>, StoreError> {
         let row = sqlx::query(
             "SELECT name, email, email_verified_at, notices, digest_at FROM accounts
-             WHERE id = ?1 AND deleted_at IS NULL",
+             WHERE id = $1 AND deleted_at IS NULL",
         )
         .bind(account)
         .fetch_optional(&self.pool)
@@ -68,7 +68,7 @@ impl Store {
     }
 
     pub async fn set_notices(&self, account: i64, notices: Notices) -> Result<(), StoreError> {
-        sqlx::query("UPDATE accounts SET notices = ?2 WHERE id = ?1")
+        sqlx::query("UPDATE accounts SET notices = $2 WHERE id = $1")
             .bind(account)
             .bind(notices.as_str())
             .execute(&self.pool)
@@ -80,7 +80,7 @@ impl Store {
     /// verify nothing while it is not the account's (they are kept: they count against
     /// the number a day).
     pub async fn set_email(&self, account: i64, email: Option<&str>) -> Result<(), StoreError> {
-        sqlx::query("UPDATE accounts SET email = ?2, email_verified_at = NULL WHERE id = ?1")
+        sqlx::query("UPDATE accounts SET email = $2, email_verified_at = NULL WHERE id = $1")
             .bind(account)
             .bind(email)
             .execute(&self.pool)
@@ -96,7 +96,7 @@ impl Store {
     ) -> Result<(i64, Option<i64>), StoreError> {
         let row = sqlx::query(
             "SELECT COUNT(*), MAX(created_at) FROM email_verifications
-             WHERE account_id = ?1 AND created_at >= ?2",
+             WHERE account_id = $1 AND created_at >= $2",
         )
         .bind(account)
         .bind(since)
@@ -115,7 +115,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO email_verifications (token_hash, account_id, email, created_at)
-             VALUES (?1, ?2, ?3, ?4)",
+             VALUES ($1, $2, $3, $4)",
         )
         .bind(token_hash)
         .bind(account)
@@ -136,7 +136,7 @@ impl Store {
     ) -> Result<Option<String>, StoreError> {
         let mut tx = self.pool.begin().await?;
         let found = sqlx::query(
-            "DELETE FROM email_verifications WHERE token_hash = ?1 RETURNING account_id, email,
+            "DELETE FROM email_verifications WHERE token_hash = $1 RETURNING account_id, email,
                 created_at",
         )
         .bind(token_hash)
@@ -152,8 +152,8 @@ impl Store {
             return Ok(None);
         }
         let name: Option<String> = sqlx::query_scalar(
-            "UPDATE accounts SET email_verified_at = ?3
-             WHERE id = ?1 AND email = ?2 AND deleted_at IS NULL RETURNING name",
+            "UPDATE accounts SET email_verified_at = $3
+             WHERE id = $1 AND email = $2 AND deleted_at IS NULL RETURNING name",
         )
         .bind(account)
         .bind(&email)
@@ -172,15 +172,15 @@ impl Store {
         fresh: &str,
     ) -> Result<Option<String>, StoreError> {
         sqlx::query(
-            "UPDATE accounts SET unsubscribe_token = ?2
-             WHERE id = ?1 AND unsubscribe_token IS NULL",
+            "UPDATE accounts SET unsubscribe_token = $2
+             WHERE id = $1 AND unsubscribe_token IS NULL",
         )
         .bind(account)
         .bind(fresh)
         .execute(&self.pool)
         .await?;
         Ok(
-            sqlx::query_scalar("SELECT unsubscribe_token FROM accounts WHERE id = ?1")
+            sqlx::query_scalar("SELECT unsubscribe_token FROM accounts WHERE id = $1")
                 .bind(account)
                 .fetch_optional(&self.pool)
                 .await?
@@ -191,7 +191,7 @@ impl Store {
     /// Turns every notice off for the account an unsubscribe link names; its name.
     pub async fn unsubscribe(&self, secret: &str) -> Result<Option<String>, StoreError> {
         Ok(sqlx::query_scalar(
-            "UPDATE accounts SET notices = 'off' WHERE unsubscribe_token = ?1 RETURNING name",
+            "UPDATE accounts SET notices = 'off' WHERE unsubscribe_token = $1 RETURNING name",
         )
         .bind(secret)
         .fetch_optional(&self.pool)
@@ -200,10 +200,10 @@ impl Store {
 
     /// Puts an e-mail in the outbox, to be sent as soon as the worker can.
     pub async fn queue_mail(&self, letter: &Letter, now: i64) -> Result<i64, StoreError> {
-        let inserted = sqlx::query(
+        let id = sqlx::query_scalar(
             "INSERT INTO outbox (to_addr, subject, body, reply_to, unsubscribe, status,
                 next_attempt_at, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?6)",
+             VALUES ($1, $2, $3, $4, $5, 'queued', $6, $6) RETURNING id",
         )
         .bind(&letter.to)
         .bind(&letter.subject)
@@ -211,24 +211,27 @@ impl Store {
         .bind(&letter.reply_to)
         .bind(&letter.unsubscribe)
         .bind(now)
-        .execute(&self.pool)
+        .fetch_one(&self.pool)
         .await?;
-        Ok(inserted.last_insert_rowid())
+        Ok(id)
     }
 
     /// Takes the next e-mail due: marked as being sent (and its attempt counted) before
     /// it is, so that no other worker and no later run sends it again.
     pub async fn claim_mail(&self, now: i64) -> Result<Option<OutboxRow>, StoreError> {
-        let row = sqlx::query(
+        // Another server's worker claiming at the same moment takes the next row.
+        let claim = format!(
             "UPDATE outbox SET status = 'sending', attempts = attempts + 1
-             WHERE id = (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt_at <= ?1
-                         ORDER BY next_attempt_at, id LIMIT 1)
+             WHERE id = (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt_at <= $1
+                         ORDER BY next_attempt_at, id LIMIT 1{})
                AND status = 'queued'
              RETURNING id, to_addr, subject, body, reply_to, unsubscribe, attempts",
-        )
-        .bind(now)
-        .fetch_optional(&self.pool)
-        .await?;
+            self.dialect.skip_locked()
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(claim))
+            .bind(now)
+            .fetch_optional(&self.pool)
+            .await?;
         let Some(r) = row else {
             return Ok(None);
         };
@@ -255,7 +258,7 @@ impl Store {
     }
 
     pub async fn mail_sent(&self, id: i64, now: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE outbox SET status = 'sent', sent_at = ?2, error = NULL WHERE id = ?1")
+        sqlx::query("UPDATE outbox SET status = 'sent', sent_at = $2, error = NULL WHERE id = $1")
             .bind(id)
             .bind(now)
             .execute(&self.pool)
@@ -276,8 +279,8 @@ impl Store {
             "failed"
         };
         sqlx::query(
-            "UPDATE outbox SET status = ?2, error = ?3, next_attempt_at = COALESCE(?4, next_attempt_at)
-             WHERE id = ?1",
+            "UPDATE outbox SET status = $2, error = $3, next_attempt_at = COALESCE($4, next_attempt_at)
+             WHERE id = $1",
         )
         .bind(id)
         .bind(status)
@@ -305,7 +308,7 @@ impl Store {
     #[cfg(test)]
     pub async fn outbox_count(&self, status: &str) -> Result<i64, StoreError> {
         Ok(
-            sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status = ?1")
+            sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status = $1")
                 .bind(status)
                 .fetch_one(&self.pool)
                 .await?,
@@ -323,7 +326,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO mail_moves (token_hash, game_id, account_id, ply, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(token_hash)
         .bind(game)
@@ -342,7 +345,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<MailMoveRow>, StoreError> {
         let row = sqlx::query(
-            "UPDATE mail_moves SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL
+            "UPDATE mail_moves SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL
              RETURNING game_id, account_id, ply",
         )
         .bind(token_hash)
@@ -363,8 +366,8 @@ impl Store {
     /// noted, when they were told before and have not looked since.
     pub async fn note_notice(&self, game: &str, account: i64) -> Result<bool, StoreError> {
         let noted = sqlx::query(
-            "INSERT INTO mail_notices (game_id, account_id, unseen) VALUES (?1, ?2, 1)
-             ON CONFLICT (game_id, account_id) DO UPDATE SET unseen = 1 WHERE unseen = 0",
+            "INSERT INTO mail_notices (game_id, account_id, unseen) VALUES ($1, $2, 1)
+             ON CONFLICT (game_id, account_id) DO UPDATE SET unseen = 1 WHERE mail_notices.unseen = 0",
         )
         .bind(game)
         .bind(account)
@@ -376,7 +379,7 @@ impl Store {
     /// `account` looked at `game` (or moved in it): the next move is told again.
     pub async fn note_seen(&self, game: &str, account: i64) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE mail_notices SET unseen = 0 WHERE game_id = ?1 AND account_id = ?2
+            "UPDATE mail_notices SET unseen = 0 WHERE game_id = $1 AND account_id = $2
                 AND unseen = 1",
         )
         .bind(game)
@@ -395,9 +398,9 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let ply = i64::try_from(ply).unwrap_or(i64::MAX);
         let noted = sqlx::query(
-            "INSERT INTO mail_notices (game_id, account_id, reminded_ply) VALUES (?1, ?2, ?3)
-             ON CONFLICT (game_id, account_id) DO UPDATE SET reminded_ply = ?3
-             WHERE reminded_ply IS NULL OR reminded_ply <> ?3",
+            "INSERT INTO mail_notices (game_id, account_id, reminded_ply) VALUES ($1, $2, $3)
+             ON CONFLICT (game_id, account_id) DO UPDATE SET reminded_ply = $3
+             WHERE mail_notices.reminded_ply IS NULL OR mail_notices.reminded_ply <> $3",
         )
         .bind(game)
         .bind(account)
@@ -412,7 +415,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT id, email FROM accounts
              WHERE notices = 'digest' AND email_verified_at IS NOT NULL AND deleted_at IS NULL
-               AND email IS NOT NULL AND (digest_at IS NULL OR digest_at < ?1)",
+               AND email IS NOT NULL AND (digest_at IS NULL OR digest_at < $1)",
         )
         .bind(before)
         .fetch_all(&self.pool)
@@ -428,7 +431,7 @@ impl Store {
     }
 
     pub async fn note_digest(&self, account: i64, now: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE accounts SET digest_at = ?2 WHERE id = ?1")
+        sqlx::query("UPDATE accounts SET digest_at = $2 WHERE id = $1")
             .bind(account)
             .bind(now)
             .execute(&self.pool)
@@ -441,9 +444,8 @@ impl Store {
 mod tests {
     use super::*;
 
-    async fn store_with_game() -> (tempfile::TempDir, Store, i64) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("m.db")).await.unwrap();
+    async fn store_with_game(db: &super::super::testing::TestDatabase) -> (Store, i64) {
+        let store = db.open().await;
         let ann = store
             .create_account("Ann", "ann", "h", Some("ann@example.org"), false, 1)
             .await
@@ -456,7 +458,7 @@ mod tests {
         .execute(&store.pool)
         .await
         .unwrap();
-        (dir, store, ann.id)
+        (store, ann.id)
     }
 
     fn letter(to: &str) -> Letter {
@@ -471,125 +473,135 @@ mod tests {
 
     #[tokio::test]
     async fn an_email_is_claimed_once_retried_when_due_and_never_sent_twice() {
-        let (_dir, store, _) = store_with_game().await;
-        store
-            .queue_mail(&letter("a@example.org"), 100)
-            .await
-            .unwrap();
-        assert!(store.claim_mail(99).await.unwrap().is_none(), "not yet due");
-        let claimed = store.claim_mail(100).await.unwrap().unwrap();
-        assert_eq!(
-            (claimed.letter.to.as_str(), claimed.attempts),
-            ("a@example.org", 1)
-        );
-        assert!(
-            store.claim_mail(100).await.unwrap().is_none(),
-            "claimed once"
-        );
-        store
-            .mail_failed(claimed.id, "busy", Some(5_000))
-            .await
-            .unwrap();
-        assert_eq!(store.next_mail_due().await.unwrap(), Some(5_000));
-        assert!(store.claim_mail(4_999).await.unwrap().is_none());
-        let again = store.claim_mail(5_000).await.unwrap().unwrap();
-        assert_eq!(again.attempts, 2);
-        store.mail_sent(again.id, 5_001).await.unwrap();
-        assert_eq!(store.outbox_count("sent").await.unwrap(), 1);
-        assert_eq!(store.next_mail_due().await.unwrap(), None);
-        // One being sent when the server stopped is failed, not sent again.
-        store
-            .queue_mail(&letter("b@example.org"), 6_000)
-            .await
-            .unwrap();
-        store.claim_mail(6_000).await.unwrap().unwrap();
-        assert_eq!(store.fail_interrupted_mail().await.unwrap(), 1);
-        assert_eq!(store.outbox_count("failed").await.unwrap(), 1);
-        assert!(store.claim_mail(i64::MAX).await.unwrap().is_none());
+        for db in super::super::testing::every_database().await {
+            let (store, _) = store_with_game(&db).await;
+            store
+                .queue_mail(&letter("a@example.org"), 100)
+                .await
+                .unwrap();
+            assert!(store.claim_mail(99).await.unwrap().is_none(), "not yet due");
+            let claimed = store.claim_mail(100).await.unwrap().unwrap();
+            assert_eq!(
+                (claimed.letter.to.as_str(), claimed.attempts),
+                ("a@example.org", 1)
+            );
+            assert!(
+                store.claim_mail(100).await.unwrap().is_none(),
+                "claimed once"
+            );
+            store
+                .mail_failed(claimed.id, "busy", Some(5_000))
+                .await
+                .unwrap();
+            assert_eq!(store.next_mail_due().await.unwrap(), Some(5_000));
+            assert!(store.claim_mail(4_999).await.unwrap().is_none());
+            let again = store.claim_mail(5_000).await.unwrap().unwrap();
+            assert_eq!(again.attempts, 2);
+            store.mail_sent(again.id, 5_001).await.unwrap();
+            assert_eq!(store.outbox_count("sent").await.unwrap(), 1);
+            assert_eq!(store.next_mail_due().await.unwrap(), None);
+            // One being sent when the server stopped is failed, not sent again.
+            store
+                .queue_mail(&letter("b@example.org"), 6_000)
+                .await
+                .unwrap();
+            store.claim_mail(6_000).await.unwrap().unwrap();
+            assert_eq!(store.fail_interrupted_mail().await.unwrap(), 1);
+            assert_eq!(store.outbox_count("failed").await.unwrap(), 1);
+            assert!(store.claim_mail(i64::MAX).await.unwrap().is_none());
+        }
     }
 
     #[tokio::test]
     async fn a_reply_address_is_spent_once() {
-        let (_dir, store, ann) = store_with_game().await;
-        store.create_mail_move("h1", "g", ann, 4, 10).await.unwrap();
-        let spent = store.spend_mail_move("h1", 11).await.unwrap();
-        assert_eq!(
-            spent,
-            Some(MailMoveRow {
-                game_id: "g".into(),
-                account_id: ann,
-                ply: 4
-            })
-        );
-        assert_eq!(store.spend_mail_move("h1", 12).await.unwrap(), None);
-        assert_eq!(store.spend_mail_move("forged", 12).await.unwrap(), None);
+        for db in super::super::testing::every_database().await {
+            let (store, ann) = store_with_game(&db).await;
+            store.create_mail_move("h1", "g", ann, 4, 10).await.unwrap();
+            let spent = store.spend_mail_move("h1", 11).await.unwrap();
+            assert_eq!(
+                spent,
+                Some(MailMoveRow {
+                    game_id: "g".into(),
+                    account_id: ann,
+                    ply: 4
+                })
+            );
+            assert_eq!(store.spend_mail_move("h1", 12).await.unwrap(), None);
+            assert_eq!(store.spend_mail_move("forged", 12).await.unwrap(), None);
+        }
     }
 
     #[tokio::test]
     async fn a_player_is_told_once_until_they_look_and_reminded_once_a_move() {
-        let (_dir, store, ann) = store_with_game().await;
-        assert!(store.note_notice("g", ann).await.unwrap());
-        assert!(
-            !store.note_notice("g", ann).await.unwrap(),
-            "not looked since"
-        );
-        store.note_seen("g", ann).await.unwrap();
-        assert!(store.note_notice("g", ann).await.unwrap());
-        assert!(store.note_reminder("g", ann, 6).await.unwrap());
-        assert!(!store.note_reminder("g", ann, 6).await.unwrap());
-        assert!(store.note_reminder("g", ann, 8).await.unwrap());
+        for db in super::super::testing::every_database().await {
+            let (store, ann) = store_with_game(&db).await;
+            assert!(store.note_notice("g", ann).await.unwrap());
+            assert!(
+                !store.note_notice("g", ann).await.unwrap(),
+                "not looked since"
+            );
+            store.note_seen("g", ann).await.unwrap();
+            assert!(store.note_notice("g", ann).await.unwrap());
+            assert!(store.note_reminder("g", ann, 6).await.unwrap());
+            assert!(!store.note_reminder("g", ann, 6).await.unwrap());
+            assert!(store.note_reminder("g", ann, 8).await.unwrap());
+        }
     }
 
     #[tokio::test]
     async fn a_link_verifies_the_address_it_was_made_for_while_it_is_young() {
-        let (_dir, store, ann) = store_with_game().await;
-        let settings = store.mail_settings(ann).await.unwrap().unwrap();
-        assert_eq!(settings.verified_email(), None);
-        store
-            .add_verification("old", ann, "ann@example.org", 10)
-            .await
-            .unwrap();
-        // The address changed after the link was made: the link verifies nothing.
-        store.set_email(ann, Some("ann@new.example")).await.unwrap();
-        store
-            .add_verification("new", ann, "ann@new.example", 20)
-            .await
-            .unwrap();
-        assert_eq!(store.verify_email("old", 0, 30).await.unwrap(), None);
-        assert_eq!(
-            store.verify_email("new", 21, 30).await.unwrap(),
-            None,
-            "too old"
-        );
-        store
-            .add_verification("fresh", ann, "ann@new.example", 40)
-            .await
-            .unwrap();
-        assert_eq!(
-            store.verify_email("fresh", 0, 50).await.unwrap().as_deref(),
-            Some("Ann")
-        );
-        let settings = store.mail_settings(ann).await.unwrap().unwrap();
-        assert_eq!(settings.verified_email(), Some("ann@new.example"));
-        assert_eq!(
-            store.verify_email("fresh", 0, 60).await.unwrap(),
-            None,
-            "once"
-        );
+        for db in super::super::testing::every_database().await {
+            let (store, ann) = store_with_game(&db).await;
+            let settings = store.mail_settings(ann).await.unwrap().unwrap();
+            assert_eq!(settings.verified_email(), None);
+            store
+                .add_verification("old", ann, "ann@example.org", 10)
+                .await
+                .unwrap();
+            // The address changed after the link was made: the link verifies nothing.
+            store.set_email(ann, Some("ann@new.example")).await.unwrap();
+            store
+                .add_verification("new", ann, "ann@new.example", 20)
+                .await
+                .unwrap();
+            assert_eq!(store.verify_email("old", 0, 30).await.unwrap(), None);
+            assert_eq!(
+                store.verify_email("new", 21, 30).await.unwrap(),
+                None,
+                "too old"
+            );
+            store
+                .add_verification("fresh", ann, "ann@new.example", 40)
+                .await
+                .unwrap();
+            assert_eq!(
+                store.verify_email("fresh", 0, 50).await.unwrap().as_deref(),
+                Some("Ann")
+            );
+            let settings = store.mail_settings(ann).await.unwrap().unwrap();
+            assert_eq!(settings.verified_email(), Some("ann@new.example"));
+            assert_eq!(
+                store.verify_email("fresh", 0, 60).await.unwrap(),
+                None,
+                "once"
+            );
+        }
     }
 
     #[tokio::test]
     async fn the_unsubscribe_secret_is_made_once_and_turns_notices_off() {
-        let (_dir, store, ann) = store_with_game().await;
-        let first = store.unsubscribe_secret(ann, "s1").await.unwrap();
-        assert_eq!(first.as_deref(), Some("s1"));
-        assert_eq!(store.unsubscribe_secret(ann, "s2").await.unwrap(), first);
-        assert_eq!(store.unsubscribe("s2").await.unwrap(), None);
-        assert_eq!(
-            store.unsubscribe("s1").await.unwrap().as_deref(),
-            Some("Ann")
-        );
-        let settings = store.mail_settings(ann).await.unwrap().unwrap();
-        assert_eq!(settings.notices, Notices::Off);
+        for db in super::super::testing::every_database().await {
+            let (store, ann) = store_with_game(&db).await;
+            let first = store.unsubscribe_secret(ann, "s1").await.unwrap();
+            assert_eq!(first.as_deref(), Some("s1"));
+            assert_eq!(store.unsubscribe_secret(ann, "s2").await.unwrap(), first);
+            assert_eq!(store.unsubscribe("s2").await.unwrap(), None);
+            assert_eq!(
+                store.unsubscribe("s1").await.unwrap().as_deref(),
+                Some("Ann")
+            );
+            let settings = store.mail_settings(ann).await.unwrap().unwrap();
+            assert_eq!(settings.notices, Notices::Off);
+        }
     }
 }

@@ -1,6 +1,7 @@
-//! The games on disk: one SQLite file in WAL mode through `sqlx`, its schema brought up
-//! to date at start by the migrations in `crates/loa-web/migrations/` (the same queries
-//! are meant to serve PostgreSQL). Every change to a game is one transaction, committed
+//! The games on disk: one SQLite file in WAL mode, or a PostgreSQL database shared by
+//! several servers, through `sqlx`; the schema brought up to date at start by the
+//! migrations in `crates/loa-web/migrations/` (a folder for each database, the same
+//! tables). Every change to a game is one transaction, committed
 //! before the change is acknowledged, so a server killed at any moment loses nothing it
 //! has answered. This module is the only one that knows SQL.
 
@@ -13,6 +14,9 @@ mod ratings;
 mod sessions;
 mod tournaments;
 
+#[cfg(test)]
+pub mod testing;
+
 pub use accounts::AccountRow;
 pub use game_lists::{GameFilter, Outcome};
 pub use games::{Change, ChatRow, GameRow, MoveRow, SeatRow, StoredGame};
@@ -21,17 +25,22 @@ pub use ratings::{RankedRow, RatingRow, RatingUpdate};
 pub use sessions::ACCOUNT_KEY;
 pub use tournaments::{BoardRow, EntrantRow, TournamentRow};
 
+use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migrate, Migrator};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{AnyPool, ConnectOptions};
+use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::str::FromStr;
 
-/// The schema, a file a version.
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+/// The schema, a file a version, written once for each database.
+static SQLITE_MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
-/// How many connections read and write at once (SQLite still writes one at a time).
-const CONNECTIONS: u32 = 4;
+/// How many connections read and write at once: SQLite still writes one at a time;
+/// PostgreSQL's are shared by every server on it (its default allows 100).
+const SQLITE_CONNECTIONS: u32 = 4;
+const POSTGRES_CONNECTIONS: u32 = 16;
 
 #[derive(Debug, thiserror::Error)]
 #[error("database: {0}")]
@@ -54,57 +63,183 @@ impl StoreError {
     }
 }
 
-/// The database's file from the text a person gave. The store is one SQLite file: a URL
-/// (`postgres://...`) is refused with why, as it would otherwise be taken for a folder
-/// name.
-pub fn database_path(text: &str) -> Result<PathBuf, String> {
-    let quoted = loa_core::excerpt(text);
-    if text.trim().is_empty() {
-        return Err("give a file path for the database".into());
+/// Where the games are kept: a SQLite file (one server) or a PostgreSQL database (any
+/// number of servers).
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    File(PathBuf),
+    Postgres(String),
+}
+
+impl Database {
+    /// The database from the text a person gave: a `postgres://` URL, or a file path.
+    pub fn parse(text: &str) -> Result<Database, String> {
+        let quoted = loa_core::excerpt(text);
+        if text.trim().is_empty() {
+            return Err("give a file path or a postgres:// URL for the database".into());
+        }
+        match text.split_once("://") {
+            Some(("postgres" | "postgresql", _)) => {
+                sqlx::postgres::PgConnectOptions::from_str(text)
+                    .map_err(|e| format!("'{}': {e}", Database::hide_password(text)))?;
+                Ok(Database::Postgres(text.to_string()))
+            }
+            Some(_) => Err(format!(
+                "'{quoted}' is a URL: give a file path (SQLite) or a postgres:// URL"
+            )),
+            None => Ok(Database::File(PathBuf::from(text))),
+        }
     }
-    match text.split_once("://") {
-        Some((scheme, _)) if scheme.to_ascii_lowercase().starts_with("postgres") => Err(format!(
-            "'{quoted}': PostgreSQL is not supported yet: give a file path"
-        )),
-        Some(_) => Err(format!(
-            "'{quoted}' is a URL: give a file path (the games are kept in SQLite)"
-        )),
-        None => Ok(PathBuf::from(text)),
+
+    /// A URL as it may be shown or logged: without its password.
+    fn hide_password(url: &str) -> String {
+        let Some((scheme, rest)) = url.split_once("://") else {
+            return url.to_string();
+        };
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let shown = match authority.rsplit_once('@') {
+            Some((user, host)) => match user.split_once(':') {
+                Some((name, _)) => format!("{name}:***@{host}"),
+                None => format!("{user}@{host}"),
+            },
+            None => authority.to_string(),
+        };
+        format!("{scheme}://{shown}{path}")
+    }
+}
+
+impl fmt::Display for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Database::File(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => f.write_str(&Database::hide_password(url)),
+        }
+    }
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Database({self})")
+    }
+}
+
+/// What differs between the two databases in the few queries that cannot be written
+/// the same for both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    /// The end of a `SELECT` that claims rows no other server's transaction holds:
+    /// nothing on SQLite, where one writer at a time already makes the claim alone.
+    pub(crate) fn skip_locked(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
     }
 }
 
 /// The database: games, accounts and their sessions and tokens, ratings, seeks and
-/// challenges, each in a file of this module.
+/// challenges, each in a file of this module. The same queries serve SQLite and
+/// PostgreSQL (sqlx's `Any` driver, numbered `$1` parameters, flags as 0/1 integers).
 pub struct Store {
-    pool: SqlitePool,
+    pool: AnyPool,
+    dialect: Dialect,
 }
 
 impl Store {
     /// Opens (or creates) the database and brings its schema up to date.
-    pub async fn open(path: &Path) -> Result<Store, StoreError> {
-        let options = SqliteConnectOptions::new()
+    pub async fn open(database: &Database) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        match database {
+            Database::File(path) => Store::open_file(path).await,
+            Database::Postgres(url) => {
+                // One connection first: the server's own refusal (no such database, a
+                // wrong password, nobody listening) is said at once, where the pool
+                // would only time out.
+                let first = <sqlx::AnyConnection as sqlx::Connection>::connect(url).await?;
+                sqlx::Connection::close(first).await?;
+                let pool = AnyPoolOptions::new()
+                    .max_connections(POSTGRES_CONNECTIONS)
+                    .connect(url)
+                    .await?;
+                // The migrator holds an advisory lock: servers starting together migrate
+                // once.
+                POSTGRES_MIGRATOR.run(&pool).await?;
+                Ok(Store {
+                    pool,
+                    dialect: Dialect::Postgres,
+                })
+            }
+        }
+    }
+
+    async fn open_file(path: &Path) -> Result<Store, StoreError> {
+        let url = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // NORMAL in WAL mode: a commit survives the process being killed; only a
-            // power loss can take the last commits.
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(CONNECTIONS)
-            .connect_with(options)
+            .to_url_lossy();
+        let pool = AnyPoolOptions::new()
+            .max_connections(SQLITE_CONNECTIONS)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    // WAL with synchronous NORMAL: a commit survives the process being
+                    // killed; only a power loss can take the last commits.
+                    sqlx::raw_sql(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                    )
+                    .execute(conn)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .connect(url.as_str())
             .await?;
         adopt_numbered_schema(&pool).await?;
-        MIGRATOR.run(&pool).await?;
-        Ok(Store { pool })
+        SQLITE_MIGRATOR.run(&pool).await?;
+        Ok(Store {
+            pool,
+            dialect: Dialect::Sqlite,
+        })
+    }
+
+    /// Runs SQL as it is, for tests that change rows behind the server's back.
+    #[cfg(test)]
+    pub async fn execute_raw(&self, sql: &str) -> Result<(), StoreError> {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+/// A flag as kept: 0 or 1 in an integer column, the same in both databases.
+pub(super) fn flag(row: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    use sqlx::Row;
+    Ok(row.try_get::<i64, _>(column)? != 0)
+}
+
+/// Binds a number that may be missing. sqlx's `Any` driver sends a missing `f64` to
+/// PostgreSQL as a 4-byte float (the nulls of its two float kinds are swapped), which a
+/// statement prepared for 8-byte floats refuses; a missing `f32` goes as 8 bytes.
+pub(super) fn bind_real<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    value: Option<f64>,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    match value {
+        Some(value) => query.bind(value),
+        None => query.bind(None::<f32>),
     }
 }
 
 /// A database written before the schema moved to migration files counts its applied
 /// migrations in `PRAGMA user_version`: those are recorded as the files' migrations
 /// already applied, so that they are not run twice.
-async fn adopt_numbered_schema(pool: &SqlitePool) -> Result<(), StoreError> {
+async fn adopt_numbered_schema(pool: &AnyPool) -> Result<(), StoreError> {
     let mut conn = pool.acquire().await?;
     let version: i64 = sqlx::query_scalar("PRAGMA user_version")
         .fetch_one(&mut *conn)
@@ -112,13 +247,13 @@ async fn adopt_numbered_schema(pool: &SqlitePool) -> Result<(), StoreError> {
     if version == 0 {
         return Ok(());
     }
-    conn.ensure_migrations_table(MIGRATOR.table_name.as_ref())
+    conn.ensure_migrations_table(SQLITE_MIGRATOR.table_name.as_ref())
         .await?;
-    for migration in MIGRATOR.iter().filter(|m| m.version <= version) {
+    for migration in SQLITE_MIGRATOR.iter().filter(|m| m.version <= version) {
         // The migrator's own table, named as it names it by default.
         sqlx::query(
-            "INSERT OR IGNORE INTO _sqlx_migrations (version, description, success, checksum,
-                execution_time) VALUES (?1, ?2, TRUE, ?3, 0)",
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum,
+                execution_time) VALUES ($1, $2, TRUE, $3, 0) ON CONFLICT DO NOTHING",
         )
         .bind(migration.version)
         .bind(migration.description.as_ref())
@@ -137,27 +272,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_database_is_a_file_never_a_url() {
+    fn the_database_is_a_file_or_a_postgres_url() {
         assert_eq!(
-            database_path("postgres://u@h/games"),
-            Err("'postgres://u@h/games': PostgreSQL is not supported yet: give a file path".into())
+            Database::parse("postgres://u:secret@h:5433/games"),
+            Ok(Database::Postgres(
+                "postgres://u:secret@h:5433/games".into()
+            ))
         );
         assert_eq!(
-            database_path("postgresql://h/games"),
-            Err("'postgresql://h/games': PostgreSQL is not supported yet: give a file path".into())
+            Database::parse("postgresql://h/games"),
+            Ok(Database::Postgres("postgresql://h/games".into()))
+        );
+        // Shown and logged without its password.
+        assert_eq!(
+            Database::parse("postgres://u:secret@h:5433/games")
+                .unwrap()
+                .to_string(),
+            "postgres://u:***@h:5433/games"
         );
         assert_eq!(
-            database_path("sqlite://games.db"),
+            Database::parse("sqlite://games.db"),
             Err(
-                "'sqlite://games.db' is a URL: give a file path (the games are kept in SQLite)"
+                "'sqlite://games.db' is a URL: give a file path (SQLite) or a postgres:// URL"
                     .into()
             )
         );
+        assert!(Database::parse("postgres://u@h:notaport/games")
+            .unwrap_err()
+            .starts_with("'postgres://u@h:notaport/games': "));
         assert_eq!(
-            database_path(""),
-            Err("give a file path for the database".into())
+            Database::parse(""),
+            Err("give a file path or a postgres:// URL for the database".into())
         );
-        assert_eq!(database_path("games.db"), Ok("games.db".into()));
+        assert_eq!(
+            Database::parse("games.db"),
+            Ok(Database::File("games.db".into()))
+        );
     }
     use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 
@@ -174,7 +324,7 @@ mod tests {
                 .connect_with(options)
                 .await
                 .unwrap();
-            sqlx::raw_sql(include_str!("../../migrations/0001_games.sql"))
+            sqlx::raw_sql(include_str!("../../migrations/sqlite/0001_games.sql"))
                 .execute(&pool)
                 .await
                 .unwrap();
@@ -192,7 +342,7 @@ mod tests {
         }
         for _ in 0..2 {
             // Opened twice: the second time nothing is left to migrate.
-            let store = Store::open(&path).await.unwrap();
+            let store = Store::open(&Database::File(path.clone())).await.unwrap();
             let game = store.load("old").await.unwrap().unwrap();
             assert_eq!(game.moves[0].text, "b1-b3");
             let mut row = game.row.clone();
@@ -214,7 +364,7 @@ mod tests {
                     .fetch_all(&store.pool)
                     .await
                     .unwrap();
-            let every: Vec<i64> = MIGRATOR.iter().map(|m| m.version).collect();
+            let every: Vec<i64> = SQLITE_MIGRATOR.iter().map(|m| m.version).collect();
             assert_eq!(applied, every);
             assert_eq!(&every[..4], [1, 2, 3, 4]);
             store.pool.close().await;

@@ -1,7 +1,7 @@
 //! Seeks (an open offer to play anyone) and challenges (to one player).
 
 use super::{Store, StoreError};
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 const SEEK_COLUMNS: &str = "s.id, s.account_id, s.token, s.variant, s.rules, s.time_control,
@@ -50,7 +50,7 @@ pub struct ChallengeRow {
     pub game_id: Option<String>,
 }
 
-fn seek_row(r: &SqliteRow) -> Result<SeekRow, sqlx::Error> {
+fn seek_row(r: &AnyRow) -> Result<SeekRow, sqlx::Error> {
     Ok(SeekRow {
         id: r.try_get("id")?,
         account: r.try_get("account_id")?,
@@ -59,14 +59,14 @@ fn seek_row(r: &SqliteRow) -> Result<SeekRow, sqlx::Error> {
         variant: r.try_get("variant")?,
         rules: r.try_get("rules")?,
         time_control: r.try_get("time_control")?,
-        rated: r.try_get("rated")?,
+        rated: super::flag(r, "rated")?,
         color: r.try_get("color")?,
         created_at: r.try_get("created_at")?,
         game_id: r.try_get("game_id")?,
     })
 }
 
-fn challenge_row(r: &SqliteRow) -> Result<ChallengeRow, sqlx::Error> {
+fn challenge_row(r: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
     Ok(ChallengeRow {
         id: r.try_get("id")?,
         from_account: r.try_get("from_account")?,
@@ -76,7 +76,7 @@ fn challenge_row(r: &SqliteRow) -> Result<ChallengeRow, sqlx::Error> {
         variant: r.try_get("variant")?,
         rules: r.try_get("rules")?,
         time_control: r.try_get("time_control")?,
-        rated: r.try_get("rated")?,
+        rated: super::flag(r, "rated")?,
         color: r.try_get("color")?,
         created_at: r.try_get("created_at")?,
         status: r.try_get("status")?,
@@ -88,7 +88,7 @@ impl Store {
     pub async fn insert_seek(&self, seek: &SeekRow) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO seeks (id, account_id, token, variant, rules, time_control, rated,
-                color, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                color, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(&seek.id)
         .bind(seek.account)
@@ -96,7 +96,7 @@ impl Store {
         .bind(&seek.variant)
         .bind(&seek.rules)
         .bind(&seek.time_control)
-        .bind(seek.rated)
+        .bind(i64::from(seek.rated))
         .bind(&seek.color)
         .bind(seek.created_at)
         .execute(&self.pool)
@@ -107,7 +107,7 @@ impl Store {
     pub async fn seek(&self, id: &str) -> Result<Option<SeekRow>, StoreError> {
         let select = format!(
             "SELECT {SEEK_COLUMNS} FROM seeks s LEFT JOIN accounts a ON a.id = s.account_id
-             WHERE s.id = ?1"
+             WHERE s.id = $1"
         );
         let row = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(id)
@@ -120,7 +120,7 @@ impl Store {
     pub async fn open_seeks(&self, since: i64, limit: usize) -> Result<Vec<SeekRow>, StoreError> {
         let select = format!(
             "SELECT {SEEK_COLUMNS} FROM seeks s LEFT JOIN accounts a ON a.id = s.account_id
-             WHERE s.game_id IS NULL AND s.created_at > ?1 ORDER BY s.created_at, s.id LIMIT ?2"
+             WHERE s.game_id IS NULL AND s.created_at > $1 ORDER BY s.created_at, s.id LIMIT $2"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(since)
@@ -132,7 +132,7 @@ impl Store {
 
     /// Claims an open seek for a game about to be written: `false` if someone was first.
     pub async fn take_seek(&self, id: &str, game_id: &str) -> Result<bool, StoreError> {
-        let taken = sqlx::query("UPDATE seeks SET game_id = ?2 WHERE id = ?1 AND game_id IS NULL")
+        let taken = sqlx::query("UPDATE seeks SET game_id = $2 WHERE id = $1 AND game_id IS NULL")
             .bind(id)
             .bind(game_id)
             .execute(&self.pool)
@@ -142,7 +142,7 @@ impl Store {
 
     /// Gives a claimed seek back (its game could not be written).
     pub async fn release_seek(&self, id: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE seeks SET game_id = NULL WHERE id = ?1")
+        sqlx::query("UPDATE seeks SET game_id = NULL WHERE id = $1")
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -151,7 +151,7 @@ impl Store {
 
     /// Withdraws an open seek; whether there was one.
     pub async fn delete_seek(&self, id: &str) -> Result<bool, StoreError> {
-        let deleted = sqlx::query("DELETE FROM seeks WHERE id = ?1 AND game_id IS NULL")
+        let deleted = sqlx::query("DELETE FROM seeks WHERE id = $1 AND game_id IS NULL")
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -162,7 +162,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO challenges (id, from_account, to_account, variant, rules, time_control,
                 rated, color, created_at, status)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&c.id)
         .bind(c.from_account)
@@ -170,7 +170,7 @@ impl Store {
         .bind(&c.variant)
         .bind(&c.rules)
         .bind(&c.time_control)
-        .bind(c.rated)
+        .bind(i64::from(c.rated))
         .bind(&c.color)
         .bind(c.created_at)
         .bind(&c.status)
@@ -183,7 +183,7 @@ impl Store {
         let select = format!(
             "SELECT {CHALLENGE_COLUMNS} FROM challenges c
              JOIN accounts f ON f.id = c.from_account JOIN accounts t ON t.id = c.to_account
-             WHERE c.id = ?1"
+             WHERE c.id = $1"
         );
         let row = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(id)
@@ -197,7 +197,7 @@ impl Store {
         let select = format!(
             "SELECT {CHALLENGE_COLUMNS} FROM challenges c
              JOIN accounts f ON f.id = c.from_account JOIN accounts t ON t.id = c.to_account
-             WHERE c.status = 'open' AND (c.from_account = ?1 OR c.to_account = ?1)
+             WHERE c.status = 'open' AND (c.from_account = $1 OR c.to_account = $1)
              ORDER BY c.created_at, c.id LIMIT 200"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(select))
@@ -216,7 +216,7 @@ impl Store {
         game_id: Option<&str>,
     ) -> Result<bool, StoreError> {
         let closed = sqlx::query(
-            "UPDATE challenges SET status = ?2, game_id = ?3 WHERE id = ?1 AND status = 'open'",
+            "UPDATE challenges SET status = $2, game_id = $3 WHERE id = $1 AND status = 'open'",
         )
         .bind(id)
         .bind(status)
@@ -228,7 +228,7 @@ impl Store {
 
     /// Reopens a challenge whose game could not be written.
     pub async fn reopen_challenge(&self, id: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE challenges SET status = 'open', game_id = NULL WHERE id = ?1")
+        sqlx::query("UPDATE challenges SET status = 'open', game_id = NULL WHERE id = $1")
             .bind(id)
             .execute(&self.pool)
             .await?;

@@ -1,7 +1,7 @@
 //! Ratings, their history, and championship medals.
 
 use super::{Store, StoreError};
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 /// A rating in one category.
@@ -51,7 +51,7 @@ impl RatingRow {
     }
 }
 
-fn rating_row(r: &SqliteRow) -> Result<RatingRow, sqlx::Error> {
+fn rating_row(r: &AnyRow) -> Result<RatingRow, sqlx::Error> {
     Ok(RatingRow {
         category: r.try_get("category")?,
         rating: r.try_get("rating")?,
@@ -62,7 +62,7 @@ fn rating_row(r: &SqliteRow) -> Result<RatingRow, sqlx::Error> {
 }
 
 pub(super) async fn write(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     update: &RatingUpdate,
     game_id: &str,
     now: i64,
@@ -70,9 +70,9 @@ pub(super) async fn write(
     let r = &update.rating;
     sqlx::query(
         "INSERT INTO ratings (account_id, category, rating, deviation, volatility, games,
-            updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-         ON CONFLICT (account_id, category) DO UPDATE SET rating = ?3, deviation = ?4,
-            volatility = ?5, games = ?6, updated_at = ?7",
+            updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (account_id, category) DO UPDATE SET rating = $3, deviation = $4,
+            volatility = $5, games = $6, updated_at = $7",
     )
     .bind(update.account)
     .bind(&r.category)
@@ -84,8 +84,9 @@ pub(super) async fn write(
     .execute(&mut **tx)
     .await?;
     sqlx::query(
-        "INSERT INTO rating_history (account_id, category, game_id, at, rating, deviation)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO rating_history (account_id, category, game_id, at, rating, deviation, seq)
+         VALUES ($1, $2, $3, $4, $5, $6,
+            (SELECT COALESCE(MAX(seq), 0) + 1 FROM rating_history WHERE account_id = $1))",
     )
     .bind(update.account)
     .bind(&r.category)
@@ -103,7 +104,7 @@ impl Store {
     pub async fn ratings(&self, account: i64) -> Result<Vec<RatingRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT category, rating, deviation, volatility, games FROM ratings
-             WHERE account_id = ?1 ORDER BY category",
+             WHERE account_id = $1 ORDER BY category",
         )
         .bind(account)
         .fetch_all(&self.pool)
@@ -118,7 +119,7 @@ impl Store {
     ) -> Result<Option<RatingRow>, StoreError> {
         let row = sqlx::query(
             "SELECT category, rating, deviation, volatility, games FROM ratings
-             WHERE account_id = ?1 AND category = ?2",
+             WHERE account_id = $1 AND category = $2",
         )
         .bind(account)
         .bind(category)
@@ -131,7 +132,7 @@ impl Store {
     pub async fn rating_history(&self, account: i64) -> Result<Vec<HistoryRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT category, game_id, at, rating, deviation FROM rating_history
-             WHERE account_id = ?1 ORDER BY at, rowid",
+             WHERE account_id = $1 ORDER BY at, seq",
         )
         .bind(account)
         .fetch_all(&self.pool)
@@ -162,8 +163,8 @@ impl Store {
             let rows = sqlx::query(
                 "SELECT a.name, a.bot, r.category, r.rating, r.deviation, r.volatility, r.games
                  FROM ratings r JOIN accounts a ON a.id = r.account_id
-                 WHERE r.category = ?1 AND a.deleted_at IS NULL
-                 ORDER BY r.rating DESC, a.name LIMIT ?2",
+                 WHERE r.category = $1 AND a.deleted_at IS NULL
+                 ORDER BY r.rating DESC, a.name LIMIT $2",
             )
             .bind(category)
             .bind(i64::try_from(limit).unwrap_or(i64::MAX))
@@ -172,7 +173,7 @@ impl Store {
             for r in &rows {
                 ranked.push(RankedRow {
                     name: r.try_get("name")?,
-                    bot: r.try_get("bot")?,
+                    bot: super::flag(r, "bot")?,
                     rating: rating_row(r)?,
                 });
             }
@@ -183,7 +184,7 @@ impl Store {
     /// An account's medals: golds, silvers and bronzes.
     pub async fn medals(&self, account: i64) -> Result<[u32; 3], StoreError> {
         let rows: Vec<(i64, i64)> = sqlx::query_as(
-            "SELECT place, COUNT(*) FROM medals WHERE account_id = ?1 AND place BETWEEN 1 AND 3
+            "SELECT place, COUNT(*) FROM medals WHERE account_id = $1 AND place BETWEEN 1 AND 3
              GROUP BY place",
         )
         .bind(account)

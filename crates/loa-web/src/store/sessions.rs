@@ -4,7 +4,7 @@
 
 use super::{Store, StoreError};
 use async_trait::async_trait;
-use sqlx::{Row, SqlitePool};
+use sqlx::{AnyPool, Row};
 use tower_sessions::session::{Id, Record};
 use tower_sessions::session_store::{Error, ExpiredDeletion, Result as SessionResult};
 use tower_sessions::SessionStore;
@@ -15,7 +15,7 @@ pub const ACCOUNT_KEY: &str = "account";
 /// The sessions table, as `tower-sessions` uses it.
 #[derive(Clone, Debug)]
 pub struct Sessions {
-    pool: SqlitePool,
+    pool: AnyPool,
 }
 
 impl Store {
@@ -27,7 +27,7 @@ impl Store {
 
     /// Ends every session of an account (sign out everywhere, a changed password).
     pub async fn end_sessions(&self, account: i64, except: Option<&str>) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM sessions WHERE account_id = ?1 AND id IS NOT ?2")
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND id IS DISTINCT FROM $2")
             .bind(account)
             .bind(except)
             .execute(&self.pool)
@@ -58,7 +58,7 @@ impl Sessions {
 impl ExpiredDeletion for Sessions {
     async fn delete_expired(&self) -> SessionResult<()> {
         let now = time::OffsetDateTime::now_utc().unix_timestamp();
-        sqlx::query("DELETE FROM sessions WHERE expires_at <= ?1")
+        sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(now)
             .execute(&self.pool)
             .await
@@ -80,7 +80,7 @@ impl SessionStore for Sessions {
         let account = record.data.get(ACCOUNT_KEY).and_then(|v| v.as_i64());
         loop {
             let inserted = sqlx::query(
-                "INSERT INTO sessions (id, account_id, data, expires_at) VALUES (?1, ?2, ?3, ?4)
+                "INSERT INTO sessions (id, account_id, data, expires_at) VALUES ($1, $2, $3, $4)
                  ON CONFLICT (id) DO NOTHING",
             )
             .bind(record.id.to_string())
@@ -101,8 +101,8 @@ impl SessionStore for Sessions {
         let data = serde_json::to_string(&record.data).map_err(|e| Error::Encode(e.to_string()))?;
         let account = record.data.get(ACCOUNT_KEY).and_then(|v| v.as_i64());
         sqlx::query(
-            "INSERT INTO sessions (id, account_id, data, expires_at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (id) DO UPDATE SET account_id = ?2, data = ?3, expires_at = ?4",
+            "INSERT INTO sessions (id, account_id, data, expires_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (id) DO UPDATE SET account_id = $2, data = $3, expires_at = $4",
         )
         .bind(record.id.to_string())
         .bind(account)
@@ -117,7 +117,7 @@ impl SessionStore for Sessions {
     async fn load(&self, id: &Id) -> SessionResult<Option<Record>> {
         let now = time::OffsetDateTime::now_utc().unix_timestamp();
         let row =
-            sqlx::query("SELECT data, expires_at FROM sessions WHERE id = ?1 AND expires_at > ?2")
+            sqlx::query("SELECT data, expires_at FROM sessions WHERE id = $1 AND expires_at > $2")
                 .bind(id.to_string())
                 .bind(now)
                 .fetch_optional(&self.pool)
@@ -137,7 +137,7 @@ impl SessionStore for Sessions {
     }
 
     async fn delete(&self, id: &Id) -> SessionResult<()> {
-        sqlx::query("DELETE FROM sessions WHERE id = ?1")
+        sqlx::query("DELETE FROM sessions WHERE id = $1")
             .bind(id.to_string())
             .execute(&self.pool)
             .await
@@ -152,41 +152,42 @@ mod tests {
 
     #[tokio::test]
     async fn expired_sessions_are_swept_live_ones_kept_and_new_ids_never_reused() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("s.db")).await.unwrap();
-        let sessions = store.sessions();
-        let now = time::OffsetDateTime::now_utc();
-        let mut ids = Vec::new();
-        for expiry in [
-            now - time::Duration::seconds(1),
-            now + time::Duration::hours(1),
-        ] {
-            let record = Record {
-                id: Id::default(),
+        for db in super::super::testing::every_database().await {
+            let store = db.open().await;
+            let sessions = store.sessions();
+            let now = time::OffsetDateTime::now_utc();
+            let mut ids = Vec::new();
+            for expiry in [
+                now - time::Duration::seconds(1),
+                now + time::Duration::hours(1),
+            ] {
+                let record = Record {
+                    id: Id::default(),
+                    data: Default::default(),
+                    expiry_date: expiry,
+                };
+                sessions.save(&record).await.unwrap();
+                ids.push(record.id);
+            }
+            sessions.delete_expired().await.unwrap();
+            // A new session never takes the id of one that exists.
+            let mut taken = Record {
+                id: ids[1],
                 data: Default::default(),
-                expiry_date: expiry,
+                expiry_date: now + time::Duration::hours(1),
             };
-            sessions.save(&record).await.unwrap();
-            ids.push(record.id);
+            sessions.create(&mut taken).await.unwrap();
+            assert_ne!(taken.id, ids[1]);
+            sqlx::query("DELETE FROM sessions WHERE id = $1")
+                .bind(taken.id.to_string())
+                .execute(&sessions.pool)
+                .await
+                .unwrap();
+            let left: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
+                .fetch_all(&sessions.pool)
+                .await
+                .unwrap();
+            assert_eq!(left, [ids[1].to_string()]);
         }
-        sessions.delete_expired().await.unwrap();
-        // A new session never takes the id of one that exists.
-        let mut taken = Record {
-            id: ids[1],
-            data: Default::default(),
-            expiry_date: now + time::Duration::hours(1),
-        };
-        sessions.create(&mut taken).await.unwrap();
-        assert_ne!(taken.id, ids[1]);
-        sqlx::query("DELETE FROM sessions WHERE id = ?1")
-            .bind(taken.id.to_string())
-            .execute(&sessions.pool)
-            .await
-            .unwrap();
-        let left: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
-            .fetch_all(&sessions.pool)
-            .await
-            .unwrap();
-        assert_eq!(left, [ids[1].to_string()]);
     }
 }

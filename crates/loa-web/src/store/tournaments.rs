@@ -1,7 +1,7 @@
 //! Tournaments: their rows, players and boards.
 
 use super::{Store, StoreError};
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 const TOURNAMENT_COLUMNS: &str = "id, name, format, rounds, minutes, variant, rules, clock, rated,
@@ -54,7 +54,7 @@ pub struct BoardRow {
     pub forfeit: bool,
 }
 
-fn tournament_row(r: &SqliteRow) -> Result<TournamentRow, sqlx::Error> {
+fn tournament_row(r: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
     Ok(TournamentRow {
         id: r.try_get("id")?,
         name: r.try_get("name")?,
@@ -64,7 +64,7 @@ fn tournament_row(r: &SqliteRow) -> Result<TournamentRow, sqlx::Error> {
         variant: r.try_get("variant")?,
         rules: r.try_get("rules")?,
         clock: r.try_get("clock")?,
-        rated: r.try_get("rated")?,
+        rated: super::flag(r, "rated")?,
         creator: r.try_get("creator")?,
         status: r.try_get("status")?,
         round: r.try_get("round")?,
@@ -76,7 +76,7 @@ fn tournament_row(r: &SqliteRow) -> Result<TournamentRow, sqlx::Error> {
     })
 }
 
-fn board_row(r: &SqliteRow) -> Result<BoardRow, sqlx::Error> {
+fn board_row(r: &AnyRow) -> Result<BoardRow, sqlx::Error> {
     Ok(BoardRow {
         round: r.try_get("round")?,
         board: r.try_get("board")?,
@@ -85,7 +85,7 @@ fn board_row(r: &SqliteRow) -> Result<BoardRow, sqlx::Error> {
         white: r.try_get("white")?,
         bye_points: r.try_get("bye_points")?,
         result: r.try_get("result")?,
-        forfeit: r.try_get("forfeit")?,
+        forfeit: super::flag(r, "forfeit")?,
     })
 }
 
@@ -95,7 +95,7 @@ impl Store {
             "INSERT INTO tournaments (id, name, format, rounds, minutes, variant, rules, clock,
                 rated, creator, status, round, starts_at, started_at, finished_at, created_at,
                 championship)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
         )
         .bind(&t.id)
         .bind(&t.name)
@@ -105,7 +105,7 @@ impl Store {
         .bind(&t.variant)
         .bind(&t.rules)
         .bind(&t.clock)
-        .bind(t.rated)
+        .bind(i64::from(t.rated))
         .bind(t.creator)
         .bind(&t.status)
         .bind(t.round)
@@ -120,7 +120,7 @@ impl Store {
     }
 
     pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
-        let select = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1");
+        let select = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1");
         let row = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(id)
             .fetch_optional(&self.pool)
@@ -137,10 +137,10 @@ impl Store {
     ) -> Result<Vec<TournamentRow>, StoreError> {
         let select = format!(
             "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
-             WHERE ?1 IS NULL OR status = ?1
+             WHERE $1 IS NULL OR status = $1
              ORDER BY CASE status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END,
                       COALESCE(finished_at, starts_at, created_at) DESC, id
-             LIMIT ?2"
+             LIMIT $2"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(select))
             .bind(status)
@@ -153,7 +153,7 @@ impl Store {
     /// Open tournaments whose start time has come.
     pub async fn tournaments_due(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let ids = sqlx::query_scalar(
-            "SELECT id FROM tournaments WHERE status = 'open' AND starts_at <= ?1 ORDER BY starts_at",
+            "SELECT id FROM tournaments WHERE status = 'open' AND starts_at <= $1 ORDER BY starts_at",
         )
         .bind(now)
         .fetch_all(&self.pool)
@@ -164,7 +164,7 @@ impl Store {
     /// Whether a championship has an edition open or running.
     pub async fn edition_pending(&self, championship: &str) -> Result<bool, StoreError> {
         let count: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM tournaments WHERE championship = ?1 AND status <> 'finished'",
+            "SELECT COUNT(*) FROM tournaments WHERE championship = $1 AND status <> 'finished'",
         )
         .bind(championship)
         .fetch_one(&self.pool)
@@ -178,7 +178,7 @@ impl Store {
         id: &str,
         starts_at: Option<i64>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE tournaments SET starts_at = ?2 WHERE id = ?1 AND status = 'open'")
+        sqlx::query("UPDATE tournaments SET starts_at = $2 WHERE id = $1 AND status = 'open'")
             .bind(id)
             .bind(starts_at)
             .execute(&self.pool)
@@ -196,7 +196,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "INSERT INTO tournament_players (tournament_id, account_id, joined_at, rating)
-             VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+             VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
         )
         .bind(id)
         .bind(account)
@@ -216,9 +216,9 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let statement = if started {
             "UPDATE tournament_players SET active = 0
-             WHERE tournament_id = ?1 AND account_id = ?2 AND active = 1"
+             WHERE tournament_id = $1 AND account_id = $2 AND active = 1"
         } else {
-            "DELETE FROM tournament_players WHERE tournament_id = ?1 AND account_id = ?2"
+            "DELETE FROM tournament_players WHERE tournament_id = $1 AND account_id = $2"
         };
         let done = sqlx::query(statement)
             .bind(id)
@@ -233,7 +233,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT p.account_id, a.name, p.joined_at, p.rating, p.active, p.division
              FROM tournament_players p JOIN accounts a ON a.id = p.account_id
-             WHERE p.tournament_id = ?1 ORDER BY p.joined_at, p.account_id",
+             WHERE p.tournament_id = $1 ORDER BY p.joined_at, p.account_id",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -245,7 +245,7 @@ impl Store {
                     name: r.try_get("name")?,
                     joined_at: r.try_get("joined_at")?,
                     rating: r.try_get("rating")?,
-                    active: r.try_get("active")?,
+                    active: super::flag(r, "active")?,
                     division: r.try_get("division")?,
                 })
             })
@@ -262,8 +262,8 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
         let started = sqlx::query(
-            "UPDATE tournaments SET status = 'running', started_at = ?2
-             WHERE id = ?1 AND status = 'open'",
+            "UPDATE tournaments SET status = 'running', started_at = $2
+             WHERE id = $1 AND status = 'open'",
         )
         .bind(id)
         .bind(now)
@@ -274,8 +274,8 @@ impl Store {
         }
         for (account, rating, division) in seeds {
             sqlx::query(
-                "UPDATE tournament_players SET rating = ?3, division = ?4
-                 WHERE tournament_id = ?1 AND account_id = ?2",
+                "UPDATE tournament_players SET rating = $3, division = $4
+                 WHERE tournament_id = $1 AND account_id = $2",
             )
             .bind(id)
             .bind(account)
@@ -291,14 +291,14 @@ impl Store {
     /// A league season's divisions: those not placed have none.
     pub async fn set_divisions(&self, id: &str, placed: &[(i64, i64)]) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE tournament_players SET division = NULL WHERE tournament_id = ?1")
+        sqlx::query("UPDATE tournament_players SET division = NULL WHERE tournament_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
         for (account, division) in placed {
             sqlx::query(
-                "UPDATE tournament_players SET division = ?3
-                 WHERE tournament_id = ?1 AND account_id = ?2",
+                "UPDATE tournament_players SET division = $3
+                 WHERE tournament_id = $1 AND account_id = $2",
             )
             .bind(id)
             .bind(account)
@@ -314,7 +314,7 @@ impl Store {
     pub async fn boards(&self, id: &str) -> Result<Vec<BoardRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT round, board, game_id, black, white, bye_points, result, forfeit
-             FROM tournament_boards WHERE tournament_id = ?1 ORDER BY round, board",
+             FROM tournament_boards WHERE tournament_id = $1 ORDER BY round, board",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -332,23 +332,23 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         for b in boards {
-            sqlx::query(
+            let insert = sqlx::query(
                 "INSERT INTO tournament_boards (tournament_id, round, board, black, white,
                     bye_points, result, forfeit)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(id)
             .bind(b.round)
             .bind(b.board)
             .bind(b.black)
-            .bind(b.white)
-            .bind(b.bye_points)
-            .bind(&b.result)
-            .bind(b.forfeit)
-            .execute(&mut *tx)
-            .await?;
+            .bind(b.white);
+            super::bind_real(insert, b.bye_points)
+                .bind(&b.result)
+                .bind(i64::from(b.forfeit))
+                .execute(&mut *tx)
+                .await?;
         }
-        sqlx::query("UPDATE tournaments SET round = ?2 WHERE id = ?1")
+        sqlx::query("UPDATE tournaments SET round = $2 WHERE id = $1")
             .bind(id)
             .bind(round)
             .execute(&mut *tx)
@@ -365,8 +365,8 @@ impl Store {
         game: &str,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE tournament_boards SET game_id = ?4
-             WHERE tournament_id = ?1 AND round = ?2 AND board = ?3",
+            "UPDATE tournament_boards SET game_id = $4
+             WHERE tournament_id = $1 AND round = $2 AND board = $3",
         )
         .bind(id)
         .bind(round)
@@ -380,7 +380,7 @@ impl Store {
     /// The tournament a game belongs to, if any.
     pub async fn tournament_of_game(&self, game: &str) -> Result<Option<String>, StoreError> {
         let id =
-            sqlx::query_scalar("SELECT tournament_id FROM tournament_boards WHERE game_id = ?1")
+            sqlx::query_scalar("SELECT tournament_id FROM tournament_boards WHERE game_id = $1")
                 .bind(game)
                 .fetch_optional(&self.pool)
                 .await?;
@@ -395,12 +395,12 @@ impl Store {
         forfeit: bool,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE tournament_boards SET result = ?2, forfeit = ?3
-             WHERE game_id = ?1 AND result IS NULL",
+            "UPDATE tournament_boards SET result = $2, forfeit = $3
+             WHERE game_id = $1 AND result IS NULL",
         )
         .bind(game)
         .bind(result)
-        .bind(forfeit)
+        .bind(i64::from(forfeit))
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -415,8 +415,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE tournaments SET status = 'finished', finished_at = ?2
-             WHERE id = ?1 AND status = 'running'",
+            "UPDATE tournaments SET status = 'finished', finished_at = $2
+             WHERE id = $1 AND status = 'running'",
         )
         .bind(id)
         .bind(now)
@@ -425,7 +425,7 @@ impl Store {
         if done.rows_affected() == 1 {
             for (account, place) in medals {
                 sqlx::query(
-                    "INSERT INTO medals (account_id, event, place, at) VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO medals (account_id, event, place, at) VALUES ($1, $2, $3, $4)",
                 )
                 .bind(account)
                 .bind(id)

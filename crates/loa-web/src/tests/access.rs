@@ -220,22 +220,26 @@ async fn a_damaged_game_is_named_and_the_others_go_on() {
     let worse = app
         .create(json!({"black": "human", "white": "human"}))
         .await;
-    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db.display()))
+    app.tamper(&format!(
+        "UPDATE games SET start = 'not a position' WHERE id = '{}'",
+        id_of(&bad)
+    ))
+    .await
+    .unwrap();
+    let mut damaged_games = vec![&bad];
+    // SQLite keeps a text in an integer column; PostgreSQL refuses to write it.
+    if app
+        .tamper(&format!(
+            "UPDATE games SET created_at = 'yesterday' WHERE id = '{}'",
+            id_of(&worse)
+        ))
         .await
-        .unwrap();
-    sqlx::query("UPDATE games SET start = 'not a position' WHERE id = ?1")
-        .bind(id_of(&bad))
-        .execute(&db)
-        .await
-        .unwrap();
-    sqlx::query("UPDATE games SET created_at = 'yesterday' WHERE id = ?1")
-        .bind(id_of(&worse))
-        .execute(&db)
-        .await
-        .unwrap();
-    db.close().await;
+        .is_ok()
+    {
+        damaged_games.push(&worse);
+    }
     let app = app.restart().await;
-    for damaged in [&bad, &worse] {
+    for damaged in &damaged_games {
         let id = id_of(damaged);
         let (status, answer) = app.call("GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
@@ -262,7 +266,11 @@ async fn a_damaged_game_is_named_and_the_others_go_on() {
         .map(|g| g["id"].as_str().unwrap())
         .collect();
     assert!(ids.contains(&id_of(&good)) && ids.contains(&id_of(&bad)));
-    assert!(!ids.contains(&id_of(&worse)), "{ids:?}");
+    assert_eq!(
+        ids.contains(&id_of(&worse)),
+        damaged_games.len() == 1,
+        "{ids:?}"
+    );
 }
 
 #[tokio::test]

@@ -17,13 +17,12 @@ mod vacations;
 use crate::engine_pool::EnginePool;
 use crate::hub::Hub;
 use crate::server::router;
-use crate::store::Store;
+use crate::store::testing::TestDatabase;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::Value;
-use std::path::PathBuf;
 use tower::ServiceExt;
 
 /// The host the tests' requests name: the site's own origin is `http://` it.
@@ -32,31 +31,32 @@ pub const HOST: &str = "loa.test";
 pub struct App {
     router: Router,
     pub hub: std::sync::Arc<Hub>,
-    pub db: PathBuf,
-    _dir: tempfile::TempDir,
+    db: TestDatabase,
 }
 
 impl App {
+    /// A server on a new database: SQLite, or PostgreSQL with `LOA_TEST_DATABASE=postgres`.
     pub async fn new() -> App {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let db = dir.path().join("games.db");
-        App::on(db, dir).await
+        App::on(TestDatabase::chosen().await).await
     }
 
-    async fn on(db: PathBuf, dir: tempfile::TempDir) -> App {
-        let store = Store::open(&db).await.expect("the database opens");
-        let hub = Hub::new(store, EnginePool::new(1));
+    async fn on(db: TestDatabase) -> App {
+        let hub = Hub::new(db.open().await, EnginePool::new(1));
         App {
             router: router(std::sync::Arc::clone(&hub), None),
             hub,
             db,
-            _dir: dir,
         }
     }
 
     /// The server started again on the same database: nothing in memory.
     pub async fn restart(self) -> App {
-        App::on(self.db, self._dir).await
+        App::on(self.db).await
+    }
+
+    /// Changes rows behind the server's back, as damage or time would.
+    pub async fn tamper(&self, sql: &str) -> Result<(), crate::store::StoreError> {
+        self.hub.store.execute_raw(sql).await
     }
 
     /// A request: the status and the answer, as JSON (a string if it is not JSON).

@@ -414,11 +414,7 @@ async fn challenges_expire_and_a_player_has_at_most_twenty_open() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{answer}");
     // An hour later the live challenges have expired: they leave the lists and cannot
     // be accepted, and new ones may be sent.
-    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", app.db.display()))
-        .await
-        .unwrap();
-    sqlx::query("UPDATE challenges SET created_at = created_at - 3600001")
-        .execute(&db)
+    app.tamper("UPDATE challenges SET created_at = created_at - 3600001")
         .await
         .unwrap();
     let (_, listed) = as_person(&app, &bob, "GET", "/api/challenges", None).await;

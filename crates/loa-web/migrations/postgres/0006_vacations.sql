@@ -1,0 +1,5 @@
+-- Vacations: days a year in which a correspondence player's clocks stand still.
+ALTER TABLE accounts ADD COLUMN vacation_until BIGINT;
+-- The year (UTC) whose vacation days are counted, and how many of them are taken.
+ALTER TABLE accounts ADD COLUMN vacation_year BIGINT;
+ALTER TABLE accounts ADD COLUMN vacation_days BIGINT NOT NULL DEFAULT 0;
