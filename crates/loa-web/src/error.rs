@@ -64,6 +64,7 @@ impl From<HubError> for ApiError {
             }
             HubError::Store(err) => ApiError::internal(err),
             HubError::Game(err) => err.into(),
+            HubError::Contended => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()),
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::engine_pool::{Cancel, EnginePool};
 use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
 use crate::ids;
 use crate::ratings::{self, Category, Rating, Speed};
-use crate::store::{RatingRow, RatingUpdate, Store, StoreError};
+use crate::store::{Event, Heard, RatingRow, RatingUpdate, Store, StoreError};
 use loa_core::{Color, GameState};
 use loa_engine::{SearchLimits, SearchRequest};
 use std::collections::{BTreeMap, HashMap};
@@ -17,6 +17,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
+
+/// How many times a change is tried on a game that other servers keep changing.
+const WRITE_ATTEMPTS: usize = 5;
 
 /// An open game: the game, its watchers, the engine search and the flag watch it has.
 pub struct OpenGame {
@@ -46,6 +49,9 @@ pub enum HubError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Game(#[from] GameError),
+    /// Other servers changed the game each time this one tried to.
+    #[error("the game is changing too fast to write; try again")]
+    Contended,
 }
 
 pub type HubResult<T> = Result<T, HubError>;
@@ -101,6 +107,17 @@ impl Hub {
         if let Some(open) = self.games().get(id) {
             return Ok(Arc::clone(open));
         }
+        let live = self.read(id).await?;
+        let mut games = self.games();
+        // Another request may have opened it meanwhile: keep the first.
+        let open = games
+            .entry(id.to_string())
+            .or_insert_with(|| Arc::new(OpenGame::new(live)));
+        Ok(Arc::clone(open))
+    }
+
+    /// A game as the database has it now.
+    async fn read(&self, id: &str) -> HubResult<LiveGame> {
         // A row that cannot be read back is this game's fault alone: say which game, and
         // keep serving the others.
         let damaged = |detail: String| HubError::Damaged {
@@ -119,13 +136,18 @@ impl Hub {
                 }
             })?
             .ok_or(HubError::NotFound)?;
-        let live = LiveGame::restore(stored).map_err(damaged)?;
-        let mut games = self.games();
-        // Another request may have opened it meanwhile: keep the first.
-        let open = games
-            .entry(id.to_string())
-            .or_insert_with(|| Arc::new(OpenGame::new(live)));
-        Ok(Arc::clone(open))
+        LiveGame::restore(stored).map_err(damaged)
+    }
+
+    /// Reads the game again when another server has changed it, and tells the watchers.
+    async fn refresh(self: &Arc<Self>, open: &Arc<OpenGame>, live: &mut LiveGame) -> HubResult<()> {
+        let fresh = self.read(&live.id).await?;
+        if fresh.version > live.version {
+            *live = fresh;
+            let view = live.view(now_ms());
+            self.after_change(open, live, &view);
+        }
+        Ok(())
     }
 
     /// Makes a change to a game and, if it succeeds, writes it and tells the watchers;
@@ -134,7 +156,7 @@ impl Hub {
     pub async fn change(
         self: &Arc<Self>,
         open: &Arc<OpenGame>,
-        action: impl FnOnce(&mut LiveGame, i64) -> Result<Changed, GameError>,
+        mut action: impl FnMut(&mut LiveGame, i64) -> Result<Changed, GameError>,
     ) -> HubResult<GameView> {
         let view = self
             .apply(open, |live, now| action(live, now).map(Some))
@@ -147,53 +169,63 @@ impl Hub {
     pub async fn change_if(
         self: &Arc<Self>,
         open: &Arc<OpenGame>,
-        action: impl FnOnce(&mut LiveGame, i64) -> Option<Changed>,
+        mut action: impl FnMut(&mut LiveGame, i64) -> Option<Changed>,
     ) -> HubResult<Option<GameView>> {
         self.apply(open, |live, now| Ok(action(live, now))).await
     }
 
     /// Makes the change on a copy, writes it, then puts the copy in place and tells the
-    /// watchers.
+    /// watchers. When another server has changed the game since it was read, it is read
+    /// again and the change made on what it is now (or refused by it).
     async fn apply(
         self: &Arc<Self>,
         open: &Arc<OpenGame>,
-        action: impl FnOnce(&mut LiveGame, i64) -> Result<Option<Changed>, GameError>,
+        mut action: impl FnMut(&mut LiveGame, i64) -> Result<Option<Changed>, GameError>,
     ) -> HubResult<Option<GameView>> {
         let mut live = open.game.lock().await;
-        let now = now_ms();
-        let mut copy = live.clone();
-        let Some(mut changed) = action(&mut copy, now)? else {
-            return Ok(None);
-        };
-        if !changed.new_moves.is_empty() {
-            self.keep_vacation(&mut copy, now).await?;
+        for _ in 0..WRITE_ATTEMPTS {
+            let now = now_ms();
+            let mut copy = live.clone();
+            let Some(mut changed) = action(&mut copy, now)? else {
+                return Ok(None);
+            };
+            if !changed.new_moves.is_empty() {
+                self.keep_vacation(&mut copy, now).await?;
+            }
+            let ended = copy.is_over() && !live.is_over();
+            // Ratings are read and written under one lock: two games of a player ending
+            // at once must each start from the rating the other wrote.
+            let rating = if copy.rated && ended {
+                let guard = self.ratings_lock.lock().await;
+                self.rate(&mut copy, &mut changed).await?;
+                Some(guard)
+            } else {
+                None
+            };
+            let written = self
+                .store
+                .update(&copy.row(now), &changed.as_change())
+                .await?;
+            drop(rating);
+            if !written {
+                self.refresh(open, &mut live).await?;
+                continue;
+            }
+            copy.updated_at = now;
+            copy.version += 1;
+            *live = copy;
+            let view = live.view(now);
+            self.after_change(open, &live, &view);
+            crate::mail::after_change(self, open, &live, &changed);
+            let end = ended.then(|| crate::director::GameEnd::of(&live));
+            // The game's lock is let go first: the director opens other games.
+            drop(live);
+            if let Some(end) = end {
+                crate::director::game_ended(self, end).await;
+            }
+            return Ok(Some(view));
         }
-        let ended = copy.is_over() && !live.is_over();
-        // Ratings are read and written under one lock: two games of a player ending at
-        // once must each start from the rating the other wrote.
-        let rating = if copy.rated && ended {
-            let guard = self.ratings_lock.lock().await;
-            self.rate(&mut copy, &mut changed).await?;
-            Some(guard)
-        } else {
-            None
-        };
-        self.store
-            .update(&copy.row(now), &changed.as_change())
-            .await?;
-        drop(rating);
-        copy.updated_at = now;
-        *live = copy;
-        let view = live.view(now);
-        self.after_change(open, &live, &view);
-        crate::mail::after_change(self, open, &live, &changed);
-        let end = ended.then(|| crate::director::GameEnd::of(&live));
-        // The game's lock is let go first: the director opens other games.
-        drop(live);
-        if let Some(end) = end {
-            crate::director::game_ended(self, end).await;
-        }
-        Ok(Some(view))
+        Err(HubError::Contended)
     }
 
     /// A move to a player on vacation: their clock starts when the vacation ends.
@@ -209,9 +241,65 @@ impl Hub {
         Ok(())
     }
 
-    /// Tells the lobby's watchers that the seeks changed.
-    pub fn lobby_changed(&self) {
+    /// Tells the lobby's watchers, here and on the other servers, that the seeks changed.
+    pub fn lobby_changed(self: &Arc<Self>) {
         let _ = self.lobby.send(());
+        self.announce(Event::Lobby);
+    }
+
+    /// Tells the tournament's watchers, here and on the other servers, that it changed.
+    pub fn tournament_changed(self: &Arc<Self>, id: &str) {
+        let _ = self.director.changes.send(id.to_string());
+        self.announce(Event::Tournament(id.to_string()));
+    }
+
+    fn announce(self: &Arc<Self>, event: Event) {
+        let hub = Arc::clone(self);
+        tokio::spawn(async move {
+            if let Err(err) = hub.store.announce(&event).await {
+                tracing::warn!("telling the other servers of {event:?}: {err}");
+            }
+        });
+    }
+
+    /// Follows what the other servers on the database change (PostgreSQL; nothing to
+    /// follow on SQLite): a game open here is read again and its watchers told, the
+    /// lobby's and a tournament's watchers told.
+    pub async fn follow_other_servers(self: Arc<Self>) -> HubResult<()> {
+        let Some(mut listener) = self.store.listen().await? else {
+            return Ok(());
+        };
+        loop {
+            match listener.next().await {
+                Heard::Event(Event::Game { id, version }) => {
+                    let open = self.games().get(&id).cloned();
+                    if let Some(open) = open {
+                        let mut live = open.game.lock().await;
+                        if live.version < version {
+                            if let Err(err) = self.refresh(&open, &mut live).await {
+                                tracing::warn!("game {id} changed on another server: {err}");
+                            }
+                        }
+                    }
+                }
+                Heard::Event(Event::Lobby) => {
+                    let _ = self.lobby.send(());
+                }
+                Heard::Event(Event::Tournament(id)) => {
+                    let _ = self.director.changes.send(id);
+                }
+                Heard::Reconnected => {
+                    // Whatever was said meanwhile is lost: read every open game again.
+                    for open in self.open_games() {
+                        let mut live = open.game.lock().await;
+                        if let Err(err) = self.refresh(&open, &mut live).await {
+                            tracing::warn!("game {} after reconnecting: {err}", live.id);
+                        }
+                    }
+                    let _ = self.lobby.send(());
+                }
+            }
+        }
     }
 
     /// The ratings a rated game's end moves, noted in the game and the change to write.
@@ -267,29 +355,42 @@ impl Hub {
     ) -> HubResult<(Arc<OpenGame>, bool, BTreeMap<String, String>)> {
         let mut live = open.game.lock().await;
         let slots = live.rematch_slots(caller)?;
-        let (rematch, made) = match live.rematch.clone() {
-            Some(id) => (self.open(&id).await?, false),
-            None => {
-                let now = now_ms();
-                let next = LiveGame::create(live.rematch_setup(caller)?, now);
-                let mut copy = live.clone();
-                copy.rematch = Some(next.id.clone());
-                let rematch = self.create(next).await?;
-                self.store
-                    .update(
-                        &copy.row(now),
-                        &Changed::nothing_at(copy.game.ply()).as_change(),
-                    )
-                    .await?;
-                copy.updated_at = now;
-                *live = copy;
-                let view = live.view(now);
-                self.after_change(open, &live, &view);
-                let next = rematch.game.lock().await;
-                self.after_change(&rematch, &next, &next.view(now));
-                drop(next);
-                (rematch, true)
+        let mut attempts = 0;
+        let (rematch, made) = loop {
+            if let Some(id) = live.rematch.clone() {
+                break (self.open(&id).await?, false);
             }
+            attempts += 1;
+            if attempts > WRITE_ATTEMPTS {
+                return Err(HubError::Contended);
+            }
+            let now = now_ms();
+            let next = LiveGame::create(live.rematch_setup(caller)?, now);
+            let mut copy = live.clone();
+            copy.rematch = Some(next.id.clone());
+            let rematch = self.create(next).await?;
+            let written = self
+                .store
+                .update(
+                    &copy.row(now),
+                    &Changed::nothing_at(copy.game.ply()).as_change(),
+                )
+                .await?;
+            if !written {
+                // Another server wrote the game first, perhaps with its own rematch: the
+                // one made here is left unplayed.
+                self.refresh(open, &mut live).await?;
+                continue;
+            }
+            copy.updated_at = now;
+            copy.version += 1;
+            *live = copy;
+            let view = live.view(now);
+            self.after_change(open, &live, &view);
+            let next = rematch.game.lock().await;
+            self.after_change(&rematch, &next, &next.view(now));
+            drop(next);
+            break (rematch, true);
         };
         let tokens = {
             let next = rematch.game.lock().await;

@@ -300,6 +300,12 @@ impl Server {
             let games = loa_core::counted(resumed, "game");
             tracing::info!("{games} with running clocks resumed");
         }
+        let hub = Arc::clone(&self.hub);
+        tokio::spawn(async move {
+            if let Err(err) = hub.follow_other_servers().await {
+                tracing::error!("cannot follow the other servers on the database: {err}");
+            }
+        });
         crate::director::spawn(&self.hub);
         crate::mail::spawn_ticker(&self.hub);
         self.hub.store.sessions().sweep_expired();

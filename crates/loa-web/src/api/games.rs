@@ -164,7 +164,7 @@ pub async fn chat(
     let name = viewer.account.map(|a| a.name);
     let view = hub
         .change(&open, |live, now| {
-            live.say(&caller, &request.text, name, now)
+            live.say(&caller, &request.text, name.clone(), now)
         })
         .await?;
     Ok(Json(view))

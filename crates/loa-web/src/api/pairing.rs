@@ -175,7 +175,7 @@ pub async fn create_seek(
 }
 
 async fn make_seek(
-    hub: &Hub,
+    hub: &Arc<Hub>,
     viewer: &Viewer,
     session: &Session,
     terms: &Terms,

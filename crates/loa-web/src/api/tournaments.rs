@@ -390,7 +390,7 @@ pub async fn join_tournament(
     hub.store
         .join_tournament(&t.id, account.id, rating, now_ms())
         .await?;
-    hub.director.changed(&t.id);
+    hub.tournament_changed(&t.id);
     Ok(Json(view_of(&hub, t).await?))
 }
 
@@ -417,7 +417,7 @@ pub async fn withdraw_from_tournament(
             "you are not playing in this tournament",
         ));
     }
-    hub.director.changed(&t.id);
+    hub.tournament_changed(&t.id);
     Ok(Json(view_of(&hub, t).await?))
 }
 

@@ -150,18 +150,13 @@ impl Director {
     async fn lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
         self.lock.lock().await
     }
-
-    /// Tells the tournament's watchers that it changed.
-    pub fn changed(&self, id: &str) {
-        let _ = self.changes.send(id.to_string());
-    }
 }
 
 /// Starts a tournament now: by its creator, or at its time.
 pub async fn start(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
     let _guard = hub.director.lock().await;
     start_locked(hub, id).await?;
-    hub.director.changed(id);
+    hub.tournament_changed(id);
     Ok(())
 }
 
@@ -489,7 +484,7 @@ async fn note_result(hub: &Arc<Hub>, end: &GameEnd) -> DirectorResult<()> {
     if t.status == "running" && (arena || round_over(hub, &id, t.round).await?) {
         next_round(hub, &id).await?;
     }
-    hub.director.changed(&id);
+    hub.tournament_changed(&id);
     Ok(())
 }
 

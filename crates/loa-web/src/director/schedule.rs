@@ -106,7 +106,7 @@ async fn tick(hub: &Arc<Hub>) -> DirectorResult<()> {
                 hub.store
                     .postpone_tournament(&id, later.map(|c| c.next_start(now)))
                     .await?;
-                hub.director.changed(&id);
+                hub.tournament_changed(&id);
             }
             Err(e) => return Err(e),
         }
@@ -119,7 +119,7 @@ async fn tick(hub: &Arc<Hub>) -> DirectorResult<()> {
             next_round(hub, &t.id).await?;
             let after = hub.store.tournament(&t.id).await?;
             if after.is_some_and(|a| (a.round, a.status) != before) {
-                hub.director.changed(&t.id);
+                hub.tournament_changed(&t.id);
             }
         }
     }

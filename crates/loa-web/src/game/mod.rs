@@ -72,6 +72,8 @@ pub struct LiveGame {
     pub chat: Vec<ChatRow>,
     /// Black's and White's rating changes, once a rated game has ended.
     pub rating_changes: Option<[i64; 2]>,
+    /// The version of the game's row this was read at or last wrote.
+    pub version: i64,
 }
 
 /// What an action changed, for the store.
@@ -160,6 +162,7 @@ impl LiveGame {
             accounts: setup.accounts,
             chat: Vec::new(),
             rating_changes: None,
+            version: 0,
         };
         if live.seats.iter().all(|s| s.joined) {
             live.start(now);

@@ -42,6 +42,7 @@ impl LiveGame {
             rated: self.rated,
             accounts: self.accounts,
             rating_changes: self.rating_changes,
+            version: self.version,
         }
     }
 
@@ -108,6 +109,7 @@ impl LiveGame {
             accounts: row.accounts,
             chat: stored.chat,
             rating_changes: row.rating_changes,
+            version: row.version,
         })
     }
 }

@@ -1,5 +1,6 @@
 //! Games: a game's row, its seats and its moves.
 
+use super::events::Event;
 use super::{Store, StoreError};
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -10,7 +11,7 @@ pub(super) const GAME_COLUMNS: &str =
     "id, created_at, updated_at, variant, rules, start, players, names,
     time_control, online, started_at, black_ms, white_ms, running_since, result, winner, reason,
     draw_offer, takeback_offer, rematch, rated, black_change, white_change, black_account,
-    white_account";
+    white_account, version";
 
 /// A game's row: what it is and where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +45,8 @@ pub struct GameRow {
     pub accounts: [Option<i64>; 2],
     /// Black's and White's rating changes, once a rated game has ended.
     pub rating_changes: Option<[i64; 2]>,
+    /// How many changes the game has had: an update is written only over this version.
+    pub version: i64,
 }
 
 /// A move as kept: its text, when it was played and the clocks after it.
@@ -107,9 +110,9 @@ impl Store {
             "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
                 names, time_control, online, started_at, black_ms, white_ms, running_since,
                 result, winner, reason, draw_offer, takeback_offer, rematch, rated, black_account,
-                white_account)
+                white_account, version)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23)",
+                $17, $18, $19, $20, $21, $22, $23, $24)",
         )
         .bind(&r.id)
         .bind(r.created_at)
@@ -134,6 +137,7 @@ impl Store {
         .bind(i64::from(r.rated))
         .bind(r.accounts[0])
         .bind(r.accounts[1])
+        .bind(r.version)
         .execute(&mut *tx)
         .await?;
         for seat in &game.seats {
@@ -154,9 +158,42 @@ impl Store {
         Ok(())
     }
 
-    /// Writes a game's new state and what changed with it.
-    pub async fn update(&self, row: &GameRow, change: &Change<'_>) -> Result<(), StoreError> {
+    /// Writes a game's new state and what changed with it, over the version the row
+    /// names: `false`, and nothing written, when the game has changed since (another
+    /// server wrote it) or does not exist.
+    pub async fn update(&self, row: &GameRow, change: &Change<'_>) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
+        // The game's row first: on PostgreSQL it is locked from here to the commit, so a
+        // second server's change to the same game waits, then finds the version moved.
+        let updated = sqlx::query(
+            "UPDATE games SET updated_at = $2, started_at = $3, black_ms = $4, white_ms = $5,
+                running_since = $6, result = $7, winner = $8, reason = $9, draw_offer = $10,
+                takeback_offer = $11, rematch = $12, black_change = $13, white_change = $14,
+                black_account = $15, white_account = $16, version = version + 1
+             WHERE id = $1 AND version = $17",
+        )
+        .bind(&row.id)
+        .bind(row.updated_at)
+        .bind(row.started_at)
+        .bind(row.clock_ms.map(|c| c[0]))
+        .bind(row.clock_ms.map(|c| c[1]))
+        .bind(row.running_since)
+        .bind(&row.result)
+        .bind(&row.winner)
+        .bind(&row.reason)
+        .bind(&row.draw_offer)
+        .bind(&row.takeback_offer)
+        .bind(&row.rematch)
+        .bind(row.rating_changes.map(|c| c[0]))
+        .bind(row.rating_changes.map(|c| c[1]))
+        .bind(row.accounts[0])
+        .bind(row.accounts[1])
+        .bind(row.version)
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Ok(false);
+        }
         if let Some(ply) = change.truncate_from {
             sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
                 .bind(&row.id)
@@ -192,36 +229,13 @@ impl Store {
         for update in change.ratings {
             super::ratings::write(&mut tx, update, &row.id, row.updated_at).await?;
         }
-        let updated = sqlx::query(
-            "UPDATE games SET updated_at = $2, started_at = $3, black_ms = $4, white_ms = $5,
-                running_since = $6, result = $7, winner = $8, reason = $9, draw_offer = $10,
-                takeback_offer = $11, rematch = $12, black_change = $13, white_change = $14,
-                black_account = $15, white_account = $16
-             WHERE id = $1",
-        )
-        .bind(&row.id)
-        .bind(row.updated_at)
-        .bind(row.started_at)
-        .bind(row.clock_ms.map(|c| c[0]))
-        .bind(row.clock_ms.map(|c| c[1]))
-        .bind(row.running_since)
-        .bind(&row.result)
-        .bind(&row.winner)
-        .bind(&row.reason)
-        .bind(&row.draw_offer)
-        .bind(&row.takeback_offer)
-        .bind(&row.rematch)
-        .bind(row.rating_changes.map(|c| c[0]))
-        .bind(row.rating_changes.map(|c| c[1]))
-        .bind(row.accounts[0])
-        .bind(row.accounts[1])
-        .execute(&mut *tx)
+        self.announce_in(&mut tx, &Event::Game {
+            id: row.id.clone(),
+            version: row.version + 1,
+        })
         .await?;
-        if updated.rows_affected() != 1 {
-            return Err(StoreError(sqlx::Error::RowNotFound));
-        }
         tx.commit().await?;
-        Ok(())
+        Ok(true)
     }
 
     /// A game whole, or `None` if there is no such game.
@@ -362,6 +376,7 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
             let white: Option<i64> = r.try_get("white_change")?;
             black.zip(white).map(|(b, w)| [b, w])
         },
+        version: r.try_get("version")?,
     })
 }
 
@@ -393,6 +408,7 @@ pub(super) mod tests {
             rated: false,
             accounts: [None, None],
             rating_changes: None,
+            version: 0,
         }
     }
 
@@ -437,7 +453,10 @@ pub(super) mod tests {
                     seats: &seats,
                     ..Change::default()
                 };
-                store.update(&changed, &change).await.unwrap();
+                assert!(store.update(&changed, &change).await.unwrap());
+                // Written over the version it was read at only: a second writer of the
+                // same version (another server) writes nothing.
+                assert!(!store.update(&changed, &change).await.unwrap());
                 // A change to a game that does not exist writes nothing.
                 let ghost = row("nope");
                 let change = Change {
@@ -445,7 +464,7 @@ pub(super) mod tests {
                     first_new_ply: 0,
                     ..Change::default()
                 };
-                assert!(store.update(&ghost, &change).await.is_err());
+                assert!(!store.update(&ghost, &change).await.unwrap());
             }
             let store = db.open().await;
             let game = store.load("g1").await.unwrap().unwrap();
@@ -458,7 +477,8 @@ pub(super) mod tests {
                 truncate_from: Some(1),
                 ..Change::default()
             };
-            store.update(&game.row, &truncate).await.unwrap();
+            assert_eq!(game.row.version, 1);
+            assert!(store.update(&game.row, &truncate).await.unwrap());
             assert_eq!(store.load("g1").await.unwrap().unwrap().moves.len(), 1);
             assert_eq!(
                 store

@@ -6,6 +6,7 @@
 //! has answered. This module is the only one that knows SQL.
 
 mod accounts;
+mod events;
 mod game_lists;
 mod games;
 mod mail;
@@ -18,6 +19,7 @@ mod tournaments;
 pub mod testing;
 
 pub use accounts::AccountRow;
+pub use events::{Event, Heard};
 pub use game_lists::{GameFilter, Outcome};
 pub use games::{Change, ChatRow, GameRow, MoveRow, SeatRow, StoredGame};
 pub use pairing::{ChallengeRow, SeekRow};
@@ -148,6 +150,7 @@ impl Dialect {
 pub struct Store {
     pool: AnyPool,
     dialect: Dialect,
+    database: Database,
 }
 
 impl Store {
@@ -172,6 +175,7 @@ impl Store {
                 Ok(Store {
                     pool,
                     dialect: Dialect::Postgres,
+                    database: database.clone(),
                 })
             }
         }
@@ -204,6 +208,7 @@ impl Store {
         Ok(Store {
             pool,
             dialect: Dialect::Sqlite,
+            database: Database::File(path.to_path_buf()),
         })
     }
 
@@ -347,7 +352,7 @@ mod tests {
             assert_eq!(game.moves[0].text, "b1-b3");
             let mut row = game.row.clone();
             row.rematch = Some("new".into());
-            store.update(&row, &Change::default()).await.unwrap();
+            assert!(store.update(&row, &Change::default()).await.unwrap());
             assert_eq!(
                 store
                     .load("old")

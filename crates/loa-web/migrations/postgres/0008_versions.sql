@@ -1,0 +1,3 @@
+-- A game's version, one more at each change: a server writes a change only over the
+-- version it read, so two servers on one database never write over each other.
+ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
