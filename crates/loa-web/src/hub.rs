@@ -186,8 +186,20 @@ impl Hub {
         for _ in 0..WRITE_ATTEMPTS {
             let now = now_ms();
             let mut copy = live.clone();
-            let Some(mut changed) = action(&mut copy, now)? else {
-                return Ok(None);
+            let mut changed = match action(&mut copy, now) {
+                Ok(Some(changed)) => changed,
+                Ok(None) => return Ok(None),
+                // Refused by the game as this server holds it: another server may have
+                // changed it a moment ago (a move this one has not yet been told of).
+                Err(refusal) if self.store.is_shared() => {
+                    let held = live.version;
+                    self.refresh(open, &mut live).await?;
+                    if live.version == held {
+                        return Err(refusal.into());
+                    }
+                    continue;
+                }
+                Err(refusal) => return Err(refusal.into()),
             };
             if !changed.new_moves.is_empty() {
                 self.keep_vacation(&mut copy, now).await?;

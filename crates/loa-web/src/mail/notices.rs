@@ -266,6 +266,12 @@ pub fn spawn_ticker(hub: &Arc<Hub>) {
             if let Err(err) = digests(&hub, now_ms()).await {
                 tracing::error!("digests: {err}");
             }
+            if hub.store.is_shared() {
+                // A server that stopped mid-send does not start again to say so.
+                if let Err(err) = super::outbox::fail_interrupted(&hub).await {
+                    tracing::error!("the outbox: {err}");
+                }
+            }
         }
     });
 }

@@ -36,7 +36,7 @@ pub fn spawn_worker(hub: &Arc<Hub>) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("--mail-from '{}': {e}", config.from))?;
     let hub = Arc::clone(hub);
     tokio::spawn(async move {
-        match hub.store.fail_interrupted_mail().await {
+        match fail_interrupted(&hub).await {
             Ok(0) => {}
             Ok(n) => tracing::warn!(
                 "{} interrupted mid-send by the last stop: not sent again",
@@ -53,6 +53,22 @@ pub fn spawn_worker(hub: &Arc<Hub>) -> anyhow::Result<()> {
         }
     });
     Ok(())
+}
+
+/// How long a send may take before the e-mail is taken for one its server never
+/// finished (it stopped): far longer than the SMTP timeout.
+const SEND_LEASE_MS: i64 = 15 * 60 * 1000;
+
+/// Fails the e-mails a stopped server was sending: on SQLite (one server) all those being
+/// sent at the start; on PostgreSQL, where other servers may be sending theirs, those
+/// claimed longer ago than a send can take.
+pub async fn fail_interrupted(hub: &Hub) -> Result<u64, crate::store::StoreError> {
+    let claimed_before = if hub.store.is_shared() {
+        now_ms() - SEND_LEASE_MS
+    } else {
+        i64::MAX
+    };
+    hub.store.fail_interrupted_mail(claimed_before).await
 }
 
 /// One sender: the e-mails due, one after another, then a wait for the next.

@@ -139,14 +139,21 @@ mod tests {
         ] {
             assert_eq!(Event::parse(&event.payload()), Some(event));
         }
-        for unknown in ["", "game abc", "game abc x", "lobby now", "seek 1", "game a 1 2"] {
+        for unknown in [
+            "",
+            "game abc",
+            "game abc x",
+            "lobby now",
+            "seek 1",
+            "game a 1 2",
+        ] {
             assert_eq!(Event::parse(unknown), None, "{unknown}");
         }
     }
 
     #[tokio::test]
     async fn a_change_is_heard_by_another_server_on_postgres_once_committed() {
-        let Some(db) = super::super::testing::TestDatabase::postgres().await else {
+        let Some(db) = TestDatabase::postgres().await else {
             return;
         };
         let (one, other) = (db.open().await, db.open().await);
@@ -167,7 +174,13 @@ mod tests {
         assert_eq!(heard.next().await, Heard::Event(event));
         one.announce(&Event::Lobby).await.unwrap();
         assert_eq!(heard.next().await, Heard::Event(Event::Lobby));
-        assert!(TestDatabase::sqlite().open().await.listen().await.unwrap().is_none());
+        assert!(TestDatabase::sqlite()
+            .open()
+            .await
+            .listen()
+            .await
+            .unwrap()
+            .is_none());
     }
 
     use super::super::testing::TestDatabase;

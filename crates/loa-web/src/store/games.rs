@@ -229,10 +229,13 @@ impl Store {
         for update in change.ratings {
             super::ratings::write(&mut tx, update, &row.id, row.updated_at).await?;
         }
-        self.announce_in(&mut tx, &Event::Game {
-            id: row.id.clone(),
-            version: row.version + 1,
-        })
+        self.announce_in(
+            &mut tx,
+            &Event::Game {
+                id: row.id.clone(),
+                version: row.version + 1,
+            },
+        )
         .await?;
         tx.commit().await?;
         Ok(true)

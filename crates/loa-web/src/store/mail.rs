@@ -221,7 +221,7 @@ impl Store {
     pub async fn claim_mail(&self, now: i64) -> Result<Option<OutboxRow>, StoreError> {
         // Another server's worker claiming at the same moment takes the next row.
         let claim = format!(
-            "UPDATE outbox SET status = 'sending', attempts = attempts + 1
+            "UPDATE outbox SET status = 'sending', attempts = attempts + 1, next_attempt_at = $1
              WHERE id = (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt_at <= $1
                          ORDER BY next_attempt_at, id LIMIT 1{})
                AND status = 'queued'
@@ -291,14 +291,16 @@ impl Store {
         Ok(())
     }
 
-    /// E-mails a stopped server was sending when it stopped: whether the mail server took
-    /// them is unknown, and sending them again could send them twice, so they are failed.
-    pub async fn fail_interrupted_mail(&self) -> Result<u64, StoreError> {
+    /// E-mails a stopped server was sending when it stopped (claimed before
+    /// `claimed_before`): whether the mail server took them is unknown, and sending them
+    /// again could send them twice, so they are failed.
+    pub async fn fail_interrupted_mail(&self, claimed_before: i64) -> Result<u64, StoreError> {
         Ok(sqlx::query(
             "UPDATE outbox SET status = 'failed',
                 error = 'the server stopped while sending it; not sent again, so as never to send it twice'
-             WHERE status = 'sending'",
+             WHERE status = 'sending' AND next_attempt_at < $1",
         )
+        .bind(claimed_before)
         .execute(&self.pool)
         .await?
         .rows_affected())
@@ -506,7 +508,7 @@ mod tests {
                 .await
                 .unwrap();
             store.claim_mail(6_000).await.unwrap().unwrap();
-            assert_eq!(store.fail_interrupted_mail().await.unwrap(), 1);
+            assert_eq!(store.fail_interrupted_mail(i64::MAX).await.unwrap(), 1);
             assert_eq!(store.outbox_count("failed").await.unwrap(), 1);
             assert!(store.claim_mail(i64::MAX).await.unwrap().is_none());
         }

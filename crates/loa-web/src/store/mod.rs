@@ -212,6 +212,12 @@ impl Store {
         })
     }
 
+    /// Whether other servers may share the database (PostgreSQL): what a server holds in
+    /// memory may then be a moment behind it.
+    pub fn is_shared(&self) -> bool {
+        self.dialect == Dialect::Postgres
+    }
+
     /// Runs SQL as it is, for tests that change rows behind the server's back.
     #[cfg(test)]
     pub async fn execute_raw(&self, sql: &str) -> Result<(), StoreError> {

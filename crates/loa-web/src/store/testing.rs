@@ -71,6 +71,14 @@ impl TestDatabase {
         }
     }
 
+    /// The same database again, for a second server (the first keeps its folder).
+    pub fn shared(&self) -> TestDatabase {
+        TestDatabase {
+            database: self.database.clone(),
+            _dir: None,
+        }
+    }
+
     pub async fn open(&self) -> Store {
         Store::open(&self.database)
             .await

@@ -11,6 +11,7 @@ mod meta;
 mod pairing;
 mod records;
 mod rematch;
+mod servers;
 mod tournaments;
 mod vacations;
 
@@ -42,11 +43,18 @@ impl App {
 
     async fn on(db: TestDatabase) -> App {
         let hub = Hub::new(db.open().await, EnginePool::new(1));
+        tokio::spawn(std::sync::Arc::clone(&hub).follow_other_servers());
         App {
             router: router(std::sync::Arc::clone(&hub), None),
             hub,
             db,
         }
+    }
+
+    /// A second server on the same database, as another machine behind the same load
+    /// balancer would be.
+    pub async fn beside(&self) -> App {
+        App::on(self.db.shared()).await
     }
 
     /// The server started again on the same database: nothing in memory.
