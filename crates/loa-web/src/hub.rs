@@ -18,6 +18,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
+/// How long a server holds the engine's search of a move before another may take it
+/// over: longer than the longest search the API allows.
+const ENGINE_LEASE_MS: i64 = crate::levels::MAX_MOVETIME_MS as i64 + 15_000;
+
 /// How many times a change is tried on a game that other servers keep changing.
 const WRITE_ATTEMPTS: usize = 5;
 
@@ -475,8 +479,11 @@ impl Hub {
         let cancel = Cancel::new();
         *engine = Some((ply, Arc::clone(&cancel)));
         let request = SearchRequest::for_game(&live.game, cap_by_clock(strength.limits(), live));
-        let (hub, game) = (Arc::clone(self), Arc::clone(open));
+        let (hub, game, id) = (Arc::clone(self), Arc::clone(open), live.id.clone());
         tokio::spawn(async move {
+            if !hub.claim_engine_move(&id, ply, &cancel).await {
+                return;
+            }
             let result = hub.pool.search(request, |_| {}, &cancel).await;
             {
                 let mut engine = game.engine.lock().unwrap_or_else(|e| e.into_inner());
@@ -502,6 +509,39 @@ impl Hub {
                 Err(err) => tracing::error!("engine move {best} not written: {err}"),
             }
         });
+    }
+
+    /// Waits until this server is the one to search the engine's move at `ply` (at once
+    /// on SQLite): `false` when that wait is cancelled (the move came from the server
+    /// that searched it, nobody watches any more) or the claim cannot be asked.
+    async fn claim_engine_move(&self, id: &str, ply: usize, cancel: &Cancel) -> bool {
+        const POLL_MS: i64 = 500;
+        loop {
+            let now = now_ms();
+            match self
+                .store
+                .claim_engine_move(id, ply, now + ENGINE_LEASE_MS, now)
+                .await
+            {
+                Ok(None) => return true,
+                // Another server searches it: wait for its move, or for its lease to run
+                // out (it stopped) and take the search over.
+                Ok(Some(until)) => {
+                    let mut wait = until.saturating_sub(now).clamp(0, ENGINE_LEASE_MS) + POLL_MS;
+                    while wait > 0 {
+                        if cancel.is_cancelled() {
+                            return false;
+                        }
+                        tokio::time::sleep(Duration::from_millis(POLL_MS as u64)).await;
+                        wait -= POLL_MS;
+                    }
+                }
+                Err(err) => {
+                    tracing::error!("claiming the engine's move in game {id}: {err}");
+                    return false;
+                }
+            }
+        }
     }
 
     /// A page begins watching a game (as `account`, if signed in); the engine resumes if

@@ -306,6 +306,20 @@ impl Server {
                 tracing::error!("cannot follow the other servers on the database: {err}");
             }
         });
+        if self.hub.store.is_shared() {
+            // A server that stopped leaves games with running clocks that no other holds:
+            // they are taken up here, so that their flags still fall.
+            let hub = Arc::clone(&self.hub);
+            tokio::spawn(async move {
+                let mut sweep = tokio::time::interval(std::time::Duration::from_secs(30));
+                loop {
+                    sweep.tick().await;
+                    if let Err(err) = hub.resume_clocks().await {
+                        tracing::warn!("taking up the games with running clocks: {err}");
+                    }
+                }
+            });
+        }
         crate::director::spawn(&self.hub);
         crate::mail::spawn_ticker(&self.hub);
         self.hub.store.sessions().sweep_expired();

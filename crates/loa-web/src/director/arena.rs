@@ -77,7 +77,9 @@ pub async fn pair_waiting(hub: &Arc<Hub>, t: &TournamentRow) -> DirectorResult<b
         .zip(1..)
         .map(|(&(black, white), number)| board_row(round, number, &Board::game(black, white)))
         .collect();
-    hub.store.add_round(&t.id, round, &rows).await?;
-    make_games(hub, t).await?;
+    // Another server may have paired them first.
+    if hub.store.add_round(&t.id, round, &rows).await? {
+        make_games(hub, t).await?;
+    }
     Ok(false)
 }

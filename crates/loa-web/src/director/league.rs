@@ -42,8 +42,10 @@ pub async fn start_season(
             }
         }
     }
-    hub.store.add_round(&t.id, season, &rows).await?;
-    make_games(hub, t).await?;
+    // Another server may have started the season first.
+    if hub.store.add_round(&t.id, season, &rows).await? {
+        make_games(hub, t).await?;
+    }
     Ok(())
 }
 

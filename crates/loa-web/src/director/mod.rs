@@ -271,7 +271,10 @@ async fn next_round(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
         .enumerate()
         .map(|(i, board)| board_row(round, i as i64 + 1, board))
         .collect();
-    hub.store.add_round(id, round, &rows).await?;
+    if !hub.store.add_round(id, round, &rows).await? {
+        // Another server paired this round first.
+        return Ok(());
+    }
     make_games(hub, &t).await?;
     tracing::info!(
         "tournament {id}: round {round} of {} players paired in {:.1} ms, its {} boards written and games made in {:.1} ms",

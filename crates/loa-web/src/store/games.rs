@@ -227,7 +227,9 @@ impl Store {
             .await?;
         }
         for update in change.ratings {
-            super::ratings::write(&mut tx, update, &row.id, row.updated_at).await?;
+            if !super::ratings::write(&mut tx, update, &row.id, row.updated_at).await? {
+                return Ok(false);
+            }
         }
         self.announce_in(
             &mut tx,
@@ -491,6 +493,57 @@ pub(super) mod tests {
                     .1,
                 1
             );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_rating_is_written_only_over_the_one_it_was_computed_from() {
+        for db in super::super::testing::every_database().await {
+            let store = db.open().await;
+            let ann = store
+                .create_account("Ann", "ann", "h", None, false, 1)
+                .await
+                .unwrap()
+                .unwrap()
+                .id;
+            for id in ["g1", "g2"] {
+                let game = StoredGame {
+                    row: row(id),
+                    seats: Vec::new(),
+                    moves: Vec::new(),
+                    chat: Vec::new(),
+                };
+                store.insert(&game).await.unwrap();
+            }
+            // Two games ending at once on two servers, each rated from no game played.
+            let first_game = [super::super::RatingUpdate {
+                account: ann,
+                rating: super::super::RatingRow {
+                    category: "standard/blitz".into(),
+                    rating: 1600.0,
+                    deviation: 300.0,
+                    volatility: 0.06,
+                    games: 1,
+                },
+            }];
+            let change = Change {
+                ratings: &first_game,
+                ..Change::default()
+            };
+            assert!(store.update(&row("g1"), &change).await.unwrap());
+            // The second is not written (its game neither): it is rated again from the
+            // rating the first wrote.
+            assert!(!store.update(&row("g2"), &change).await.unwrap());
+            assert_eq!(store.load("g2").await.unwrap().unwrap().row.version, 0);
+            let mut second_game = first_game.clone();
+            second_game[0].rating.games = 2;
+            let change = Change {
+                ratings: &second_game,
+                ..Change::default()
+            };
+            assert!(store.update(&row("g2"), &change).await.unwrap());
+            let kept = store.rating(ann, "standard/blitz").await.unwrap().unwrap();
+            assert_eq!(kept.games, 2);
         }
     }
 }

@@ -6,6 +6,7 @@
 //! has answered. This module is the only one that knows SQL.
 
 mod accounts;
+mod engine_jobs;
 mod events;
 mod game_lists;
 mod games;
@@ -151,6 +152,8 @@ pub struct Store {
     pool: AnyPool,
     dialect: Dialect,
     database: Database,
+    /// This server's random id among those sharing the database.
+    origin: String,
 }
 
 impl Store {
@@ -176,6 +179,7 @@ impl Store {
                     pool,
                     dialect: Dialect::Postgres,
                     database: database.clone(),
+                    origin: new_origin(),
                 })
             }
         }
@@ -209,6 +213,7 @@ impl Store {
             pool,
             dialect: Dialect::Sqlite,
             database: Database::File(path.to_path_buf()),
+            origin: new_origin(),
         })
     }
 
@@ -226,6 +231,13 @@ impl Store {
             .await?;
         Ok(())
     }
+}
+
+/// A server's id: 64 random bits, in hexadecimal.
+fn new_origin() -> String {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the system's random numbers");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A flag as kept: 0 or 1 in an integer column, the same in both databases.

@@ -61,18 +61,22 @@ fn rating_row(r: &AnyRow) -> Result<RatingRow, sqlx::Error> {
     })
 }
 
+/// Writes a rating after one more game: `false`, and nothing written, when the rating it
+/// was computed from is no longer the one kept (another server wrote the player's other
+/// game's rating meanwhile).
 pub(super) async fn write(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     update: &RatingUpdate,
     game_id: &str,
     now: i64,
-) -> Result<(), StoreError> {
+) -> Result<bool, StoreError> {
     let r = &update.rating;
-    sqlx::query(
+    let written = sqlx::query(
         "INSERT INTO ratings (account_id, category, rating, deviation, volatility, games,
             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (account_id, category) DO UPDATE SET rating = $3, deviation = $4,
-            volatility = $5, games = $6, updated_at = $7",
+            volatility = $5, games = $6, updated_at = $7
+         WHERE ratings.games = $6 - 1",
     )
     .bind(update.account)
     .bind(&r.category)
@@ -83,6 +87,9 @@ pub(super) async fn write(
     .bind(now)
     .execute(&mut **tx)
     .await?;
+    if written.rows_affected() != 1 {
+        return Ok(false);
+    }
     sqlx::query(
         "INSERT INTO rating_history (account_id, category, game_id, at, rating, deviation, seq)
          VALUES ($1, $2, $3, $4, $5, $6,
@@ -96,7 +103,7 @@ pub(super) async fn write(
     .bind(r.deviation)
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    Ok(true)
 }
 
 impl Store {

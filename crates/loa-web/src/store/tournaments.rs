@@ -323,14 +323,24 @@ impl Store {
     }
 
     /// Writes a new round's boards (their games not yet made) and makes it the current
-    /// round.
+    /// round: `false`, and nothing written, when the round before it is no longer the
+    /// current one (another server paired this round first).
     pub async fn add_round(
         &self,
         id: &str,
         round: i64,
         boards: &[BoardRow],
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
+        let claimed =
+            sqlx::query("UPDATE tournaments SET round = $2 WHERE id = $1 AND round = $2 - 1")
+                .bind(id)
+                .bind(round)
+                .execute(&mut *tx)
+                .await?;
+        if claimed.rows_affected() != 1 {
+            return Ok(false);
+        }
         for b in boards {
             let insert = sqlx::query(
                 "INSERT INTO tournament_boards (tournament_id, round, board, black, white,
@@ -348,13 +358,8 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        sqlx::query("UPDATE tournaments SET round = $2 WHERE id = $1")
-            .bind(id)
-            .bind(round)
-            .execute(&mut *tx)
-            .await?;
         tx.commit().await?;
-        Ok(())
+        Ok(true)
     }
 
     pub async fn set_board_game(
