@@ -3,8 +3,7 @@
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 /// A name's length, in characters.
 pub const NAME_LENGTH: std::ops::RangeInclusive<usize> = 2..=20;
@@ -12,8 +11,9 @@ pub const NAME_LENGTH: std::ops::RangeInclusive<usize> = 2..=20;
 pub const MIN_PASSWORD: usize = 8;
 /// The longest password: hashing is costly, and a longer one adds nothing.
 pub const MAX_PASSWORD: usize = 256;
-/// Failed sign-ins for one name within [`GUARD_WINDOW_MS`] before it is refused for a while.
-pub const MAX_FAILURES: usize = 10;
+/// Failed sign-ins for one name within [`GUARD_WINDOW_MS`] before it is refused for a while
+/// (counted in the database: the limit holds across the servers sharing it).
+pub const MAX_FAILURES: i64 = 10;
 pub const GUARD_WINDOW_MS: i64 = 60_000;
 
 /// Names nobody may take: the site's own, its bots', and words the page uses.
@@ -145,45 +145,10 @@ pub fn verify_password(password: &str, hash: Option<&str>) -> bool {
     matches && real
 }
 
-/// Counts failed sign-ins a name, in memory: after [`MAX_FAILURES`] within a minute
-/// the name is refused until the oldest failure is a minute old.
-#[derive(Default)]
-pub struct SignInGuard {
-    failures: Mutex<HashMap<String, VecDeque<i64>>>,
-}
-
-/// The most names the guard remembers; past it, names with no recent failure go first.
-const GUARD_NAMES: usize = 100_000;
-
-impl SignInGuard {
-    /// Whether the name may try now.
-    pub fn allows(&self, key: &str, now: i64) -> bool {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        match failures.get_mut(key) {
-            Some(times) => {
-                times.retain(|&t| now - t < GUARD_WINDOW_MS);
-                times.len() < MAX_FAILURES
-            }
-            None => true,
-        }
-    }
-
-    pub fn failed(&self, key: &str, now: i64) {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if failures.len() >= GUARD_NAMES {
-            failures.retain(|_, times| times.back().is_some_and(|&t| now - t < GUARD_WINDOW_MS));
-        }
-        let times = failures.entry(key.to_string()).or_default();
-        times.push_back(now);
-        while times.len() > MAX_FAILURES {
-            times.pop_front();
-        }
-    }
-
-    pub fn succeeded(&self, key: &str) {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        failures.remove(key);
-    }
+/// The name a failed sign-in is counted under: its key, cut to a length no name has (a
+/// longer one can never sign in, and is not kept whole).
+pub fn guard_key(key: &str) -> String {
+    key.chars().take(64).collect()
 }
 
 #[cfg(test)]
@@ -248,20 +213,5 @@ mod tests {
         assert!(!verify_password("wrong horse", Some(&hash)));
         assert!(!verify_password("a password nobody has", None));
         assert!(!verify_password("anything", Some("")));
-    }
-
-    #[test]
-    fn the_guard_refuses_a_name_after_ten_failures_in_a_minute() {
-        let guard = SignInGuard::default();
-        for i in 0..MAX_FAILURES as i64 {
-            assert!(guard.allows("ann", 1_000 + i));
-            guard.failed("ann", 1_000 + i);
-        }
-        assert!(!guard.allows("ann", 2_000));
-        assert!(guard.allows("bob", 2_000), "other names are not touched");
-        // A minute after the first failure, one more try.
-        assert!(guard.allows("ann", 1_000 + GUARD_WINDOW_MS));
-        guard.succeeded("ann");
-        assert!(guard.allows("ann", 2_000));
     }
 }

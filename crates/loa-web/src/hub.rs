@@ -3,7 +3,6 @@
 //! the game, written to the database, then told to the watchers; and after it the hub
 //! starts what the game needs next (the engine's move, the watch on a flag).
 
-use crate::accounts::SignInGuard;
 use crate::clock::now_ms;
 use crate::engine_pool::{Cancel, EnginePool};
 use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
@@ -63,8 +62,6 @@ pub type HubResult<T> = Result<T, HubError>;
 pub struct Hub {
     pub store: Store,
     pub pool: EnginePool,
-    /// Failed sign-ins by name.
-    pub sign_ins: SignInGuard,
     /// Told whenever the lobby's seeks change.
     pub lobby: broadcast::Sender<()>,
     /// Runs the tournaments; told the id of each tournament that changes.
@@ -80,7 +77,6 @@ impl Hub {
         Arc::new(Hub {
             store,
             pool,
-            sign_ins: SignInGuard::default(),
             lobby: broadcast::channel(16).0,
             director: crate::director::Director::default(),
             mail: crate::mail::Mail::default(),

@@ -134,8 +134,13 @@ pub async fn sign_in_with_password(
     Body(request): Body<SignIn>,
 ) -> ApiResult<Json<Me>> {
     let key = accounts::key_of(&request.name);
+    let guarded = accounts::guard_key(&key);
     let now = now_ms();
-    if !hub.sign_ins.allows(&key, now) {
+    let recent = hub
+        .store
+        .sign_in_failures(&guarded, now - accounts::GUARD_WINDOW_MS)
+        .await?;
+    if recent >= accounts::MAX_FAILURES {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too many failed sign-ins for this name: wait a minute",
@@ -155,12 +160,14 @@ pub async fn sign_in_with_password(
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     match account.filter(|_| verified) {
         Some(account) => {
-            hub.sign_ins.succeeded(&key);
+            hub.store.clear_sign_in_failures(&guarded).await?;
             sign_in(&session, &account).await?;
             Ok(Json(Me::of(account)))
         }
         None => {
-            hub.sign_ins.failed(&key, now);
+            hub.store
+                .note_sign_in_failure(&guarded, now, now - accounts::GUARD_WINDOW_MS)
+                .await?;
             Err(wrong_name_or_password())
         }
     }

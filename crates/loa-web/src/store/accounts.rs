@@ -306,6 +306,48 @@ impl Store {
     }
 }
 
+impl Store {
+    /// How many sign-ins failed for a name since `since`.
+    pub async fn sign_in_failures(&self, name_key: &str, since: i64) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM sign_in_failures WHERE name_key = $1 AND at > $2",
+        )
+        .bind(name_key)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// Counts a failed sign-in, and forgets every failure from before `forget_before`.
+    pub async fn note_sign_in_failure(
+        &self,
+        name_key: &str,
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM sign_in_failures WHERE at <= $1")
+            .bind(forget_before)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO sign_in_failures (name_key, at) VALUES ($1, $2)")
+            .bind(name_key)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn clear_sign_in_failures(&self, name_key: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sign_in_failures WHERE name_key = $1")
+            .bind(name_key)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -344,6 +386,32 @@ mod tests {
                 .await
                 .unwrap()
                 .is_some());
+        }
+    }
+
+    #[tokio::test]
+    async fn failed_sign_ins_are_counted_by_name_for_a_while_and_cleared() {
+        for db in super::super::testing::every_database().await {
+            let (store, other_server) = (db.open().await, db.open().await);
+            for at in 1_000..1_010 {
+                store
+                    .note_sign_in_failure("ann", at, at - 60_000)
+                    .await
+                    .unwrap();
+            }
+            // Every server counts the same failures.
+            assert_eq!(other_server.sign_in_failures("ann", 0).await.unwrap(), 10);
+            assert_eq!(store.sign_in_failures("bob", 0).await.unwrap(), 0);
+            // A minute on, the oldest no longer count, and are forgotten.
+            assert_eq!(store.sign_in_failures("ann", 1_004).await.unwrap(), 5);
+            store
+                .note_sign_in_failure("bob", 61_005, 1_005)
+                .await
+                .unwrap();
+            assert_eq!(store.sign_in_failures("ann", 0).await.unwrap(), 4);
+            store.clear_sign_in_failures("ann").await.unwrap();
+            assert_eq!(store.sign_in_failures("ann", 0).await.unwrap(), 0);
+            assert_eq!(store.sign_in_failures("bob", 0).await.unwrap(), 1);
         }
     }
 }
