@@ -34,5 +34,7 @@ mod tests;
 
 pub use mail::{mail_address, smtp_url};
 pub use server::{public_url, run, Config, Server};
+#[cfg(feature = "testing")]
+pub use store::testing;
 pub use store::Database;
 pub use tournament::championship::Championship;

@@ -16,7 +16,7 @@ mod ratings;
 mod sessions;
 mod tournaments;
 
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use accounts::AccountRow;

@@ -61,6 +61,15 @@ impl TestDatabase {
         })
     }
 
+    /// [`TestDatabase::postgres`] for a test without a runtime of its own.
+    pub fn postgres_blocking() -> Option<TestDatabase> {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime")
+            .block_on(TestDatabase::postgres())
+    }
+
     /// The database the web tests run on: PostgreSQL when `LOA_TEST_DATABASE=postgres`.
     pub async fn chosen() -> TestDatabase {
         match std::env::var("LOA_TEST_DATABASE").as_deref() {
