@@ -305,8 +305,11 @@ pub async fn digests(hub: &Arc<Hub>, now: i64) -> Result<(), StoreError> {
     let Some(config) = hub.mail.config() else {
         return Ok(());
     };
-    for due in hub.store.digests_due(now - REMINDER_MS).await? {
-        hub.store.note_digest(due.account_id, now).await?;
+    let before = now - REMINDER_MS;
+    for due in hub.store.digests_due(before).await? {
+        if !hub.store.note_digest(due.account_id, now, before).await? {
+            continue;
+        }
         let waiting = match crate::waiting::games_waiting(hub, due.account_id).await {
             Ok(waiting) => waiting,
             Err(HubError::Store(err)) => return Err(err),

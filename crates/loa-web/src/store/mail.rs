@@ -432,13 +432,24 @@ impl Store {
             .collect()
     }
 
-    pub async fn note_digest(&self, account: i64, now: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE accounts SET digest_at = $2 WHERE id = $1")
-            .bind(account)
-            .bind(now)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+    /// Claims an account's digest for now: `false` when it was sent since `before` (by
+    /// another server sharing the database), so that one server sends it.
+    pub async fn note_digest(
+        &self,
+        account: i64,
+        now: i64,
+        before: i64,
+    ) -> Result<bool, StoreError> {
+        let claimed = sqlx::query(
+            "UPDATE accounts SET digest_at = $2
+             WHERE id = $1 AND (digest_at IS NULL OR digest_at < $3)",
+        )
+        .bind(account)
+        .bind(now)
+        .bind(before)
+        .execute(&self.pool)
+        .await?;
+        Ok(claimed.rows_affected() == 1)
     }
 }
 
