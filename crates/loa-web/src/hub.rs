@@ -286,12 +286,17 @@ impl Hub {
                 Heard::Event(Event::Game { id, version }) => {
                     let open = self.games().get(&id).cloned();
                     if let Some(open) = open {
-                        let mut live = open.game.lock().await;
-                        if live.version < version {
-                            if let Err(err) = self.refresh(&open, &mut live).await {
-                                tracing::warn!("game {id} changed on another server: {err}");
+                        // Apart: a game whose lock is held (its own change being written)
+                        // keeps no other game's watchers waiting.
+                        let hub = Arc::clone(&self);
+                        tokio::spawn(async move {
+                            let mut live = open.game.lock().await;
+                            if live.version < version {
+                                if let Err(err) = hub.refresh(&open, &mut live).await {
+                                    tracing::warn!("game {id} changed on another server: {err}");
+                                }
                             }
-                        }
+                        });
                     }
                 }
                 Heard::Event(Event::Lobby) => {
