@@ -62,6 +62,7 @@ impl TestDatabase {
     }
 
     /// [`TestDatabase::postgres`] for a test without a runtime of its own.
+    #[cfg(feature = "testing")]
     pub fn postgres_blocking() -> Option<TestDatabase> {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
