@@ -367,6 +367,39 @@ fn the_socket_checks_its_origin_and_sends_each_change() {
 }
 
 #[test]
+fn behind_a_proxy_the_socket_is_open_to_the_public_urls_pages() {
+    let (_dir, path) = db();
+    // A proxy that passes its own Host on: the origin compared is the public URL's.
+    let server = Server::start_with(&path, &["--public-url", "https://loa.example"]);
+    let created = server.create(two_people());
+    let url = format!(
+        "{}/api/games/{}/socket",
+        server.base.replace("http://", "ws://"),
+        id_of(&created)
+    );
+    let connect = |origin: &str| {
+        let mut request =
+            tungstenite::client::IntoClientRequest::into_client_request(url.as_str()).unwrap();
+        request
+            .headers_mut()
+            .insert("origin", origin.parse().unwrap());
+        tungstenite::connect(request)
+    };
+    let (mut socket, _) = connect("https://loa.example").expect("the site's page may");
+    let first: Value = serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
+    assert_eq!(first["ply"], 0);
+    for foreign in ["http://evil.example", server.base.as_str()] {
+        match connect(foreign) {
+            Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 403),
+            other => panic!(
+                "{foreign}'s socket must be refused: {:?}",
+                other.map(|_| ())
+            ),
+        }
+    }
+}
+
+#[test]
 fn offers_takebacks_and_resignation() {
     let (_dir, path) = db();
     let server = Server::start(&path);
@@ -488,6 +521,28 @@ fn a_url_for_the_database_is_postgres_or_refused_and_makes_no_folder() {
 }
 
 #[test]
+fn a_sqlite_file_serves_one_server() {
+    let (dir, path) = db();
+    let first = Server::start(&path);
+    let out = common::loa_in(
+        dir.path(),
+        &["serve", "--port", "0", "--db", path.to_str().unwrap()],
+        "",
+        common::HANG,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("is in use by another loa serve: a SQLite file serves one server"),
+        "{err}"
+    );
+    // Once the first is gone (kill -9 too), the file is free.
+    first.kill();
+    let again = Server::start(&path);
+    assert_eq!(again.get("/api/games"), serde_json::json!([]));
+}
+
+#[test]
 fn a_port_in_use_is_said_before_any_folder_is_made() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
@@ -518,5 +573,6 @@ fn a_database_that_cannot_be_opened_is_said_once() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out).to_lowercase();
     assert!(err.starts_with("error: cannot open the database"), "{err}");
-    assert_eq!(err.matches("unable to open").count(), 1, "{err}");
+    assert!(err.contains("is a directory"), "{err}");
+    assert_eq!(err.matches("cannot open").count(), 1, "{err}");
 }

@@ -90,12 +90,30 @@ impl FromRequestParts<Arc<Hub>> for Viewer {
 
 /// Refuses a request that changes something, carries the session cookie and comes from
 /// another site's page (its `Origin` is not this site's): the browser would otherwise
-/// act as the signed-in person for that page.
+/// act as the signed-in person for that page. A socket (a WebSocket's upgrade) is refused
+/// to another site's page whether signed in or not. This site's origin is the public
+/// URL's when the server has one (a proxy may rewrite `Host`), else the `Host` asked.
 pub async fn refuse_cross_site(
     State(own_origin): State<Option<Arc<str>>>,
     request: Request,
     next: Next,
 ) -> Response {
+    let headers = request.headers();
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let socket = headers
+        .get(header::UPGRADE)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
+    if socket {
+        // Programs that send no `Origin` are not browsers, and may.
+        return match origin {
+            Some(origin) if !is_own_origin(origin, own_origin.as_deref(), host) => {
+                ApiError::forbidden("this socket is open to this server's pages only")
+                    .into_response()
+            }
+            _ => next.run(request).await,
+        };
+    }
     let safe = matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
@@ -103,9 +121,6 @@ pub async fn refuse_cross_site(
     if safe || !carries_session(&request) {
         return next.run(request).await;
     }
-    let headers = request.headers();
-    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     let same_site = match origin {
         // Not sent by a browser's cross-site request: a program, or an old browser's
         // same-site form.
@@ -113,10 +128,7 @@ pub async fn refuse_cross_site(
             .get("sec-fetch-site")
             .and_then(|v| v.to_str().ok())
             .is_none_or(|site| site != "cross-site"),
-        Some(origin) => match &own_origin {
-            Some(own) => origin == &**own,
-            None => host.is_some_and(|host| origin_host(origin) == Some(host)),
-        },
+        Some(origin) => is_own_origin(origin, own_origin.as_deref(), host),
     };
     if same_site {
         next.run(request).await
@@ -137,6 +149,14 @@ fn carries_session(request: &Request) -> bool {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .any(|c| c.trim_start().starts_with(SESSION_COOKIE))
+}
+
+/// Whether a page's `Origin` is this site's.
+fn is_own_origin(origin: &str, own_origin: Option<&str>, host: Option<&str>) -> bool {
+    match own_origin {
+        Some(own) => origin == own,
+        None => host.is_some_and(|host| origin_host(origin) == Some(host)),
+    }
 }
 
 /// `host:port` of an origin such as `https://example.org:8080`.

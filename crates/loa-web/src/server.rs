@@ -223,6 +223,8 @@ pub struct Server {
     listener: tokio::net::TcpListener,
     hub: Arc<Hub>,
     public_url: Option<String>,
+    /// A SQLite file, locked while this server runs: one file serves one server.
+    _sole_user: Option<std::fs::File>,
 }
 
 impl Server {
@@ -240,6 +242,10 @@ impl Server {
                     .with_context(|| format!("cannot make the folder {}", dir.display()))?;
             }
         }
+        let sole_user = match &config.db {
+            crate::store::Database::File(path) => Some(lock_database_file(path)?),
+            crate::store::Database::Postgres(_) => None,
+        };
         let store = Store::open(&config.db)
             .await
             .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", config.db))?;
@@ -278,6 +284,7 @@ impl Server {
             listener,
             hub,
             public_url: config.public_url.clone(),
+            _sole_user: sole_user,
         })
     }
 
@@ -328,6 +335,32 @@ impl Server {
             .with_graceful_shutdown(shutdown)
             .await?;
         Ok(())
+    }
+}
+
+/// Locks a SQLite database's file (made if missing) for this server alone: a second
+/// server on it would never hear of the first's changes. The lock is the kernel's
+/// (`flock`), gone with the process however it ends; SQLite's own locks, and a backup
+/// taken meanwhile, are not touched by it.
+fn lock_database_file(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(anyhow::anyhow!(
+            "the database {} is in use by another loa serve: a SQLite file serves one \
+             server (several servers share a PostgreSQL database: docs/deploy.md)",
+            path.display()
+        )),
+        Err(std::fs::TryLockError::Error(err)) => Err(anyhow::anyhow!(
+            "cannot lock the database {}: {err}",
+            path.display()
+        )),
     }
 }
 

@@ -4,13 +4,12 @@
 
 use crate::api::BlackScore;
 use crate::engine_pool::Cancel;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::hub::Hub;
 use crate::line::{LineSpec, Unknown};
 use crate::view::MoveView;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use loa_core::GameState;
 use loa_engine::{Info, SearchLimits, SearchRequest, TimeLimit};
@@ -24,33 +23,12 @@ pub const MAX_ANALYSIS: Duration = Duration::from_secs(60);
 /// The largest message the page may send.
 const MAX_MESSAGE: usize = 64 * 1024;
 
-/// A browser page may open a socket only from a page of this server: its `Origin` must
-/// name the host it asked. Programs that send no `Origin` are not browsers and may.
-fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
-    let Some(origin) = headers.get("origin") else {
-        return Ok(());
-    };
-    let host = headers.get("host").and_then(|h| h.to_str().ok());
-    let origin_host = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://").map(|(_, rest)| rest));
-    match (origin_host, host) {
-        (Some(o), Some(h)) if o == h => Ok(()),
-        _ => Err(ApiError::forbidden(
-            "this socket is open to this server's pages only",
-        )),
-    }
-}
-
 pub async fn game_socket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     viewer: crate::auth::Viewer,
-    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    check_origin(&headers)?;
     let open = hub.open(&id).await?;
     let account = viewer.id();
     if let Some(account) = account {
@@ -140,10 +118,8 @@ enum AnalysisMessage {
 /// The lobby's open seeks, sent whole when the socket opens and after every change.
 pub async fn lobby_socket(
     State(hub): State<Arc<Hub>>,
-    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    check_origin(&headers)?;
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .on_upgrade(move |mut socket| async move {
@@ -175,10 +151,8 @@ pub async fn lobby_socket(
 pub async fn tournament_socket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    check_origin(&headers)?;
     // The socket of a tournament that does not exist is refused before the upgrade.
     let _ = crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await?;
     Ok(upgrade
@@ -215,10 +189,8 @@ pub async fn tournament_socket(
 
 pub async fn analysis_socket(
     State(hub): State<Arc<Hub>>,
-    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    check_origin(&headers)?;
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| analysis_session(hub, socket)))

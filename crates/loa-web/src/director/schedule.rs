@@ -60,8 +60,8 @@ pub async fn next_edition(
         created_at: now,
         championship: Some(key.into()),
     };
-    hub.store.create_tournament(&row).await?;
-    Ok(Some(row.id))
+    // Another server sharing the database may have made it a moment before.
+    Ok(hub.store.create_edition(&row).await?.then_some(row.id))
 }
 
 /// After a restart: the games a crash left unmade, and the results of games that ended

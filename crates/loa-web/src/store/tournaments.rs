@@ -91,32 +91,49 @@ fn board_row(r: &AnyRow) -> Result<BoardRow, sqlx::Error> {
 
 impl Store {
     pub async fn create_tournament(&self, t: &TournamentRow) -> Result<(), StoreError> {
-        sqlx::query(
+        self.insert_tournament(t, "").await?;
+        Ok(())
+    }
+
+    /// Makes a championship's next edition: `false`, and nothing written, when one not
+    /// yet finished exists (another server made it).
+    pub async fn create_edition(&self, t: &TournamentRow) -> Result<bool, StoreError> {
+        self.insert_tournament(t, " ON CONFLICT DO NOTHING").await
+    }
+
+    async fn insert_tournament(
+        &self,
+        t: &TournamentRow,
+        on_conflict: &str,
+    ) -> Result<bool, StoreError> {
+        let insert = format!(
             "INSERT INTO tournaments (id, name, format, rounds, minutes, variant, rules, clock,
                 rated, creator, status, round, starts_at, started_at, finished_at, created_at,
                 championship)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-        )
-        .bind(&t.id)
-        .bind(&t.name)
-        .bind(&t.format)
-        .bind(t.rounds)
-        .bind(t.minutes)
-        .bind(&t.variant)
-        .bind(&t.rules)
-        .bind(&t.clock)
-        .bind(i64::from(t.rated))
-        .bind(t.creator)
-        .bind(&t.status)
-        .bind(t.round)
-        .bind(t.starts_at)
-        .bind(t.started_at)
-        .bind(t.finished_at)
-        .bind(t.created_at)
-        .bind(&t.championship)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+             {on_conflict}"
+        );
+        let inserted = sqlx::query(sqlx::AssertSqlSafe(insert))
+            .bind(&t.id)
+            .bind(&t.name)
+            .bind(&t.format)
+            .bind(t.rounds)
+            .bind(t.minutes)
+            .bind(&t.variant)
+            .bind(&t.rules)
+            .bind(&t.clock)
+            .bind(i64::from(t.rated))
+            .bind(t.creator)
+            .bind(&t.status)
+            .bind(t.round)
+            .bind(t.starts_at)
+            .bind(t.started_at)
+            .bind(t.finished_at)
+            .bind(t.created_at)
+            .bind(&t.championship)
+            .execute(&self.pool)
+            .await?;
+        Ok(inserted.rows_affected() == 1)
     }
 
     pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
@@ -442,5 +459,46 @@ impl Store {
         }
         tx.commit().await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_championship_has_one_edition_not_yet_finished() {
+        for db in super::super::testing::every_database().await {
+            let (store, other_server) = (db.open().await, db.open().await);
+            let organizer = store.bot_account("loa", 1).await.unwrap();
+            let edition = |id: &str| TournamentRow {
+                id: id.into(),
+                name: "Blitz".into(),
+                format: "swiss".into(),
+                rounds: 7,
+                minutes: None,
+                variant: "standard".into(),
+                rules: "draw".into(),
+                clock: "{}".into(),
+                rated: true,
+                creator: organizer.id,
+                status: "open".into(),
+                round: 0,
+                starts_at: Some(10),
+                started_at: None,
+                finished_at: None,
+                created_at: 1,
+                championship: Some("monthly-blitz".into()),
+            };
+            assert!(store.create_edition(&edition("e1")).await.unwrap());
+            // A second server making it at the same time makes nothing.
+            assert!(!other_server.create_edition(&edition("e2")).await.unwrap());
+            assert!(store.tournament("e2").await.unwrap().is_none());
+            store
+                .execute_raw("UPDATE tournaments SET status = 'finished' WHERE id = 'e1'")
+                .await
+                .unwrap();
+            assert!(other_server.create_edition(&edition("e2")).await.unwrap());
+        }
     }
 }
