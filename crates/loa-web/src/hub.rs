@@ -223,11 +223,7 @@ impl Hub {
                 self.refresh(open, &mut live).await?;
                 continue;
             }
-            copy.updated_at = now;
-            copy.version += 1;
-            *live = copy;
-            let view = live.view(now);
-            self.after_change(open, &live, &view);
+            let view = self.put_written(open, &mut live, copy, now);
             crate::mail::after_change(self, open, &live, &changed);
             let end = ended.then(|| crate::director::GameEnd::of(&live));
             // The game's lock is let go first: the director opens other games.
@@ -238,6 +234,22 @@ impl Hub {
             return Ok(Some(view));
         }
         Err(HubError::Contended)
+    }
+
+    /// Puts a copy of the game just written in its place, and tells the watchers.
+    fn put_written(
+        self: &Arc<Self>,
+        open: &Arc<OpenGame>,
+        live: &mut LiveGame,
+        mut copy: LiveGame,
+        now: i64,
+    ) -> GameView {
+        copy.updated_at = now;
+        copy.version += 1;
+        *live = copy;
+        let view = live.view(now);
+        self.after_change(open, live, &view);
+        view
     }
 
     /// A move to a player on vacation: their clock starts when the vacation ends.
@@ -399,11 +411,7 @@ impl Hub {
                 self.refresh(open, &mut live).await?;
                 continue;
             }
-            copy.updated_at = now;
-            copy.version += 1;
-            *live = copy;
-            let view = live.view(now);
-            self.after_change(open, &live, &view);
+            self.put_written(open, &mut live, copy, now);
             let next = rematch.game.lock().await;
             self.after_change(&rematch, &next, &next.view(now));
             drop(next);
