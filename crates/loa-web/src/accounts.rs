@@ -1,5 +1,6 @@
 //! Accounts: the rules for names and passwords, password hashes (argon2id), and the
-//! guard that slows down guessing. Nothing here knows of HTTP or SQL.
+//! limit on failed sign-ins that slows down guessing (its counts are the store's).
+//! Nothing here knows of HTTP or SQL.
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;

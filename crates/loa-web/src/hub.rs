@@ -600,10 +600,13 @@ impl Hub {
         self.games().values().cloned().collect()
     }
 
-    /// Opens every game whose clock runs, so that its flag falls on time even if nobody
-    /// looks at it (after a restart).
+    /// Opens every game whose clock runs and that is not held already, so that its flag
+    /// falls on time even if nobody looks at it (after a restart, or another server's
+    /// stop); answers how many it opened.
     pub async fn resume_clocks(self: &Arc<Self>) -> HubResult<usize> {
-        let ids = self.store.clocked_games_in_progress().await?;
+        let mut ids = self.store.clocked_games_in_progress().await?;
+        // A game held already has its flag watched.
+        ids.retain(|id| !self.games().contains_key(id));
         for id in &ids {
             let open = self.open(id).await?;
             let live = open.game.lock().await;

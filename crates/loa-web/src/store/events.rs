@@ -51,7 +51,7 @@ impl Store {
         event: &Event,
     ) -> Result<(), StoreError> {
         if self.dialect == Dialect::Postgres {
-            notify(&mut **tx, event).await?;
+            notify(&mut **tx, &self.origin, event).await?;
         }
         Ok(())
     }
@@ -59,7 +59,7 @@ impl Store {
     /// Tells the other servers now.
     pub async fn announce(&self, event: &Event) -> Result<(), StoreError> {
         if self.dialect == Dialect::Postgres {
-            notify(&self.pool, event).await?;
+            notify(&self.pool, &self.origin, event).await?;
         }
         Ok(())
     }
@@ -73,18 +73,23 @@ impl Store {
         };
         let mut listener = sqlx::postgres::PgListener::connect(url).await?;
         listener.listen(CHANNEL).await?;
-        Ok(Some(Listener { listener }))
+        Ok(Some(Listener {
+            listener,
+            origin: self.origin.clone(),
+        }))
     }
 }
 
 async fn notify<'e>(
     executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    origin: &str,
     event: &Event,
 ) -> Result<(), StoreError> {
     // pg_notify's void is not a type the Any driver reads: the row counts it instead.
     sqlx::query("SELECT COUNT(*) FROM (SELECT pg_notify($1, $2)) AS sent")
         .bind(CHANNEL)
-        .bind(event.payload())
+        // The sender first: a server passes over what it said itself.
+        .bind(format!("{origin} {}", event.payload()))
         .execute(executor)
         .await?;
     Ok(())
@@ -100,6 +105,8 @@ pub enum Heard {
 
 pub struct Listener {
     listener: sqlx::postgres::PgListener,
+    /// This server's id: its own events come back too, and are passed over.
+    origin: String,
 }
 
 impl Listener {
@@ -108,7 +115,12 @@ impl Listener {
         loop {
             match self.listener.try_recv().await {
                 Ok(Some(notification)) => {
-                    if let Some(event) = Event::parse(notification.payload()) {
+                    let heard = notification
+                        .payload()
+                        .split_once(' ')
+                        .filter(|(from, _)| *from != self.origin)
+                        .and_then(|(_, event)| Event::parse(event));
+                    if let Some(event) = heard {
                         return Heard::Event(event);
                     }
                 }
@@ -172,6 +184,11 @@ mod tests {
         );
         tx.commit().await.unwrap();
         assert_eq!(heard.next().await, Heard::Event(event));
+        // A server passes over its own events: only the other's lobby is heard.
+        other
+            .announce(&Event::Tournament("mine".into()))
+            .await
+            .unwrap();
         one.announce(&Event::Lobby).await.unwrap();
         assert_eq!(heard.next().await, Heard::Event(Event::Lobby));
         assert!(TestDatabase::sqlite()
