@@ -152,6 +152,15 @@ run_postgres() {
   start_server "$url" "$work/postgres.2"
   bench postgres "$one,$address"
   server_figures postgres
+  # The database's CPU: the postmaster and its processes (the servers' connections among
+  # them, still open).
+  local postmaster ticks
+  postmaster=$(head -1 "$pg_data/postmaster.pid")
+  ticks=$(getconf CLK_TCK)
+  { echo "$postmaster"; ps -o pid= --ppid "$postmaster"; } | while read -r pid; do
+    cat "/proc/$pid/stat" 2>/dev/null || true
+  done | awk -v t="$ticks" '{ sub(/.*\) /, ""); s += $12 + $13 }
+    END { printf "postgres\tPostgreSQL CPU s\t%.1f\n", s / t }' >>"$results"
   stop_servers
   server_logs postgres
   if grep -E 'ERROR|FATAL|PANIC' "$dir/log" >"$work/postgres.db-errors"; then

@@ -455,6 +455,7 @@ async fn run(plan: &Plan) -> Faults {
     // Play: the games' first moves spread over one think time, so that they do not all
     // come at once.
     let begun = Instant::now();
+    let (machine_before, client_before) = (machine_cpu(), client_cpu());
     let start = tokio::time::Instant::now() + Duration::from_millis(100);
     let plan_think = plan.think.max(Duration::from_millis(1));
     let players: Vec<_> = games
@@ -480,6 +481,7 @@ async fn run(plan: &Plan) -> Faults {
         .max()
         .unwrap_or(begun);
     let playing = last_answer.saturating_duration_since(begun + Duration::from_millis(100));
+    let (machine_after, client_after) = (machine_cpu(), client_cpu());
 
     // The sockets are given a while to deliver the last moves.
     let drain = Instant::now();
@@ -528,7 +530,17 @@ async fn run(plan: &Plan) -> Faults {
     let (mut other, mut same, mut end_to_end) = (Vec::new(), Vec::new(), Vec::new());
     let (mut moves, mut errors, mut unseen, mut out_of_order, mut closed) = (0, 0, 0, 0, 0);
     let mut status_counts: BTreeMap<String, usize> = BTreeMap::new();
-    for (task, watches) in reading.into_iter().zip(&watches) {
+    // Every move as each socket saw it, for a closer look: LOA_CLUSTER_RAW names the file.
+    let mut raw = std::env::var_os("LOA_CLUSTER_RAW").map(|path| {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(path).expect("the raw file"));
+        writeln!(
+            file,
+            "game\tply\tsocket\tmove server\tsocket server\tsent ms\tack ms\tseen ms after ack"
+        )
+        .unwrap();
+        file
+    });
+    for (g, (task, watches)) in reading.into_iter().zip(&watches).enumerate() {
         let (made, played, server, saved) = task.await.unwrap();
         moves += played.moves.len();
         if let Some((kind, error)) = &played.error {
@@ -583,6 +595,18 @@ async fn run(plan: &Plan) -> Faults {
                     continue;
                 };
                 let after = signed_ms(sent.answered, at);
+                if let Some(raw) = raw.as_mut() {
+                    writeln!(
+                        raw,
+                        "{g}\t{}\t{k}\t{}\t{}\t{:.3}\t{:.3}\t{after:.3}",
+                        i + 1,
+                        sent.server,
+                        watch.server,
+                        ms(sent.at.saturating_duration_since(begun)),
+                        ms(sent.answered - sent.at),
+                    )
+                    .unwrap();
+                }
                 if watch.server == sent.server {
                     same.push(after);
                 } else {
@@ -645,6 +669,20 @@ async fn run(plan: &Plan) -> Faults {
         format!("{:.1}", opened_in.as_secs_f64()),
     );
     figure("play s", format!("{:.1}", playing.as_secs_f64()));
+    // What the machine had to spare while the games were played (every process on it:
+    // the servers, the database, this client and anything else running).
+    let (busy, total) = (
+        machine_after.0 - machine_before.0,
+        machine_after.1 - machine_before.1,
+    );
+    figure(
+        "machine CPU busy while playing %",
+        format!("{:.0}", 100.0 * busy as f64 / total.max(1) as f64),
+    );
+    figure(
+        "client CPU s",
+        format!("{:.1}", (client_after - client_before) as f64 / 100.0),
+    );
     figure(
         "last sockets caught up s",
         format!("{:.2}", drained_in.as_secs_f64()),
@@ -676,6 +714,38 @@ async fn run(plan: &Plan) -> Faults {
         }
     }
     faults
+}
+
+/// The machine's busy and total CPU time so far, in ticks (Linux `/proc/stat`).
+fn machine_cpu() -> (u64, u64) {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+    let total: u64 = ticks.iter().take(8).sum();
+    let idle = ticks.get(3).unwrap_or(&0) + ticks.get(4).unwrap_or(&0);
+    (total - idle, total)
+}
+
+/// This process's CPU time so far (user and system), in ticks of 1/100 s (Linux).
+fn client_cpu() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command's name, which ends with the last ')'.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    // utime and stime are fields 14 and 15, the 12th and 13th after the name.
+    fields
+        .get(11..13)
+        .map_or(0, |f| f.iter().filter_map(|t| t.parse::<u64>().ok()).sum())
 }
 
 fn number(name: &str, default: usize) -> usize {
