@@ -23,6 +23,9 @@ const ENGINE_LEASE_MS: i64 = crate::levels::MAX_MOVETIME_MS as i64 + 15_000;
 
 /// How many times a change is tried on a game that other servers keep changing.
 const WRITE_ATTEMPTS: usize = 5;
+/// How many games changed on other servers are read again at once: half the database
+/// connections (PostgreSQL's pool holds 16), the other half left to the requests.
+const REFRESHES_AT_ONCE: usize = 8;
 
 /// An open game: the game, its watchers, the engine search and the flag watch it has.
 pub struct OpenGame {
@@ -293,6 +296,9 @@ impl Hub {
         let Some(mut listener) = self.store.listen().await? else {
             return Ok(());
         };
+        // Games are read again side by side, a few at a time: one at a time, each waiting
+        // for the game's lock and then the database, fell seconds behind under load.
+        let reading = Arc::new(tokio::sync::Semaphore::new(REFRESHES_AT_ONCE));
         loop {
             match listener.next().await {
                 Heard::Event(Event::Game { id, version }) => {
@@ -300,10 +306,17 @@ impl Hub {
                     if let Some(open) = open {
                         // Apart: a game whose lock is held (its own change being written)
                         // keeps no other game's watchers waiting.
+                        let reading = Arc::clone(&reading);
                         let hub = Arc::clone(&self);
                         tokio::spawn(async move {
+                            // Versions only go up: a later event's read, done first, leaves
+                            // this one nothing to do.
                             let mut live = open.game.lock().await;
                             if live.version < version {
+                                let _turn = reading
+                                    .acquire()
+                                    .await
+                                    .expect("the semaphore is never closed");
                                 if let Err(err) = hub.refresh(&open, &mut live).await {
                                     tracing::warn!("game {id} changed on another server: {err}");
                                 }
