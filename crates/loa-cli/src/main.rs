@@ -11,6 +11,7 @@ mod perft;
 mod play;
 mod record_file;
 mod replay;
+mod report;
 mod serve;
 mod setup;
 mod solve;
@@ -49,6 +50,9 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Check a game record (SGF or PGN) move by move and print the final position.
     Replay(replay::ReplayArgs),
+    /// Judge every move of a recorded game: evaluations, mistakes with the better move,
+    /// each side's accuracy; write the record again with them as comments.
+    Report(report::ReportArgs),
     /// Serve the web page: play the engine or each other, analyse, replay records.
     Serve(serve::ServeArgs),
     /// Prove a position won, lost or drawn with proof-number search; write the proof.
@@ -74,6 +78,7 @@ fn main() {
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Report(args) => report::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Solve(args) => solve::run(args),
         Command::VerifyProof(args) => solve::verify(args),

@@ -27,6 +27,7 @@
 use crate::{
     BoardSize, Color, Game, GameState, Move, Outcome, Position, RuleSet, Variant, VariantPosition,
 };
+use std::collections::BTreeMap;
 use std::fmt;
 
 mod encoding;
@@ -143,6 +144,9 @@ pub struct GameRecord {
     pub time_control: Option<String>,
     /// Any other tags, kept in order.
     pub extra: Vec<(String, String)>,
+    /// Comments written after moves, by the move's index (from 0): a game report's.
+    /// Records are read without their comments.
+    pub comments: BTreeMap<usize, String>,
 }
 
 impl GameRecord {
@@ -161,6 +165,7 @@ impl GameRecord {
             termination: None,
             time_control: None,
             extra: Vec::new(),
+            comments: BTreeMap::new(),
         }
     }
 
@@ -178,6 +183,7 @@ impl GameRecord {
             termination: game.outcome().map(|o| o.reason.to_string()),
             time_control: None,
             extra: Vec::new(),
+            comments: BTreeMap::new(),
         }
     }
 

@@ -85,11 +85,16 @@ pub fn write(record: &GameRecord) -> String {
     let mut units: Vec<String> = Vec::with_capacity(record.moves.len() + 1);
     for (i, mv) in record.moves.iter().enumerate() {
         let (n, side) = moves::number(first, i);
-        units.push(match (side, i) {
-            (crate::Color::Black, _) => format!("{n}. {mv}"),
-            (crate::Color::White, 0) => format!("{n}... {mv}"),
-            (crate::Color::White, _) => mv.to_string(),
+        // After a comment, White's move says its number again.
+        let after_comment = i > 0 && record.comments.contains_key(&(i - 1));
+        units.push(match side {
+            crate::Color::Black => format!("{n}. {mv}"),
+            crate::Color::White if i == 0 || after_comment => format!("{n}... {mv}"),
+            crate::Color::White => mv.to_string(),
         });
+        if let Some(comment) = record.comments.get(&i) {
+            units.push(format!("{{{}}}", comment_text(comment)));
+        }
     }
     units.push(record.result.pgn().to_string());
     let mut line = String::new();
@@ -107,6 +112,19 @@ pub fn write(record: &GameRecord) -> String {
     out.push_str(&line);
     out.push_str("\n\n");
     out
+}
+
+/// A comment's text: it ends at the first `}`, which it cannot hold; one line.
+fn comment_text(comment: &str) -> String {
+    comment
+        .chars()
+        .map(|c| match c {
+            '}' => ')',
+            '{' => '(',
+            '\n' | '\r' => ' ',
+            c => c,
+        })
+        .collect()
 }
 
 /// A tag value: `\` and `"` escaped, line breaks turned into spaces.
@@ -129,6 +147,34 @@ fn escape(value: &str) -> String {
 mod tests {
     use super::*;
     use crate::Position;
+
+    #[test]
+    fn comments_follow_their_moves() {
+        let start = Position::startpos();
+        let mut record = GameRecord::new(start, crate::RuleSet::Draw);
+        let mut game = crate::Game::new(start, crate::RuleSet::Draw);
+        for text in ["b1-d3", "a2-c2", "g1-g3"] {
+            record.moves.push(game.play_text(text).unwrap());
+        }
+        record
+            .comments
+            .insert(0, "[%eval 0.12] A {brace}\nand a line".to_string());
+        record.comments.insert(2, "last".to_string());
+        let pgn = write(&record);
+        assert!(
+            pgn.contains(
+                "1. b1-d3 {[%eval 0.12] A (brace) and a line} 1... a2-c2 2. g1-g3 {last} *"
+            ),
+            "{pgn}"
+        );
+        // Read back, the moves are the same; the comments are not read.
+        let read = crate::record::read_games(&pgn)
+            .next()
+            .unwrap()
+            .unwrap()
+            .record;
+        assert_eq!(read.moves, record.moves);
+    }
 
     #[test]
     fn white_first_starts_with_an_ellipsis() {

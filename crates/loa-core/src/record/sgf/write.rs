@@ -142,7 +142,7 @@ pub fn write(record: &GameRecord) -> String {
 
     let mut side = start.side_to_move();
     let mut line = String::new();
-    for mv in &record.moves {
+    for (i, mv) in record.moves.iter().enumerate() {
         let mut text = if mv.is_pass() {
             "pass".to_string()
         } else {
@@ -152,7 +152,10 @@ pub fn write(record: &GameRecord) -> String {
         if let Some(square) = mv.drop() {
             let _ = write!(text, "@{square}");
         }
-        let node = format!(";{}[{text}]", if side == Color::Black { 'B' } else { 'W' });
+        let mut node = format!(";{}[{text}]", if side == Color::Black { 'B' } else { 'W' });
+        if let Some(comment) = record.comments.get(&i) {
+            let _ = write!(node, "C[{}]", escape(comment));
+        }
         if line.len() + node.len() > 78 {
             out.push('\n');
             out.push_str(&line);
@@ -197,6 +200,29 @@ fn escape(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_follow_their_moves() {
+        let start = crate::Position::startpos();
+        let mut record = GameRecord::new(start, crate::RuleSet::Draw);
+        let mut game = crate::Game::new(start, crate::RuleSet::Draw);
+        for text in ["b1-d3", "a2-c2"] {
+            record.moves.push(game.play_text(text).unwrap());
+        }
+        record.comments.insert(1, "Blunder] \\ b1".to_string());
+        let sgf = write(&record);
+        assert!(
+            sgf.contains(";B[b1-d3];W[a2-c2]C[Blunder\\] \\\\ b1]"),
+            "{sgf}"
+        );
+        let read = crate::record::read_games(&sgf)
+            .next()
+            .unwrap()
+            .unwrap()
+            .record;
+        assert_eq!(read.moves, record.moves);
+        assert!(read.extra.is_empty(), "{:?}", read.extra);
+    }
 
     #[test]
     fn time_controls() {
