@@ -1,19 +1,75 @@
 //! The engine in the server: searches run through a bounded pool, no more at once than
 //! the machine has cores; the rest wait their turn. Each search is bounded in time by its
-//! limits and can be cancelled at any moment, waiting or running.
+//! limits and can be cancelled at any moment, waiting or running. Background work (game
+//! reports) takes a place only when no search of live play waits, and gives it back at
+//! once when one comes.
 
 use loa_engine::{Engine, Info, SearchHandle, SearchRequest, SearchResult};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::{oneshot, Notify, Semaphore};
+use std::time::Duration;
+use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 
 /// The hash table of each engine in the pool.
 const HASH_MB: usize = 16;
+/// How often background work waiting for a place looks again.
+const BACKGROUND_POLL: Duration = Duration::from_millis(50);
 
 pub struct EnginePool {
+    size: usize,
     permits: Semaphore,
     /// Engines not in use, kept for their tables' memory.
     idle: Mutex<Vec<Engine>>,
+    /// Searches of live play waiting for a place.
+    waiting: AtomicUsize,
+    /// The stop flags of the background work holding places.
+    background: Mutex<Vec<Arc<AtomicBool>>>,
+}
+
+/// A place in the pool held by background work, until dropped; live play may ask it to
+/// stop at any moment (its stop flag), after which its work is to be done again.
+pub struct BackgroundPlace<'a> {
+    pool: &'a EnginePool,
+    stop: Arc<AtomicBool>,
+    _permit: SemaphorePermit<'a>,
+}
+
+impl BackgroundPlace<'_> {
+    /// The flag the background search watches.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Whether live play took the place back while the work ran.
+    pub fn was_stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+}
+
+impl Drop for BackgroundPlace<'_> {
+    fn drop(&mut self) {
+        self.pool
+            .background
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|stop| !Arc::ptr_eq(stop, &self.stop));
+    }
+}
+
+/// Counts a search of live play as waiting while it lives.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn new(count: &'a AtomicUsize) -> Waiting<'a> {
+        count.fetch_add(1, Ordering::AcqRel);
+        Waiting(count)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Cancels a search, before it starts or while it runs.
@@ -59,8 +115,49 @@ impl EnginePool {
     /// A pool running at most `size` searches at once.
     pub fn new(size: usize) -> EnginePool {
         EnginePool {
+            size: size.max(1),
             permits: Semaphore::new(size.max(1)),
             idle: Mutex::new(Vec::new()),
+            waiting: AtomicUsize::new(0),
+            background: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// How many searches run at once.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// A place for background work, when one is free and no search of live play waits.
+    pub async fn background(&self) -> BackgroundPlace<'_> {
+        loop {
+            if self.waiting.load(Ordering::Acquire) == 0 {
+                if let Ok(permit) = self.permits.try_acquire() {
+                    let stop = Arc::new(AtomicBool::new(false));
+                    self.background
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(Arc::clone(&stop));
+                    return BackgroundPlace {
+                        pool: self,
+                        stop,
+                        _permit: permit,
+                    };
+                }
+            }
+            tokio::time::sleep(BACKGROUND_POLL).await;
+        }
+    }
+
+    /// Asks all background work to give its places back.
+    fn stop_background(&self) {
+        for stop in self
+            .background
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            stop.store(true, Ordering::Release);
         }
     }
 
@@ -72,10 +169,15 @@ impl EnginePool {
         on_info: impl FnMut(&Info) + Send + 'static,
         cancel: &Arc<Cancel>,
     ) -> Option<SearchResult> {
+        let waiting = Waiting::new(&self.waiting);
+        if self.permits.available_permits() == 0 {
+            self.stop_background();
+        }
         let _permit = tokio::select! {
             permit = self.permits.acquire() => permit.ok()?,
             () = cancel.cancelled() => return None,
         };
+        drop(waiting);
         if cancel.is_cancelled() {
             return None;
         }
@@ -122,6 +224,34 @@ mod tests {
             limits,
             until_stopped: false,
         }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn live_play_takes_a_background_place_back() {
+        let pool = Arc::new(EnginePool::new(1));
+        let place = pool.background().await;
+        assert!(!place.was_stopped());
+        let live = {
+            let pool = Arc::clone(&pool);
+            tokio::spawn(async move {
+                let limits = SearchLimits {
+                    depth: Some(1),
+                    ..SearchLimits::default()
+                };
+                pool.search(request(limits), |_| {}, &Cancel::new()).await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Asked back; the live search runs once it is given back.
+        assert!(place.was_stopped());
+        assert!(!live.is_finished());
+        drop(place);
+        assert!(live.await.unwrap().is_some());
+        // Free again: background work takes it, unstopped.
+        let again = tokio::time::timeout(Duration::from_secs(2), pool.background())
+            .await
+            .expect("a free place is taken");
+        assert!(!again.was_stopped());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

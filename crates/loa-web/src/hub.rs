@@ -71,6 +71,8 @@ pub struct Hub {
     pub director: crate::director::Director,
     /// The site's outgoing mail, if it sends any.
     pub mail: crate::mail::Mail,
+    /// Told when a game's report is queued here, to wake the report workers.
+    pub reports_queued: tokio::sync::Notify,
     ratings_lock: tokio::sync::Mutex<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
@@ -83,6 +85,7 @@ impl Hub {
             lobby: broadcast::channel(16).0,
             director: crate::director::Director::default(),
             mail: crate::mail::Mail::default(),
+            reports_queued: tokio::sync::Notify::new(),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),
         })
@@ -208,6 +211,7 @@ impl Hub {
                 self.keep_vacation(&mut copy, now).await?;
             }
             let ended = copy.is_over() && !live.is_over();
+            changed.queue_report = ended && crate::reports::worth_reporting(&copy);
             // Ratings are read and written under one lock: two games of a player ending
             // at once must each start from the rating the other wrote.
             let rating = if copy.rated && ended {
@@ -227,6 +231,9 @@ impl Hub {
                 continue;
             }
             let view = self.put_written(open, &mut live, copy, now);
+            if changed.queue_report {
+                self.reports_queued.notify_waiters();
+            }
             crate::mail::after_change(self, open, &live, &changed);
             let end = ended.then(|| crate::director::GameEnd::of(&live));
             // The game's lock is let go first: the director opens other games.

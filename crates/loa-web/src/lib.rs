@@ -20,6 +20,7 @@ mod meta;
 mod page;
 mod pairing;
 mod ratings;
+mod reports;
 mod server;
 mod setup;
 mod store;

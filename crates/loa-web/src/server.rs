@@ -177,6 +177,10 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/games/{id}/rematch", post(api::rematch))
         .route("/api/games/{id}/chat", post(api::chat))
         .route("/api/games/{id}/record", get(api::record))
+        .route(
+            "/api/games/{id}/report",
+            get(api::get_report).post(api::request_report),
+        )
         .route("/api/games/{id}/socket", get(ws::game_socket))
         .route("/api/analysis", get(ws::analysis_socket))
         .route("/api/position", post(api::describe_position))
@@ -329,6 +333,7 @@ impl Server {
         }
         crate::director::spawn(&self.hub);
         crate::mail::spawn_ticker(&self.hub);
+        crate::reports::start_workers(&self.hub, self.hub.pool.size());
         self.hub.store.sessions().sweep_expired();
         let app = router(self.hub, self.public_url.as_deref());
         axum::serve(self.listener, app)

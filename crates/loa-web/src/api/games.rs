@@ -378,8 +378,9 @@ pub async fn record(
     ApiQuery(query): ApiQuery<RecordQuery>,
 ) -> ApiResult<Response> {
     let open = hub.open(&id).await?;
-    let live = open.game.lock().await;
-    let record = record_of(&live);
+    let mut record = record_of(&*open.game.lock().await);
+    // A finished report's judgements go with the moves.
+    record.comments = super::report_comments(&hub, &id).await?;
     let (text, kind, ext) = match query.format.as_deref().unwrap_or("pgn") {
         "pgn" => (record.to_pgn(), "application/x-chess-pgn", "pgn"),
         "sgf" => (record.to_sgf(), "application/x-go-sgf", "sgf"),

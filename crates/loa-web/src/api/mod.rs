@@ -11,6 +11,7 @@ mod mail;
 mod pairing;
 mod players;
 mod positions;
+mod reports;
 mod tournaments;
 mod vacation;
 
@@ -21,6 +22,7 @@ pub use mail::*;
 pub use pairing::*;
 pub use players::*;
 pub use positions::*;
+pub use reports::*;
 pub use tournaments::*;
 pub use vacation::*;
 

@@ -87,6 +87,8 @@ pub struct Changed {
     pub ratings: Vec<RatingUpdate>,
     /// Lines said.
     pub chat: Vec<ChatRow>,
+    /// The game ended with this change and is to be reported on.
+    pub queue_report: bool,
 }
 
 impl Changed {
@@ -98,6 +100,7 @@ impl Changed {
             seats: Vec::new(),
             ratings: Vec::new(),
             chat: Vec::new(),
+            queue_report: false,
         }
     }
 
@@ -109,6 +112,7 @@ impl Changed {
             seats: &self.seats,
             ratings: &self.ratings,
             chat: &self.chat,
+            queue_report: self.queue_report,
         }
     }
 }

@@ -99,6 +99,8 @@ pub struct Change<'a> {
     pub ratings: &'a [super::RatingUpdate],
     /// Lines said.
     pub chat: &'a [ChatRow],
+    /// The game ended with this change: its report is queued with it.
+    pub queue_report: bool,
 }
 
 impl Store {
@@ -230,6 +232,9 @@ impl Store {
             if !super::ratings::write(&mut tx, update, &row.id, row.updated_at).await? {
                 return Ok(false);
             }
+        }
+        if change.queue_report {
+            super::reports::queue_in(&mut tx, &row.id, row.updated_at).await?;
         }
         self.announce_in(
             &mut tx,

@@ -13,6 +13,7 @@ mod games;
 mod mail;
 mod pairing;
 mod ratings;
+mod reports;
 mod sessions;
 mod tournaments;
 
@@ -25,6 +26,7 @@ pub use game_lists::{GameFilter, Outcome};
 pub use games::{Change, ChatRow, GameRow, MoveRow, SeatRow, StoredGame};
 pub use pairing::{ChallengeRow, SeekRow};
 pub use ratings::{RankedRow, RatingRow, RatingUpdate};
+pub use reports::ReportRow;
 pub use sessions::ACCOUNT_KEY;
 pub use tournaments::{BoardRow, EntrantRow, TournamentRow};
 

@@ -11,6 +11,7 @@ mod meta;
 mod pairing;
 mod records;
 mod rematch;
+mod reports;
 mod servers;
 mod tournaments;
 mod vacations;

@@ -1,0 +1,14 @@
+-- Game reports: every move of a finished game judged by a background search. A row is
+-- queued when the game ends (or when asked), claimed by one server's worker for a lease
+-- (claimed_at), and holds the report as JSON once done.
+CREATE TABLE reports (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    queued_at BIGINT NOT NULL,
+    claimed_at BIGINT,
+    server TEXT,
+    searched BIGINT NOT NULL DEFAULT 0,
+    positions BIGINT NOT NULL DEFAULT 0,
+    done_at BIGINT,
+    body TEXT
+);
+CREATE INDEX reports_waiting ON reports(done_at, queued_at);
