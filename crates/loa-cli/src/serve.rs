@@ -22,6 +22,11 @@ pub struct ServeArgs {
     /// How many engine searches may run at once, 1 to 256 (by default the machine's cores).
     #[arg(long, allow_negative_numbers = true, value_parser = whole(1, MAX_THREADS))]
     engines: Option<usize>,
+    /// Nodes searched in each position of a finished game's report (fewer: quicker,
+    /// rougher reports).
+    #[arg(long, value_name = "N", default_value_t = loa_engine::report::DEFAULT_NODES,
+          allow_negative_numbers = true, value_parser = whole(1_000u64, 100_000_000))]
+    report_nodes: u64,
     /// The address people reach the site at when it is behind a proxy
     /// (https://loa.example): only pages from it act with a sign-in, and https makes the
     /// sign-in cookie Secure.
@@ -63,6 +68,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         port: args.port,
         db: db.clone(),
         engines: args.engines,
+        report_nodes: args.report_nodes,
         public_url: args.public_url,
         championships: args.championship,
         smtp: args.smtp,

@@ -39,7 +39,8 @@ fn the_page_in_a_real_browser() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("games.db"));
+    // Reports at a small budget: the scenario waits for one.
+    let server = Server::start_with(&dir.path().join("games.db"), &["--report-nodes", "20000"]);
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e");
     let output = Command::new("node")
         .arg(e2e.join("run.mjs"))

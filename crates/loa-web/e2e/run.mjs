@@ -85,6 +85,47 @@ async function signIn(page, name, password = PASSWORD) {
 const statusOf = (page) => page.textContent('[data-testid=status]');
 
 const scenarios = {
+  async 'a finished game is reported on: accuracy, graph, slips marked in the moves'() {
+    const page = await newPage();
+    await page.goto(base);
+    // A game between two people at one board, played through the API and resigned.
+    const id = await page.evaluate(async () => {
+      const post = async (path, body) => (await fetch(path, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+      })).json();
+      const created = await post('/api/games', { black: 'human', white: 'human' });
+      let game = created.game;
+      for (let i = 0; i < 8; i++) {
+        const slot = game.to_move_slot;
+        // The last legal move in the server's order: aimless, so slips are likely.
+        const moves = game.position.moves;
+        game = await post(`/api/games/${created.id}/moves`, { move: moves[moves.length - 1].text, token: created.tokens[slot] });
+      }
+      await post(`/api/games/${created.id}/resign`, { token: created.tokens[game.to_move_slot] });
+      return created.id;
+    });
+    await page.goto(`${base}game/${id}`);
+    await page.waitForSelector('[data-testid=report]');
+    await page.waitForSelector('[data-testid=report-black]', { timeout: 120000 });
+    const black = await page.textContent('[data-testid=report-black]');
+    assert.match(black, /Black\d+\.\d% accuracy\d+ inaccurac(y|ies) · \d+ mistakes? · \d+ blunders?/);
+    assert.ok(await page.locator('[data-testid=report-graph] polyline').count() === 1);
+    const report = await page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}/report`)).json(), id);
+    assert.equal(report.state, 'ready');
+    const slips = report.report.moves.filter((m) => m.judgement);
+    // Each slip is marked in the move list and listed with the better move.
+    assert.equal(await page.locator('[data-testid=moves] .mark').count(), slips.length);
+    if (slips.length > 0) {
+      assert.equal(await page.locator('[data-testid=report-slips] li').count(), slips.length);
+      await page.locator('[data-testid=report-slips] .slip').first().click();
+      await page.waitForSelector(`[data-testid=moves] button.current[data-ply="${slips[0].ply + 1}"]`);
+    }
+    await page.screenshot({ path: `${shots}/report.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/report-phone.png`, fullPage: true });
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'a whole game against the engine, by clicking'() {
     const page = await newPage();
     await openNewGame(page);

@@ -7,7 +7,7 @@ use crate::clock::now_ms;
 use crate::game::LiveGame;
 use crate::hub::Hub;
 use loa_core::{Color, Game, Move, VariantPosition};
-use loa_engine::report::{search_position, GameReport, Searched, Slip, DEFAULT_NODES};
+use loa_engine::report::{search_position, GameReport, Searched, Slip};
 use loa_engine::Engine;
 use serde::Serialize;
 use std::sync::Arc;
@@ -129,27 +129,28 @@ fn thousandths(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// Starts `count` workers (one per place in the engine pool).
-pub fn start_workers(hub: &Arc<Hub>, count: usize) {
+/// Starts `count` workers (one per place in the engine pool), searching `nodes` nodes in
+/// each position.
+pub fn start_workers(hub: &Arc<Hub>, count: usize, nodes: u64) {
     let hub = Arc::clone(hub);
     tokio::spawn(async move {
         if let Err(err) = hub.store.release_reports().await {
             tracing::warn!("reports left from before: {err}");
         }
         for _ in 0..count.max(1) {
-            tokio::spawn(work(Arc::clone(&hub)));
+            tokio::spawn(work(Arc::clone(&hub), nodes));
         }
     });
 }
 
-async fn work(hub: Arc<Hub>) {
+async fn work(hub: Arc<Hub>, nodes: u64) {
     let mut engine = Some(Engine::new(HASH_MB));
     loop {
         let now = now_ms();
         match hub.store.claim_report(now, now - LEASE_MS).await {
             Ok(Some(id)) => {
                 let taken = engine.take().unwrap_or_else(|| Engine::new(HASH_MB));
-                match make(&hub, &id, taken).await {
+                match make(&hub, &id, taken, nodes).await {
                     Ok(back) => engine = Some(back),
                     Err(err) => tracing::warn!("the report of game {id}: {err}"),
                 }
@@ -166,7 +167,7 @@ async fn work(hub: Arc<Hub>) {
 }
 
 /// Makes one game's report and keeps it; gives the engine back.
-async fn make(hub: &Arc<Hub>, id: &str, mut engine: Engine) -> anyhow::Result<Engine> {
+async fn make(hub: &Arc<Hub>, id: &str, mut engine: Engine, nodes: u64) -> anyhow::Result<Engine> {
     let stored = hub
         .store
         .load(id)
@@ -181,7 +182,7 @@ async fn make(hub: &Arc<Hub>, id: &str, mut engine: Engine) -> anyhow::Result<En
     let mut positions = Vec::with_capacity(total);
     for i in 0..total {
         hub.store.report_progress(id, i, total, now_ms()).await?;
-        let (back, searched) = search_in_background(hub, engine, &replay).await?;
+        let (back, searched) = search_in_background(hub, engine, &replay, nodes).await?;
         engine = back;
         positions.push(searched);
         if let Some(&mv) = moves.get(i) {
@@ -189,7 +190,7 @@ async fn make(hub: &Arc<Hub>, id: &str, mut engine: Engine) -> anyhow::Result<En
         }
     }
     let report = GameReport::judge(positions, &moves);
-    let body = serde_json::to_string(&ReportBody::of(&report, DEFAULT_NODES))?;
+    let body = serde_json::to_string(&ReportBody::of(&report, nodes))?;
     hub.store.finish_report(id, &body, now_ms()).await?;
     Ok(engine)
 }
@@ -200,6 +201,7 @@ async fn search_in_background(
     hub: &Arc<Hub>,
     mut engine: Engine,
     position: &Game<VariantPosition>,
+    nodes: u64,
 ) -> anyhow::Result<(Engine, Searched)> {
     loop {
         let place = hub.pool.background().await;
@@ -211,7 +213,7 @@ async fn search_in_background(
             // Deep recursion: a ply of the search holds a move list on the stack.
             .stack_size(64 << 20)
             .spawn(move || {
-                let searched = search_position(&mut engine, &game, DEFAULT_NODES, &stop);
+                let searched = search_position(&mut engine, &game, nodes, &stop);
                 let _ = tx.send((engine, searched));
             })?;
         let (back, searched) = rx.await?;

@@ -26,6 +26,8 @@ pub struct Config {
     pub db: crate::store::Database,
     /// How many searches may run at once; the machine's cores by default.
     pub engines: Option<usize>,
+    /// Nodes searched in each position of a game's report.
+    pub report_nodes: u64,
     /// The address people reach the site at (`https://loa.example`), when it is behind a
     /// proxy: its origin is the only one allowed to act with a session, and `https`
     /// makes the session cookie Secure.
@@ -227,6 +229,7 @@ pub struct Server {
     listener: tokio::net::TcpListener,
     hub: Arc<Hub>,
     public_url: Option<String>,
+    report_nodes: u64,
     /// A SQLite file, locked while this server runs: one file serves one server.
     _sole_user: Option<std::fs::File>,
 }
@@ -287,6 +290,7 @@ impl Server {
         Ok(Server {
             listener,
             hub,
+            report_nodes: config.report_nodes,
             public_url: config.public_url.clone(),
             _sole_user: sole_user,
         })
@@ -333,7 +337,7 @@ impl Server {
         }
         crate::director::spawn(&self.hub);
         crate::mail::spawn_ticker(&self.hub);
-        crate::reports::start_workers(&self.hub, self.hub.pool.size());
+        crate::reports::start_workers(&self.hub, self.hub.pool.size(), self.report_nodes);
         self.hub.store.sessions().sweep_expired();
         let app = router(self.hub, self.public_url.as_deref());
         axum::serve(self.listener, app)

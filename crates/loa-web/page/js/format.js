@@ -242,3 +242,6 @@ export function sideName(g, side) {
   if (name) return name;
   return g.online && g.players[side] === 'human' ? 'Anonymous' : sideLabel(g.players, side);
 }
+
+/** The marks players write after a slip. */
+export const SLIP_MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };

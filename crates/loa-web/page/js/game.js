@@ -9,6 +9,7 @@ import { GameChat } from './chat.js';
 import { GamePlayers } from './game-players.js';
 import { navigate } from './navigate.js';
 import { askToNotify, canAskToNotify, setSound, showTurn, soundOn, yourMoveNow } from './notify.js';
+import { GameReportPanel } from './report.js';
 import { GameScreen } from './screen.js';
 import { keepLinks, keepTokens, linksOf, tokensOf } from './seats.js';
 
@@ -76,6 +77,11 @@ export class GamePage extends GameScreen {
     this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback'));
     this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn));
     this.rematchButton = button('Rematch', 'rematch', () => this.rematch(), 'The same game again, colours swapped');
+    // A finished game's report; its slips are marked in the move list.
+    this.report = new GameReportPanel(id, (ply) => this.goTo(ply), (report) => {
+      this.marks = new Map(report.moves.flatMap((m) => (m.judgement ? [[m.ply, m.judgement]] : [])));
+      this.drawMoves();
+    });
     this.timer = setInterval(() => this.tickClocks(), 100);
   }
 
@@ -84,6 +90,7 @@ export class GamePage extends GameScreen {
     showTurn({});
     this.closed = true;
     clearInterval(this.timer);
+    this.report.dispose();
     if (this.socket) this.socket.close();
   }
 
@@ -112,6 +119,11 @@ export class GamePage extends GameScreen {
     this.connect();
     await this.players.load(answer);
     if (!this.closed && this.game) this.drawPlayers(this.game, this.mySidesOf(this.game));
+  }
+
+  /** @param {number} ply */
+  onShown(ply) {
+    this.report.setPly(ply);
   }
 
   /** @param {string} slot */
@@ -177,7 +189,7 @@ export class GamePage extends GameScreen {
           this.bottomPlayer,
           this.reserveEl),
         h('div', { class: 'side' },
-          this.status, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, exportRow,
+          this.status, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, this.report.el, exportRow,
           this.alertsRow, this.linksEl, this.chat.el)));
   }
 
@@ -204,6 +216,8 @@ export class GamePage extends GameScreen {
     this.drawLinks(game);
     this.chat.update(game);
     const over = Boolean(game.result);
+    // The report is asked for when the game is seen over: at once, or when it ends.
+    if (over && (first || !previous?.result)) this.report.load();
     const onlineInProgress = game.online && !over;
     this.analysisButton.disabled = onlineInProgress;
     if (onlineInProgress && this.analysisOn) this.setAnalysis(false);

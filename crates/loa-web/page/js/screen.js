@@ -6,7 +6,7 @@ import { Analysis } from './analysis.js';
 import { api, describe, errorMessage } from './api.js';
 import { Board } from './board.js';
 import { h, s } from './dom.js';
-import { blackShare, scoreText, shortScore } from './format.js';
+import { SLIP_MARKS, blackShare, scoreText, shortScore } from './format.js';
 
 /**
  * @typedef {import('./types.js').AnalysisMessage} AnalysisMessage
@@ -15,6 +15,7 @@ import { blackShare, scoreText, shortScore } from './format.js';
  * @typedef {import('./types.js').Line} Line
  * @typedef {import('./types.js').MoveView} MoveView
  * @typedef {import('./types.js').PositionView} PositionView
+ * @typedef {import('./types.js').Slip} Slip
  */
 
 export class GameScreen {
@@ -34,6 +35,8 @@ export class GameScreen {
     this.graph = null;
     /** The positions `graph` is for. @type {string | null} */
     this.graphKey = null;
+    /** A report's judgements of moves, by the move's index: written after them as `?!`, `?`, `??`. @type {Map<number, Slip>} */
+    this.marks = new Map();
     this.analysis = new Analysis((msg) => this.onAnalysis(msg));
     // Black's share of the bar sits on Black's side of the board, and the score is
     // written on it with its sign (+ good for Black).
@@ -167,6 +170,7 @@ export class GameScreen {
     });
     this.drawMoves();
     this.drawGraph();
+    this.onShown(ply);
     this.updateStatus();
     if (this.analysisOn) this.analyse();
   }
@@ -179,13 +183,22 @@ export class GameScreen {
     buttons.push(start);
     l.moves.forEach((text, i) => {
       if (i % 2 === 0) buttons.push(h('span', { class: 'num' }, `${i / 2 + 1}.`));
+      const mark = this.marks.get(i);
       buttons.push(h('button', {
         class: this.viewPly === i + 1 ? 'current' : '', 'data-ply': i + 1,
         onclick: () => this.goTo(i + 1),
-      }, text));
+      }, text, mark ? h('span', { class: `mark ${mark}`, title: mark }, SLIP_MARKS[mark]) : ''));
     });
     this.movesEl.replaceChildren(...buttons);
     this.movesEl.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /**
+   * Told of each position shown, after `ply` moves.
+   * @param {number} ply
+   */
+  onShown(ply) {
+    void ply;
   }
 
   orientEvalBar() {

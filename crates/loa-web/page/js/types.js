@@ -467,3 +467,44 @@ export {};
  * @property {TournamentPairing[]} pairings
  * @property {TournamentStanding[]} standings
  */
+
+/** @typedef {'inaccuracy' | 'mistake' | 'blunder'} Slip */
+
+/**
+ * A move of a game's report.
+ * @typedef {object} ReportMove
+ * @property {number} ply the move's index, from 0
+ * @property {'black' | 'white'} side
+ * @property {string} played
+ * @property {Slip | null} judgement
+ * @property {string | null} better the engine's move, when the move was a slip
+ * @property {boolean} lost_win a forced win before the move, none after
+ * @property {number} loss the mover's expected score given away, 0 to 1
+ * @property {number} accuracy 0 to 100
+ * @property {string} comment as the game's record carries it
+ */
+
+/**
+ * A position of a game's report: Black's expected score and the evaluation for Black.
+ * @typedef {{ black: number, eval: string, best: string | null }} ReportPosition
+ */
+
+/**
+ * @typedef {{ black: number, white: number }} SideCounts
+ * @typedef {object} GameReportView
+ * @property {number} nodes
+ * @property {{ black: number | null, white: number | null }} accuracy
+ * @property {SideCounts} inaccuracies
+ * @property {SideCounts} mistakes
+ * @property {SideCounts} blunders
+ * @property {ReportPosition[]} positions
+ * @property {ReportMove[]} moves
+ */
+
+/**
+ * `GET /api/games/{id}/report`.
+ * @typedef {{ state: 'none' }
+ *   | { state: 'queued', ahead: number }
+ *   | { state: 'running', searched: number, positions: number }
+ *   | { state: 'ready', report: GameReportView }} ReportAnswer
+ */

@@ -50,7 +50,7 @@ async fn a_finished_game_is_reported_on_in_the_background() {
         report(&app, &id).await,
         json!({"state": "queued", "ahead": 0})
     );
-    crate::reports::start_workers(&app.hub, 1);
+    crate::reports::start_workers(&app.hub, 1, 20_000);
     let mut answer = Value::Null;
     for _ in 0..600 {
         answer = report(&app, &id).await;
@@ -63,7 +63,7 @@ async fn a_finished_game_is_reported_on_in_the_background() {
     }
     assert_eq!(answer["state"], "ready", "{answer}");
     let report = &answer["report"];
-    assert_eq!(report["nodes"], loa_engine::report::DEFAULT_NODES);
+    assert_eq!(report["nodes"], 20_000);
     assert_eq!(report["positions"].as_array().unwrap().len(), 5);
     let moves = report["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 4);
