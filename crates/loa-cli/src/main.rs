@@ -9,6 +9,7 @@ mod out_file;
 mod output;
 mod perft;
 mod play;
+mod puzzles;
 mod record_file;
 mod replay;
 mod report;
@@ -53,6 +54,9 @@ enum Command {
     /// Judge every move of a recorded game: evaluations, mistakes with the better move,
     /// each side's accuracy; write the record again with them as comments.
     Report(report::ReportArgs),
+    /// Puzzles from game records: forced wins of 2 to 6 moves proved by the solver.
+    #[command(subcommand)]
+    Puzzles(puzzles::PuzzlesCommand),
     /// Serve the web page: play the engine or each other, analyse, replay records.
     Serve(serve::ServeArgs),
     /// Prove a position won, lost or drawn with proof-number search; write the proof.
@@ -79,6 +83,7 @@ fn main() {
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),
+        Command::Puzzles(command) => puzzles::run(command),
         Command::Serve(args) => serve::run(args),
         Command::Solve(args) => solve::run(args),
         Command::VerifyProof(args) => solve::verify(args),

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod eval;
 mod handle;
 pub mod memory;
+pub mod puzzles;
 pub mod report;
 pub mod search;
 mod searchable;
