@@ -69,6 +69,10 @@ impl Puzzle {
         if first.is_capture() {
             themes.push(Theme::Capture);
         }
+        // Threats and groups are about connections, which do not decide every variant.
+        if !self.variant().connection_decides() {
+            return themes;
+        }
         // The opponent would connect at once if it were its move: the first move stops it.
         let mut waiting = *pos;
         waiting.play(Move::PASS);
@@ -195,7 +199,7 @@ pub fn find(
                 puzzles.push(puzzle);
             }
         }
-        lost_before = matches!(score, Score::Mate(n) if n > 0);
+        lost_before = matches!(score, Score::Mate(n) if n < 0);
         replay
             .play(mv)
             .expect("the moves of a game replay from its start");

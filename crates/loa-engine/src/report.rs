@@ -167,7 +167,8 @@ impl GameReport {
                 };
                 let before = here.expected(side).max(after);
                 let loss = before - after;
-                let lost_win = here.forced_win(side) && !next.forced_win(side);
+                let lost_win =
+                    best != Some(played) && here.forced_win(side) && !next.forced_win(side);
                 let slip = if loss >= BLUNDER {
                     Some(Slip::Blunder)
                 } else if loss >= MISTAKE || lost_win {
@@ -218,8 +219,10 @@ impl GameReport {
     /// A short comment on a move, as a record carries it: the evaluation after it for
     /// Black (`[%eval 0.35]`), then what it was and what was better.
     pub fn comment(&self, ply: usize) -> String {
-        let judged = &self.moves[ply];
-        let mut text = format!("[%eval {}]", self.positions[ply + 1].for_black());
+        let (Some(judged), Some(after)) = (self.moves.get(ply), self.positions.get(ply + 1)) else {
+            return String::new();
+        };
+        let mut text = format!("[%eval {}]", after.for_black());
         if let Some(slip) = judged.slip {
             let what = if judged.lost_win {
                 format!("{} (a forced win let go)", capitalised(slip.name()))
@@ -426,6 +429,21 @@ mod tests {
         assert_eq!(report.moves[0].slip, Some(Slip::Blunder));
         assert!((report.moves[0].accuracy - 8.53).abs() < 0.01);
         assert_eq!(report.comment(0), "[%eval #-1] Blunder: b1-b3 was better.");
+    }
+
+    #[test]
+    fn the_engines_own_move_lets_nothing_go_though_the_next_search_sees_less() {
+        let positions = vec![
+            Searched {
+                side: Color::Black,
+                value: Value::Score(Score::Mate(2)),
+                line: vec![mv("d1-d3")],
+            },
+            searched(Color::White, -900, "a2-c2"),
+        ];
+        let report = GameReport::judge(positions, &[mv("d1-d3")]);
+        assert_eq!((report.moves[0].slip, report.moves[0].lost_win), (None, false));
+        assert_eq!(report.comment(1), "", "no such move");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! once when one comes.
 
 use loa_engine::{Engine, Info, SearchHandle, SearchRequest, SearchResult};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
@@ -20,10 +20,17 @@ pub struct EnginePool {
     permits: Semaphore,
     /// Engines not in use, kept for their tables' memory.
     idle: Mutex<Vec<Engine>>,
+    /// Who waits for a place and which background work holds one, under one lock: a
+    /// search of live play and background work never both think a place theirs.
+    places: Mutex<Places>,
+}
+
+#[derive(Default)]
+struct Places {
     /// Searches of live play waiting for a place.
-    waiting: AtomicUsize,
+    waiting: usize,
     /// The stop flags of the background work holding places.
-    background: Mutex<Vec<Arc<AtomicBool>>>,
+    background: Vec<Arc<AtomicBool>>,
 }
 
 /// A place in the pool held by background work, until dropped; live play may ask it to
@@ -49,26 +56,36 @@ impl BackgroundPlace<'_> {
 impl Drop for BackgroundPlace<'_> {
     fn drop(&mut self) {
         self.pool
+            .places()
             .background
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
             .retain(|stop| !Arc::ptr_eq(stop, &self.stop));
     }
 }
 
-/// Counts a search of live play as waiting while it lives.
-struct Waiting<'a>(&'a AtomicUsize);
+/// Counts a search of live play as waiting while it lives; when no place is free, one
+/// held by background work is asked back.
+struct Waiting<'a>(&'a EnginePool);
 
 impl<'a> Waiting<'a> {
-    fn new(count: &'a AtomicUsize) -> Waiting<'a> {
-        count.fetch_add(1, Ordering::AcqRel);
-        Waiting(count)
+    fn new(pool: &'a EnginePool) -> Waiting<'a> {
+        let mut places = pool.places();
+        places.waiting += 1;
+        if pool.permits.available_permits() == 0 {
+            let held = places
+                .background
+                .iter()
+                .find(|stop| !stop.load(Ordering::Acquire));
+            if let Some(stop) = held {
+                stop.store(true, Ordering::Release);
+            }
+        }
+        Waiting(pool)
     }
 }
 
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.0.places().waiting -= 1;
     }
 }
 
@@ -118,9 +135,12 @@ impl EnginePool {
             size: size.max(1),
             permits: Semaphore::new(size.max(1)),
             idle: Mutex::new(Vec::new()),
-            waiting: AtomicUsize::new(0),
-            background: Mutex::new(Vec::new()),
+            places: Mutex::new(Places::default()),
         }
+    }
+
+    fn places(&self) -> std::sync::MutexGuard<'_, Places> {
+        self.places.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// How many searches run at once.
@@ -131,33 +151,21 @@ impl EnginePool {
     /// A place for background work, when one is free and no search of live play waits.
     pub async fn background(&self) -> BackgroundPlace<'_> {
         loop {
-            if self.waiting.load(Ordering::Acquire) == 0 {
-                if let Ok(permit) = self.permits.try_acquire() {
-                    let stop = Arc::new(AtomicBool::new(false));
-                    self.background
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(Arc::clone(&stop));
-                    return BackgroundPlace {
-                        pool: self,
-                        stop,
-                        _permit: permit,
-                    };
+            {
+                let mut places = self.places();
+                if places.waiting == 0 {
+                    if let Ok(permit) = self.permits.try_acquire() {
+                        let stop = Arc::new(AtomicBool::new(false));
+                        places.background.push(Arc::clone(&stop));
+                        return BackgroundPlace {
+                            pool: self,
+                            stop,
+                            _permit: permit,
+                        };
+                    }
                 }
             }
             tokio::time::sleep(BACKGROUND_POLL).await;
-        }
-    }
-
-    /// Asks all background work to give its places back.
-    fn stop_background(&self) {
-        for stop in self
-            .background
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-        {
-            stop.store(true, Ordering::Release);
         }
     }
 
@@ -169,10 +177,7 @@ impl EnginePool {
         on_info: impl FnMut(&Info) + Send + 'static,
         cancel: &Arc<Cancel>,
     ) -> Option<SearchResult> {
-        let waiting = Waiting::new(&self.waiting);
-        if self.permits.available_permits() == 0 {
-            self.stop_background();
-        }
+        let waiting = Waiting::new(self);
         let _permit = tokio::select! {
             permit = self.permits.acquire() => permit.ok()?,
             () = cancel.cancelled() => return None,

@@ -19,6 +19,8 @@ const MIN_PLIES: usize = 4;
 /// A report whose worker has said nothing for this long is taken over by another (its
 /// server stopped).
 const LEASE_MS: i64 = 120_000;
+/// How often a worker renews its claim on the report it makes.
+const RENEW_EVERY: Duration = Duration::from_secs(30);
 /// How often an idle worker looks for reports queued by another server.
 const IDLE_POLL: Duration = Duration::from_secs(5);
 /// The table of each worker's engine.
@@ -144,15 +146,43 @@ pub fn start_workers(hub: &Arc<Hub>, count: usize, nodes: u64) {
 }
 
 async fn work(hub: Arc<Hub>, nodes: u64) {
-    let mut engine = Some(Engine::new(HASH_MB));
+    // This worker's name on the reports it claims: its word counts only while the
+    // report is still its own.
+    let claimant = crate::ids::random_name();
     loop {
         let now = now_ms();
-        match hub.store.claim_report(now, now - LEASE_MS).await {
+        match hub.store.claim_report(&claimant, now, now - LEASE_MS).await {
             Ok(Some(id)) => {
-                let taken = engine.take().unwrap_or_else(|| Engine::new(HASH_MB));
-                match make(&hub, &id, taken, nodes).await {
-                    Ok(back) => engine = Some(back),
-                    Err(err) => tracing::warn!("the report of game {id}: {err}"),
+                // Renewed while the report is made, searches and waits for places alike.
+                let renewer = {
+                    let (hub, id, claimant) = (Arc::clone(&hub), id.clone(), claimant.clone());
+                    tokio::spawn(async move {
+                        loop {
+                            tokio::time::sleep(RENEW_EVERY).await;
+                            let renewed = hub.store.report_progress(&id, &claimant, None, now_ms());
+                            if !matches!(renewed.await, Ok(true)) {
+                                break;
+                            }
+                        }
+                    })
+                };
+                let made = make(&hub, &id, &claimant, nodes).await;
+                renewer.abort();
+                match made {
+                    Ok(()) => {}
+                    Err(Failed::Game(err)) => {
+                        // The game itself is at fault: trying again would fail again.
+                        tracing::warn!("the report of game {id} cannot be made: {err}");
+                        let failed = hub.store.fail_report(&id, &claimant, &err, now_ms());
+                        if let Err(err) = failed.await {
+                            tracing::warn!("the report of game {id}: {err}");
+                        }
+                    }
+                    // The database or the machine: another try after the lease.
+                    Err(Failed::Server(err)) => {
+                        tracing::warn!("the report of game {id}: {err}");
+                        tokio::time::sleep(IDLE_POLL).await;
+                    }
                 }
             }
             Ok(None) => {
@@ -166,33 +196,60 @@ async fn work(hub: Arc<Hub>, nodes: u64) {
     }
 }
 
-/// Makes one game's report and keeps it; gives the engine back.
-async fn make(hub: &Arc<Hub>, id: &str, mut engine: Engine, nodes: u64) -> anyhow::Result<Engine> {
-    let stored = hub
-        .store
-        .load(id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("no such game"))?;
-    let live = LiveGame::restore(stored).map_err(anyhow::Error::msg)?;
+/// Why a report was not made.
+enum Failed {
+    /// The game cannot be read or replayed.
+    Game(String),
+    /// The database or the machine failed.
+    Server(anyhow::Error),
+}
+
+impl<E: Into<anyhow::Error>> From<E> for Failed {
+    fn from(err: E) -> Failed {
+        Failed::Server(err.into())
+    }
+}
+
+/// Makes one game's report and keeps it, unless another worker took it over.
+async fn make(hub: &Arc<Hub>, id: &str, claimant: &str, nodes: u64) -> Result<(), Failed> {
+    let stored = hub.store.load(id).await.map_err(|e| {
+        if e.is_damaged_row() {
+            Failed::Game(e.to_string())
+        } else {
+            Failed::Server(e.into())
+        }
+    })?;
+    let stored = stored.ok_or_else(|| Failed::Game("no such game".to_string()))?;
+    let live = LiveGame::restore(stored).map_err(Failed::Game)?;
     let game = live.game;
     let moves: Vec<Move> = game.moves().collect();
     let total = moves.len() + 1;
-    engine.clear();
+    // The engine lives as long as the report: idle workers hold no table.
+    let mut engine = Engine::new(HASH_MB);
     let mut replay = Game::new(*game.start(), game.rules());
     let mut positions = Vec::with_capacity(total);
     for i in 0..total {
-        hub.store.report_progress(id, i, total, now_ms()).await?;
+        let progress = Some((i, total));
+        if !hub
+            .store
+            .report_progress(id, claimant, progress, now_ms())
+            .await?
+        {
+            return Ok(());
+        }
         let (back, searched) = search_in_background(hub, engine, &replay, nodes).await?;
         engine = back;
         positions.push(searched);
         if let Some(&mv) = moves.get(i) {
-            replay.play(mv)?;
+            replay.play(mv).map_err(|e| Failed::Game(e.to_string()))?;
         }
     }
     let report = GameReport::judge(positions, &moves);
     let body = serde_json::to_string(&ReportBody::of(&report, nodes))?;
-    hub.store.finish_report(id, &body, now_ms()).await?;
-    Ok(engine)
+    hub.store
+        .finish_report(id, claimant, &body, now_ms())
+        .await?;
+    Ok(())
 }
 
 /// Searches one position in a background place of the pool, again from the start when
@@ -202,7 +259,7 @@ async fn search_in_background(
     mut engine: Engine,
     position: &Game<VariantPosition>,
     nodes: u64,
-) -> anyhow::Result<(Engine, Searched)> {
+) -> Result<(Engine, Searched), Failed> {
     loop {
         let place = hub.pool.background().await;
         let stop = place.stop_flag();
@@ -216,7 +273,10 @@ async fn search_in_background(
                 let searched = search_position(&mut engine, &game, nodes, &stop);
                 let _ = tx.send((engine, searched));
             })?;
-        let (back, searched) = rx.await?;
+        // A search that panicked: this game's positions are at fault.
+        let (back, searched) = rx
+            .await
+            .map_err(|_| Failed::Game("the search of a position failed".to_string()))?;
         engine = back;
         if !place.was_stopped() {
             return Ok((engine, searched));

@@ -85,6 +85,10 @@ export class GameReportPanel {
       this.onReady(answer.report);
       return;
     }
+    if (answer.state === 'failed') {
+      this.el.replaceChildren(title, h('p', { class: 'muted' }, `No report: ${answer.error}`));
+      return;
+    }
     if (answer.state === 'none') {
       const ask = h('button', { 'data-testid': 'report-ask', onclick: () => this.ask() }, 'Ask for a report');
       this.el.replaceChildren(title, signedIn()

@@ -506,5 +506,6 @@ export {};
  * @typedef {{ state: 'none' }
  *   | { state: 'queued', ahead: number }
  *   | { state: 'running', searched: number, positions: number }
- *   | { state: 'ready', report: GameReportView }} ReportAnswer
+ *   | { state: 'ready', report: GameReportView }
+ *   | { state: 'failed', error: string }} ReportAnswer
  */

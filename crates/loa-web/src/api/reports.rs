@@ -30,6 +30,10 @@ pub enum ReportAnswer {
     Ready {
         report: Value,
     },
+    /// It could not be made: the game's row is damaged.
+    Failed {
+        error: String,
+    },
 }
 
 async fn answer(hub: &Hub, row: Option<ReportRow>) -> ApiResult<ReportAnswer> {
@@ -39,6 +43,9 @@ async fn answer(hub: &Hub, row: Option<ReportRow>) -> ApiResult<ReportAnswer> {
     Ok(match (row.done_at, row.body, row.claimed_at) {
         (Some(_), Some(body), _) => ReportAnswer::Ready {
             report: serde_json::from_str(&body).map_err(ApiError::internal)?,
+        },
+        (Some(_), None, _) => ReportAnswer::Failed {
+            error: row.error.unwrap_or_default(),
         },
         (_, _, Some(_)) => ReportAnswer::Running {
             searched: row.searched,

@@ -16,6 +16,8 @@ pub struct ReportRow {
     pub done_at: Option<i64>,
     /// The report, as the API gives it.
     pub body: Option<String>,
+    /// Why the report could not be made (a damaged game).
+    pub error: Option<String>,
 }
 
 impl Store {
@@ -29,8 +31,8 @@ impl Store {
 
     pub async fn report(&self, game: &str) -> Result<Option<ReportRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT queued_at, claimed_at, searched, positions, done_at, body FROM reports
-             WHERE game_id = $1",
+            "SELECT queued_at, claimed_at, searched, positions, done_at, body, error
+             FROM reports WHERE game_id = $1",
         )
         .bind(game)
         .fetch_optional(&self.pool)
@@ -45,6 +47,7 @@ impl Store {
             positions: r.try_get("positions")?,
             done_at: r.try_get("done_at")?,
             body: r.try_get("body")?,
+            error: r.try_get("error")?,
         }))
     }
 
@@ -59,9 +62,10 @@ impl Store {
     }
 
     /// Takes the oldest report waiting, or one whose worker has not said anything since
-    /// `stale_before` (its server stopped): the game's id.
+    /// `stale_before` (its server stopped), for the worker `claimant`: the game's id.
     pub async fn claim_report(
         &self,
+        claimant: &str,
         now: i64,
         stale_before: i64,
     ) -> Result<Option<String>, StoreError> {
@@ -77,7 +81,7 @@ impl Store {
         );
         Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(claim))
             .bind(now)
-            .bind(&self.origin)
+            .bind(claimant)
             .bind(stale_before)
             .fetch_optional(&self.pool)
             .await?)
@@ -94,36 +98,69 @@ impl Store {
         Ok(())
     }
 
-    /// How far a report being made is; renews this server's claim on it.
+    /// How far a report being made is (`None`: as before); renews the claim. `false`
+    /// when the report is no longer `claimant`'s (another worker took it over).
     pub async fn report_progress(
         &self,
         game: &str,
-        searched: usize,
-        positions: usize,
+        claimant: &str,
+        progress: Option<(usize, usize)>,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let (searched, positions) = progress.unzip();
+        let done = sqlx::query(
+            "UPDATE reports SET searched = COALESCE($3, searched),
+                positions = COALESCE($4, positions), claimed_at = $5
+             WHERE game_id = $1 AND server = $2 AND done_at IS NULL",
+        )
+        .bind(game)
+        .bind(claimant)
+        .bind(searched.map(count))
+        .bind(positions.map(count))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Keeps a finished report, if it is still `claimant`'s.
+    pub async fn finish_report(
+        &self,
+        game: &str,
+        claimant: &str,
+        body: &str,
         now: i64,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE reports SET searched = $2, positions = $3, claimed_at = $4
-             WHERE game_id = $1 AND done_at IS NULL",
+            "UPDATE reports SET done_at = $3, body = $4, searched = positions
+             WHERE game_id = $1 AND server = $2 AND done_at IS NULL",
         )
         .bind(game)
-        .bind(i64::try_from(searched).unwrap_or(i64::MAX))
-        .bind(i64::try_from(positions).unwrap_or(i64::MAX))
+        .bind(claimant)
         .bind(now)
+        .bind(body)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    /// Keeps a finished report.
-    pub async fn finish_report(&self, game: &str, body: &str, now: i64) -> Result<(), StoreError> {
+    /// Ends a report that cannot be made, saying why: it is not tried again.
+    pub async fn fail_report(
+        &self,
+        game: &str,
+        claimant: &str,
+        error: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE reports SET done_at = $2, body = $3, searched = positions
-             WHERE game_id = $1 AND done_at IS NULL",
+            "UPDATE reports SET done_at = $3, error = $4
+             WHERE game_id = $1 AND server = $2 AND done_at IS NULL",
         )
         .bind(game)
+        .bind(claimant)
         .bind(now)
-        .bind(body)
+        .bind(error)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -178,44 +215,63 @@ mod tests {
             assert!(store.queue_report("g2", 12).await.unwrap());
             assert_eq!(store.reports_ahead(12).await.unwrap(), 1);
             // The oldest first, then the next; none while both are held.
-            assert_eq!(
-                store.claim_report(20, 0).await.unwrap().as_deref(),
-                Some("g1")
-            );
-            assert_eq!(
-                store.claim_report(21, 0).await.unwrap().as_deref(),
-                Some("g2")
-            );
-            assert_eq!(store.claim_report(22, 0).await.unwrap(), None);
-            store.report_progress("g1", 3, 9, 30).await.unwrap();
+            let claim = |who: &'static str, now, stale| {
+                let store = &store;
+                async move { store.claim_report(who, now, stale).await.unwrap() }
+            };
+            assert_eq!(claim("a", 20, 0).await.as_deref(), Some("g1"));
+            assert_eq!(claim("b", 21, 0).await.as_deref(), Some("g2"));
+            assert_eq!(claim("c", 22, 0).await, None);
+            assert!(store
+                .report_progress("g1", "a", Some((3, 9)), 30)
+                .await
+                .unwrap());
             let row = store.report("g1").await.unwrap().unwrap();
             assert_eq!(
                 (row.searched, row.positions, row.claimed_at),
                 (3, 9, Some(30))
             );
-            // g2's worker said nothing since 21: stale from 25 on; g1's was renewed.
+            assert!(store.report_progress("g1", "a", None, 31).await.unwrap());
+            let row = store.report("g1").await.unwrap().unwrap();
             assert_eq!(
-                store.claim_report(40, 25).await.unwrap().as_deref(),
-                Some("g2")
+                (row.searched, row.claimed_at),
+                (3, Some(31)),
+                "renewed only"
             );
-            store.finish_report("g1", "{}", 50).await.unwrap();
+            // g2's worker said nothing since 21: stale from 25 on, taken over by c, and
+            // b's word no longer counts. g1's was renewed.
+            assert_eq!(claim("c", 40, 25).await.as_deref(), Some("g2"));
+            assert!(!store
+                .report_progress("g2", "b", Some((1, 2)), 41)
+                .await
+                .unwrap());
+            store.finish_report("g2", "b", "{}", 42).await.unwrap();
+            assert_eq!(store.report("g2").await.unwrap().unwrap().done_at, None);
+            store.finish_report("g1", "a", "{}", 50).await.unwrap();
             let row = store.report("g1").await.unwrap().unwrap();
             assert_eq!(
                 (row.done_at, row.body.as_deref(), row.searched),
                 (Some(50), Some("{}"), 9)
             );
             assert_eq!(store.reports_ahead(100).await.unwrap(), 1);
-            assert_eq!(
-                store.claim_report(60, 100).await.unwrap().as_deref(),
-                Some("g2")
-            );
-            store.finish_report("g2", "{}", 61).await.unwrap();
-            assert_eq!(
-                store.claim_report(70, 100).await.unwrap(),
-                None,
-                "done reports stay done"
-            );
+            store.finish_report("g2", "c", "{}", 61).await.unwrap();
+            assert_eq!(claim("e", 70, 100).await, None, "done reports stay done");
             assert!(store.report("none").await.unwrap().is_none());
+            // A report that cannot be made says why, and is not tried again.
+            game(&store, "g3").await;
+            store.queue_report("g3", 80).await.unwrap();
+            assert_eq!(claim("f", 81, 0).await.as_deref(), Some("g3"));
+            store.fail_report("g3", "f", "damaged", 82).await.unwrap();
+            let row = store.report("g3").await.unwrap().unwrap();
+            assert_eq!(
+                (row.done_at, row.body, row.error.as_deref()),
+                (Some(82), None, Some("damaged"))
+            );
+            assert_eq!(
+                claim("g", 1_000_000, 999_999).await,
+                None,
+                "not tried again"
+            );
             drop(db);
         }
     }
@@ -239,7 +295,7 @@ mod tests {
 
     async fn claim_all(store: &Store) -> Vec<String> {
         let mut got = Vec::new();
-        while let Some(id) = store.claim_report(100, 0).await.unwrap() {
+        while let Some(id) = store.claim_report("worker", 100, 0).await.unwrap() {
             got.push(id);
         }
         got

@@ -127,3 +127,25 @@ async fn asking_for_a_report_needs_a_player_and_a_finished_game() {
     let (status, _) = as_person(&app, &ann, "POST", "/api/games/nosuchgame/report", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_damaged_game_fails_its_report_once_and_says_why() {
+    let app = App::new().await;
+    let id = finished_game(&app, 4).await;
+    app.tamper(&format!(
+        "UPDATE games SET start = 'not a position' WHERE id = '{id}'"
+    ))
+    .await
+    .unwrap();
+    crate::reports::start_workers(&app.hub, 1, 20_000);
+    let mut answer = Value::Null;
+    for _ in 0..300 {
+        answer = report(&app, &id).await;
+        if answer["state"] == "failed" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(answer["state"], "failed", "{answer}");
+    assert!(!answer["error"].as_str().unwrap().is_empty(), "{answer}");
+}
