@@ -442,7 +442,10 @@ mod tests {
             searched(Color::White, -900, "a2-c2"),
         ];
         let report = GameReport::judge(positions, &[mv("d1-d3")]);
-        assert_eq!((report.moves[0].slip, report.moves[0].lost_win), (None, false));
+        assert_eq!(
+            (report.moves[0].slip, report.moves[0].lost_win),
+            (None, false)
+        );
         assert_eq!(report.comment(1), "", "no such move");
     }
 
