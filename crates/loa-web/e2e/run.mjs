@@ -104,7 +104,7 @@ const scenarios = {
       await post(`/api/games/${created.id}/resign`, { token: created.tokens[game.to_move_slot] });
       return created.id;
     });
-    await page.goto(`${base}game/${id}`);
+    await page.goto(`${base}/game/${id}`);
     await page.waitForSelector('[data-testid=report]');
     await page.waitForSelector('[data-testid=report-black]', { timeout: 120000 });
     const black = await page.textContent('[data-testid=report-black]');
