@@ -51,6 +51,10 @@ pub struct ServeArgs {
     /// site's mail exchanger forwards the reply addresses to it. Needs --smtp.
     #[arg(long, value_name = "ADDR:PORT", requires = "smtp")]
     mail_in: Option<std::net::SocketAddr>,
+    /// A file of puzzles (one a line, as `loa puzzles make` writes them) added at start,
+    /// beside the site's own; a puzzle already kept keeps its rating. Repeat for more.
+    #[arg(long, value_name = "FILE")]
+    puzzles: Vec<std::path::PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -74,6 +78,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         smtp: args.smtp,
         mail_from: args.mail_from,
         mail_in: args.mail_in,
+        puzzles: args.puzzles,
     };
     log_to_stderr();
     loa_web::run(config, |address| {

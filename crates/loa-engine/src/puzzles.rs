@@ -243,6 +243,45 @@ pub fn prove(
     (puzzle.moves() >= MIN_MOVES).then_some(puzzle)
 }
 
+/// What the solver says of a winner's move off a puzzle's line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Alternative {
+    /// It wins too: the line on from it, the loser's longest resistance first.
+    Wins(Vec<Move>),
+    /// It lets the win go: the loser is not lost after it.
+    DoesNotWin,
+    /// Not proved either way within the budget.
+    Unknown,
+}
+
+/// Judges the position after a winner's move off a puzzle's line (the loser to move, the
+/// game not over): whether the move wins too, proved by the solver and checked.
+pub fn judge_alternative(
+    game: &Game<VariantPosition>,
+    limits: &PuzzleLimits,
+    stop: &AtomicBool,
+) -> Alternative {
+    let solve_limits = SolveLimits {
+        nodes: Some(limits.solve_nodes),
+        time: None,
+    };
+    let Ok(mut solver) = Solver::new(limits.table_mb, game.rules(), solve_limits, stop) else {
+        return Alternative::Unknown;
+    };
+    let solution = solver.solve(game.position(), &game.previous_hashes());
+    match solution.verdict {
+        Verdict::Loss => {
+            let line = solution
+                .proof
+                .filter(|proof| proof.verify().is_ok())
+                .and_then(|proof| longest_resistance(&proof));
+            line.map_or(Alternative::Unknown, Alternative::Wins)
+        }
+        Verdict::Win | Verdict::Draw => Alternative::DoesNotWin,
+        Verdict::Unknown => Alternative::Unknown,
+    }
+}
+
 /// The proof's line in which the loser holds out longest: at each of the loser's turns
 /// the reply whose proof goes deepest.
 fn longest_resistance(proof: &Proof) -> Option<Vec<Move>> {
@@ -306,6 +345,38 @@ mod tests {
         // The capture also joins c6 to the rest: two groups and h2 left.
         assert_eq!(puzzle.themes(), vec![Theme::Capture, Theme::Connection]);
         assert_eq!(Puzzle::parse(&puzzle.to_string()), Ok(puzzle));
+    }
+
+    #[test]
+    fn a_move_off_the_line_is_judged_by_the_solver() {
+        let game = game_at("4b3/5w2/2w1wwb1/2b1www1/3w4/8/7w/8 w");
+        let limits = PuzzleLimits::default();
+        let stop = AtomicBool::new(false);
+        let after = |text: &str| {
+            let mut game = game.clone();
+            game.play_text(text).unwrap();
+            game
+        };
+        // The line's own first move wins, and the loser's longest reply comes first.
+        let Alternative::Wins(line) = judge_alternative(&after("g5xc5"), &limits, &stop) else {
+            panic!("the line's move wins");
+        };
+        assert_eq!(line.len() % 2, 0, "the loser's reply, then the winner's");
+        // Another way, longer: the loser holds out eight moves.
+        let Alternative::Wins(longer) = judge_alternative(&after("h2-h1"), &limits, &stop) else {
+            panic!("h2-h1 wins too");
+        };
+        assert_eq!(longer.len(), 16);
+        // Taking e8 is not enough: Black is no longer lost.
+        assert_eq!(
+            judge_alternative(&after("e5xe8"), &limits, &stop),
+            Alternative::DoesNotWin
+        );
+        // Stopped before a proof: neither said.
+        assert_eq!(
+            judge_alternative(&after("h2-h1"), &limits, &AtomicBool::new(true)),
+            Alternative::Unknown
+        );
     }
 
     #[test]

@@ -73,6 +73,8 @@ pub struct Hub {
     pub mail: crate::mail::Mail,
     /// Told when a game's report is queued here, to wake the report workers.
     pub reports_queued: tokio::sync::Notify,
+    /// Moves off puzzles' lines, judged by the solver.
+    pub puzzle_proofs: crate::puzzles::AlternativeProofs,
     ratings_lock: tokio::sync::Mutex<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
@@ -86,6 +88,7 @@ impl Hub {
             director: crate::director::Director::default(),
             mail: crate::mail::Mail::default(),
             reports_queued: tokio::sync::Notify::new(),
+            puzzle_proofs: crate::puzzles::AlternativeProofs::default(),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),
         })

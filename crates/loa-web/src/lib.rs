@@ -19,6 +19,7 @@ mod mail;
 mod meta;
 mod page;
 mod pairing;
+mod puzzles;
 mod ratings;
 mod reports;
 mod server;

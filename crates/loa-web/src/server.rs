@@ -41,6 +41,9 @@ pub struct Config {
     pub mail_from: Option<String>,
     /// Where to listen for replies to your-move e-mails (SMTP).
     pub mail_in: Option<SocketAddr>,
+    /// Files of puzzles (as `loa puzzles make` writes them) added at start, beside the
+    /// site's own.
+    pub puzzles: Vec<std::path::PathBuf>,
 }
 
 /// The address mail comes from when none is given: `loa@` the site's host name, or
@@ -183,6 +186,11 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
             "/api/games/{id}/report",
             get(api::get_report).post(api::request_report),
         )
+        .route("/api/puzzles", get(api::puzzles_summary))
+        .route("/api/puzzles/next", get(api::next_puzzle))
+        .route("/api/puzzles/daily", get(api::daily_puzzle))
+        .route("/api/puzzles/{id}", get(api::get_puzzle))
+        .route("/api/puzzles/{id}/moves", post(api::puzzle_move))
         .route("/api/games/{id}/socket", get(ws::game_socket))
         .route("/api/analysis", get(ws::analysis_socket))
         .route("/api/position", post(api::describe_position))
@@ -224,6 +232,42 @@ async fn refuse_declared_oversize(
     }
 }
 
+/// The puzzles every site starts with.
+const OWN_PUZZLES: &str = include_str!("../data/puzzles.txt");
+
+/// Adds the site's own puzzles and those of the files given; one already kept keeps its
+/// rating. A file that cannot be read stops the start; a line that is no puzzle is said.
+async fn add_puzzles(store: &Store, files: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut sources = vec![(
+        "the site's own puzzles".to_string(),
+        OWN_PUZZLES.to_string(),
+    )];
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read the puzzles {}", file.display()))?;
+        sources.push((file.display().to_string(), text));
+    }
+    for (name, text) in sources {
+        let read = crate::puzzles::read_file(&text);
+        for refused in read.refused.iter().take(5) {
+            tracing::warn!("{name}: {refused}");
+        }
+        if read.refused.len() > 5 {
+            tracing::warn!("{name}: {} more lines refused", read.refused.len() - 5);
+        }
+        let added = store
+            .add_puzzles(&read.puzzles, crate::clock::now_ms())
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot add the puzzles of {name}: {e}"))?;
+        if added > 0 {
+            let added = loa_core::counted(added as usize, "puzzle");
+            tracing::info!("{added} added from {name}");
+        }
+    }
+    Ok(())
+}
+
 /// A server bound to its address, ready to serve.
 pub struct Server {
     listener: tokio::net::TcpListener,
@@ -259,6 +303,7 @@ impl Server {
         let engines = config.engines.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });
+        add_puzzles(&store, &config.puzzles).await?;
         let hub = Hub::new(store, EnginePool::new(engines));
         let _ = hub.director.championships.set(config.championships.clone());
         if let Some(smtp) = &config.smtp {

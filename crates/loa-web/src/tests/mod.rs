@@ -9,6 +9,7 @@ mod imports;
 mod mail;
 mod meta;
 mod pairing;
+mod puzzles;
 mod records;
 mod rematch;
 mod reports;
