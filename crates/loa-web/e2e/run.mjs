@@ -85,6 +85,54 @@ async function signIn(page, name, password = PASSWORD) {
 const statusOf = (page) => page.textContent('[data-testid=status]');
 
 const scenarios = {
+  async 'puzzles: the day\'s given up and rated, then played to the win move by move'() {
+    const ann = await newPage();
+    await ann.goto(base);
+    await signUp(ann, `pz_${stamp}`);
+    await ann.goto(`${base}/puzzles/daily`);
+    await ann.waitForFunction(() => /to move and win in \d/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+    assert.match(await ann.textContent('h1'), /^Puzzle of the day, .*\d{4}$/);
+    await ann.click('[data-testid=puzzle-solution]');
+    await ann.waitForSelector('[data-testid=puzzle-rating-change]');
+    // A try given up is a miss: the rating falls, and the winning line is listed.
+    assert.match(await ann.textContent('[data-testid=puzzle-rating-change]'), /\(-\d+\)/);
+    const solution = await ann.locator('[data-testid=moves] button[data-ply]').allTextContents();
+    assert.ok(solution.length >= 3 && solution.length % 2 === 1, solution.join(' '));
+    await ann.click('[data-testid=moves] button[data-ply="1"]');
+    await ann.screenshot({ path: `${shots}/puzzle-given-up.png`, fullPage: true });
+    const summary = await ann.evaluate(async () => (await fetch('/api/puzzles')).json());
+    assert.equal(summary.rating.plays, 1);
+    assert.equal(summary.rating.wins, 0);
+
+    // Someone not signed in, on a phone, plays the same line by clicking the board; the
+    // page answers each move with the reply.
+    const bob = await newPage({ width: 390, height: 844 });
+    await bob.goto(`${base}/puzzles/daily`);
+    await bob.waitForFunction(() => /to move and win/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+    const puzzle = await bob.evaluate(async () => (await fetch('/api/puzzles/daily')).json());
+    for (let i = 0; i < solution.length; i += 2) {
+      const position = await bob.evaluate(async ([p, moves]) => (await fetch('/api/position', {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ variant: p.variant, rules: p.rules, position: p.position, moves }),
+      })).json(), [puzzle, solution.slice(0, i)]);
+      await clickMove(bob, position.moves.find((m) => m.text === solution[i]));
+      if (i + 1 < solution.length) {
+        await waitForPly(bob, i + 2);
+        assert.match(await bob.textContent('[data-testid=puzzle-feedback]'), /Right/);
+      }
+    }
+    await bob.waitForFunction(() => /Solved/.test(document.querySelector('[data-testid=puzzle-feedback]')?.textContent || ''));
+    assert.match(await bob.textContent('[data-testid=puzzle-rated]'), /Sign in to have your tries rated/);
+    await bob.screenshot({ path: `${shots}/puzzle-solved-phone.png`, fullPage: true });
+
+    // A theme: its next puzzle is one of it.
+    await ann.click('[data-testid=puzzle-themes] a[data-theme=capture]');
+    await ann.waitForFunction(() => /^\/puzzles\/[a-z0-9]{8}$/.test(location.pathname)
+      && /capture/.test(document.querySelector('[data-testid=puzzle-about]')?.textContent || ''));
+    assert.deepEqual(ann.errors, []);
+    assert.deepEqual(bob.errors, []);
+  },
+
   async 'a finished game is reported on: accuracy, graph, slips marked in the moves'() {
     const page = await newPage();
     await page.goto(base);
@@ -788,6 +836,7 @@ const scenarios = {
       ['home', base],
       ['analysis', `${base}/analysis`],
       ['players', `${base}/players`],
+      ['puzzles', `${base}/puzzles/daily`],
     ];
     // Signed in, for the account's pages.
     await page.goto(base);

@@ -1,7 +1,7 @@
 // @ts-check
 // The page of `loa serve`: the lobby, a game being played or replayed, the analysis
-// board, the saved games, players' profiles, the leaderboards, tournaments, one's account
-// and the page where an e-mail's link stops the e-mails. It reads and changes everything
+// board, the saved games, players' profiles, the leaderboards, puzzles, tournaments,
+// one's account and the page where an e-mail's link stops the e-mails. It reads and changes everything
 // only through the JSON API (docs/web.md) and hears changes on its WebSockets. This entry
 // routes by the address; each page is a module of its own under js/.
 
@@ -17,6 +17,7 @@ import { navigate, setRouter } from './js/navigate.js';
 import { showTurn } from './js/notify.js';
 import { PlayersPage } from './js/players.js';
 import { ProfilePage } from './js/profile.js';
+import { PuzzlePage } from './js/puzzle.js';
 import { TournamentPage } from './js/tournament.js';
 import { TournamentsPage } from './js/tournaments.js';
 import { UnsubscribePage } from './js/unsubscribe.js';
@@ -58,6 +59,7 @@ async function route() {
   const player = /^\/@\/([^/]+)$/.exec(path);
   const tournament = /^\/tournament\/([a-z0-9]+)$/.exec(path);
   const unsubscribe = /^\/mail\/unsubscribe\/([^/]+)$/.exec(path);
+  const puzzle = /^\/puzzles(?:\/([a-z0-9]+))?$/.exec(path);
   /** @type {Meta} */
   let offer;
   try {
@@ -86,6 +88,10 @@ async function route() {
       await page.start();
     } else if (path === '/players') {
       const page = new PlayersPage(offer, params);
+      current = page;
+      await page.start();
+    } else if (puzzle) {
+      const page = new PuzzlePage(offer, puzzle[1] || 'next', params.get('theme'));
       current = page;
       await page.start();
     } else if (path === '/account') {

@@ -41,6 +41,7 @@ const MODULES: &[(&str, &str)] = &[
     ("players.js", include_str!("../page/js/players.js")),
     ("playing.js", include_str!("../page/js/playing.js")),
     ("profile.js", include_str!("../page/js/profile.js")),
+    ("puzzle.js", include_str!("../page/js/puzzle.js")),
     ("report.js", include_str!("../page/js/report.js")),
     ("screen.js", include_str!("../page/js/screen.js")),
     ("seats.js", include_str!("../page/js/seats.js")),

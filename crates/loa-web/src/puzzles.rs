@@ -8,7 +8,7 @@ use crate::store::NewPuzzle;
 use loa_core::{Color, Game, GameState, Move, VariantPosition};
 use loa_engine::puzzles::{judge_alternative, Alternative, Puzzle, PuzzleLimits};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
@@ -198,6 +198,8 @@ pub enum StepError {
     PastTheEnd { index: usize },
     #[error("the last move sent is the reply: send the player's move after it")]
     ReplyLast,
+    #[error("the last move sent is the player's: the solution is asked before a move")]
+    WinnerLast,
 }
 
 /// Judges the last of `played`: the moves from the puzzle's position, the winner's and
@@ -206,8 +208,52 @@ pub enum StepError {
 pub fn step(
     puzzle: &Puzzle,
     played: &[String],
-    mut prove: impl FnMut(&Game<VariantPosition>) -> Alternative,
+    prove: impl FnMut(&Game<VariantPosition>) -> Alternative,
 ) -> Result<Step, StepError> {
+    walk(puzzle, played, prove).map(|(step, _)| step)
+}
+
+/// The winning line from the position after `played` (none, or moves ending with a
+/// reply given): the moves played, then the line on. For a try given up.
+pub fn solution(
+    puzzle: &Puzzle,
+    played: &[String],
+    prove: impl FnMut(&Game<VariantPosition>) -> Alternative,
+) -> Result<Vec<Move>, StepError> {
+    let Some((_, judged)) = played.split_last() else {
+        return Ok(puzzle.line.clone());
+    };
+    if !played.len().is_multiple_of(2) {
+        return Err(StepError::WinnerLast);
+    }
+    let (Step::Right { reply }, line) = walk(puzzle, judged, prove)? else {
+        return Err(StepError::PastTheEnd {
+            index: played.len() - 1,
+        });
+    };
+    let mut game = Game::new(puzzle.position, puzzle.rules);
+    for (index, text) in played.iter().enumerate() {
+        game.play_text(text).map_err(|e| StepError::Illegal {
+            index,
+            why: e.to_string(),
+        })?;
+    }
+    if game.moves().last() != Some(reply) {
+        return Err(StepError::NotTheReply {
+            index: played.len() - 1,
+            expected: reply,
+        });
+    }
+    Ok(game.moves().chain(line.into_iter().skip(1)).collect())
+}
+
+/// Judges the last of `played`, and says the winning line on after it when it keeps the
+/// win (the reply first).
+fn walk(
+    puzzle: &Puzzle,
+    played: &[String],
+    mut prove: impl FnMut(&Game<VariantPosition>) -> Alternative,
+) -> Result<(Step, VecDeque<Move>), StepError> {
     if played.is_empty() {
         return Err(StepError::NoMove);
     }
@@ -220,7 +266,7 @@ pub fn step(
     let winner = puzzle.position.side_to_move();
     let mut game = Game::new(puzzle.position, puzzle.rules);
     // The winning line on from here.
-    let mut line: std::collections::VecDeque<Move> = puzzle.line.iter().copied().collect();
+    let mut line: VecDeque<Move> = puzzle.line.iter().copied().collect();
     for (index, text) in played.iter().enumerate() {
         let last = index + 1 == played.len();
         if game.is_over() {
@@ -239,7 +285,7 @@ pub fn step(
             }
             continue;
         }
-        let wrong = |line: &std::collections::VecDeque<Move>| Step::Wrong {
+        let wrong = |line: &VecDeque<Move>| Step::Wrong {
             solution: before
                 .iter()
                 .copied()
@@ -252,17 +298,18 @@ pub fn step(
             if !last {
                 return Err(StepError::PastTheEnd { index: index + 1 });
             }
-            return Ok(if outcome.winner == Some(winner) {
+            let step = if outcome.winner == Some(winner) {
                 Step::Solved
             } else {
                 wrong(&line)
-            });
+            };
+            return Ok((step, VecDeque::new()));
         }
         if mv != expected {
             match prove(&game) {
                 Alternative::Wins(on) => line = on.into_iter().collect(),
-                Alternative::DoesNotWin if last => return Ok(wrong(&line)),
-                Alternative::Unknown if last => return Ok(Step::Unproven),
+                Alternative::DoesNotWin if last => return Ok((wrong(&line), VecDeque::new())),
+                Alternative::Unknown if last => return Ok((Step::Unproven, VecDeque::new())),
                 _ => {
                     return Err(StepError::Illegal {
                         index,
@@ -276,7 +323,7 @@ pub fn step(
                 .front()
                 .copied()
                 .ok_or(StepError::PastTheEnd { index: index + 1 })?;
-            return Ok(Step::Right { reply });
+            return Ok((Step::Right { reply }, line));
         }
     }
     // Not reached: the last move, the player's, has returned.
@@ -339,6 +386,29 @@ mod tests {
         // A move the solver could not judge in time is neither right nor wrong.
         let unknown = step(&puzzle(), &["e5xe8".to_string()], |_| Alternative::Unknown);
         assert_eq!(unknown, Ok(Step::Unproven));
+    }
+
+    #[test]
+    fn a_try_given_up_is_shown_the_line_on_from_where_it_stands() {
+        let texts = |moves: Vec<Move>| moves.iter().map(Move::to_string).collect::<Vec<_>>();
+        let given_up = |moves: &[&str]| {
+            let played: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            solution(&puzzle(), &played, solver).map(texts)
+        };
+        assert_eq!(given_up(&[]).unwrap(), ["g5xc5", "e8-f8", "h2-f4"]);
+        assert_eq!(
+            given_up(&["g5xc5", "e8-f8"]).unwrap(),
+            ["g5xc5", "e8-f8", "h2-f4"]
+        );
+        // Off the line, on the proved line that follows.
+        let longer = given_up(&["h2-h1", "c5-a7"]).unwrap();
+        assert_eq!(longer.len(), 17);
+        assert_eq!(longer[..2], ["h2-h1", "c5-a7"]);
+        assert_eq!(given_up(&["g5xc5"]), Err(StepError::WinnerLast));
+        assert!(matches!(
+            given_up(&["g5xc5", "e8-d8"]),
+            Err(StepError::NotTheReply { index: 1, .. })
+        ));
     }
 
     #[test]

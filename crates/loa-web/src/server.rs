@@ -90,6 +90,8 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
     Router::new()
         .route("/@/{name}", get(page::index))
         .route("/players", get(page::index))
+        .route("/puzzles", get(page::index))
+        .route("/puzzles/{id}", get(page::index))
         .route("/account", get(page::index))
         .route("/api/accounts", post(api::sign_up))
         .route(
@@ -191,6 +193,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/puzzles/daily", get(api::daily_puzzle))
         .route("/api/puzzles/{id}", get(api::get_puzzle))
         .route("/api/puzzles/{id}/moves", post(api::puzzle_move))
+        .route("/api/puzzles/{id}/solution", post(api::puzzle_solution))
         .route("/api/games/{id}/socket", get(ws::game_socket))
         .route("/api/analysis", get(ws::analysis_socket))
         .route("/api/position", post(api::describe_position))

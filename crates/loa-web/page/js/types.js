@@ -509,3 +509,43 @@ export {};
  *   | { state: 'ready', report: GameReportView }
  *   | { state: 'failed', error: string }} ReportAnswer
  */
+
+/**
+ * A player's first try at a puzzle, which rated them.
+ * @typedef {{ solved: boolean, rating_before: number, rating_after: number, change: number }} PuzzleTried
+ */
+
+/**
+ * A puzzle, without its solution.
+ * @typedef {object} PuzzleView
+ * @property {string} id
+ * @property {string} variant
+ * @property {string} rules
+ * @property {string} position
+ * @property {'black' | 'white'} to_move who wins
+ * @property {number} moves the winner's moves in the puzzle's line
+ * @property {string[]} themes
+ * @property {number} rating
+ * @property {number} plays
+ * @property {number} wins
+ * @property {string} [day] the day it is the puzzle of
+ * @property {PuzzleTried | null} tried
+ */
+
+/**
+ * `POST /api/puzzles/{id}/moves`.
+ * @typedef {object} PuzzleStep
+ * @property {'right' | 'solved' | 'wrong' | 'unproven'} result
+ * @property {string} [reply]
+ * @property {string[]} [solution]
+ * @property {PuzzleTried} [rated]
+ */
+
+/**
+ * `GET /api/puzzles`.
+ * @typedef {object} PuzzlesSummary
+ * @property {number} count
+ * @property {Record<string, number>} themes
+ * @property {Record<string, number>} variants
+ * @property {{ rating: number, deviation: number, provisional: boolean, plays: number, wins: number } | null} rating
+ */

@@ -6,13 +6,14 @@ use crate::auth::Viewer;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
-use crate::puzzles::{is_id, rate_try, step, Step, StepError, THEMES};
+use crate::puzzles::{is_id, rate_try, solution, step, Step, StepError, THEMES};
 use crate::ratings::Rating;
 use crate::store::{PuzzleChoice, PuzzleRow, PuzzleTry, TryRating};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use loa_core::{GameState, Move, Variant};
+use loa_core::{Game, GameState, Move, Variant, VariantPosition};
+use loa_engine::puzzles::Alternative;
 use loa_engine::puzzles::Puzzle;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -267,10 +268,10 @@ pub async fn puzzle_move(
 ) -> ApiResult<Json<StepAnswer>> {
     let row = find(&hub, &id).await?;
     let puzzle = parsed(&row)?;
-    let outcome = judge(&hub, &puzzle, request.moves)
-        .await?
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    let texts = |moves: &[Move]| moves.iter().map(Move::to_string).collect::<Vec<_>>();
+    let outcome = judge(&hub, &puzzle, request.moves, |p, m, prove| {
+        step(p, m, prove)
+    })
+    .await?;
     let mut answer = StepAnswer {
         result: "right",
         reply: None,
@@ -296,46 +297,97 @@ pub async fn puzzle_move(
             false
         }
     };
-    if let Some(account) = viewer.id() {
-        let rated = hub
-            .store
-            .rate_puzzle_try(
-                account,
-                &row.id,
-                solved,
-                now_ms(),
-                Rating::default(),
-                |player, puzzle| rate_try(player, puzzle, solved),
-            )
-            .await?;
-        if let TryRating::Rated(t) = rated {
-            answer.rated = Some(t.into());
-        }
-    }
+    answer.rated = rate_end(&hub, &viewer, &row.id, solved).await?;
     Ok(Json(answer))
 }
 
+/// `POST /api/puzzles/{id}/solution`: a try given up, from where it stands (`moves`:
+/// none, or ending with a reply given). It counts as a miss; the answer is `wrong`
+/// with the winning line on from there.
+pub async fn puzzle_solution(
+    State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Body(request): Body<MovesRequest>,
+) -> ApiResult<Json<StepAnswer>> {
+    let row = find(&hub, &id).await?;
+    let puzzle = parsed(&row)?;
+    let line = judge(&hub, &puzzle, request.moves, |p, m, prove| {
+        solution(p, m, prove)
+    })
+    .await?;
+    Ok(Json(StepAnswer {
+        result: "wrong",
+        reply: None,
+        solution: Some(texts(&line)),
+        rated: rate_end(&hub, &viewer, &row.id, false).await?,
+    }))
+}
+
+fn texts(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(Move::to_string).collect()
+}
+
+/// Rates the end of a signed-in player's first try at a puzzle.
+async fn rate_end(
+    hub: &Hub,
+    viewer: &Viewer,
+    puzzle: &str,
+    solved: bool,
+) -> ApiResult<Option<TriedView>> {
+    let Some(account) = viewer.id() else {
+        return Ok(None);
+    };
+    let rated = hub
+        .store
+        .rate_puzzle_try(
+            account,
+            puzzle,
+            solved,
+            now_ms(),
+            Rating::default(),
+            |player, puzzle| rate_try(player, puzzle, solved),
+        )
+        .await?;
+    Ok(match rated {
+        TryRating::Rated(t) => Some(t.into()),
+        TryRating::TriedBefore | TryRating::Busy => None,
+    })
+}
+
+/// How a try's moves are judged: a step, or the solution.
+type Judgement<T> = fn(
+    &Puzzle,
+    &[String],
+    &mut dyn FnMut(&Game<VariantPosition>) -> Alternative,
+) -> Result<T, StepError>;
+
 /// Judges a try's moves: at once when every move off the line was judged before, else
 /// on a blocking thread, one such judgement at a time on this server.
-async fn judge(
+async fn judge<T: Send + 'static>(
     hub: &Arc<Hub>,
     puzzle: &Puzzle,
     moves: Vec<String>,
-) -> ApiResult<Result<Step, StepError>> {
+    judgement: Judgement<T>,
+) -> ApiResult<T> {
+    let refused = |e: StepError| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
     let proofs = &hub.puzzle_proofs;
     let mut unknown = false;
-    let quick = step(puzzle, &moves, |game| {
+    let quick = judgement(puzzle, &moves, &mut |game| {
         proofs.known(game).unwrap_or_else(|| {
             unknown = true;
-            loa_engine::puzzles::Alternative::Unknown
+            Alternative::Unknown
         })
     });
     if !unknown {
-        return Ok(quick);
+        return quick.map_err(refused);
     }
     let _turn = proofs.turn().await;
     let (hub, puzzle) = (Arc::clone(hub), puzzle.clone());
-    tokio::task::spawn_blocking(move || step(&puzzle, &moves, |game| hub.puzzle_proofs.prove(game)))
-        .await
-        .map_err(ApiError::internal)
+    tokio::task::spawn_blocking(move || {
+        judgement(&puzzle, &moves, &mut |game| hub.puzzle_proofs.prove(game))
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(refused)
 }

@@ -207,6 +207,38 @@ async fn the_first_try_rates_player_and_puzzle_and_the_next_is_untried() {
 }
 
 #[tokio::test]
+async fn a_try_given_up_is_shown_the_solution_and_counts_as_missed() {
+    let (app, capture, _) = with_puzzles().await;
+    let ann = sign_up(&app, "ann").await;
+    let path = format!("/api/puzzles/{capture}/solution");
+    let (status, answer) = as_person(
+        &app,
+        &ann,
+        "POST",
+        &path,
+        Some(json!({"moves": ["g5xc5", "e8-f8"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["result"], "wrong");
+    assert_eq!(answer["solution"], json!(["g5xc5", "e8-f8", "h2-f4"]));
+    assert_eq!(answer["rated"]["solved"], false);
+    // Not signed in, from the start: the whole line, nothing rated.
+    let (status, answer) = app.call("POST", &path, Some(json!({"moves": []}))).await;
+    assert_eq!(
+        (status, answer),
+        (
+            StatusCode::OK,
+            json!({"result": "wrong", "solution": ["g5xc5", "e8-f8", "h2-f4"]})
+        )
+    );
+    let (status, answer) = app
+        .call("POST", &path, Some(json!({"moves": ["g5xc5"]})))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+}
+
+#[tokio::test]
 async fn the_daily_puzzle_is_the_same_all_day() {
     let app = App::new().await;
     assert_eq!(
