@@ -55,6 +55,11 @@ pub struct ServeArgs {
     /// beside the site's own; a puzzle already kept keeps its rating. Repeat for more.
     #[arg(long, value_name = "FILE")]
     puzzles: Vec<std::path::PathBuf>,
+    /// Game records (SGF or PGN, any number of games) counted in the opening explorer
+    /// with their results (and their players' Elo, when given); a file is counted once,
+    /// however often it is given. Repeat for more.
+    #[arg(long, value_name = "FILE")]
+    archive: Vec<std::path::PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -79,6 +84,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         mail_from: args.mail_from,
         mail_in: args.mail_in,
         puzzles: args.puzzles,
+        archives: args.archive,
     };
     log_to_stderr();
     loa_web::run(config, |address| {

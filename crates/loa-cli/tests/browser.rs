@@ -39,8 +39,18 @@ fn the_page_in_a_real_browser() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    // Reports at a small budget: the scenario waits for one.
-    let server = Server::start_with(&dir.path().join("games.db"), &["--report-nodes", "20000"]);
+    // Reports at a small budget: the scenario waits for one. A small archive for the
+    // opening explorer.
+    let archive = Path::new(env!("CARGO_MANIFEST_DIR")).join("../loa-web/e2e/archive.pgn");
+    let server = Server::start_with(
+        &dir.path().join("games.db"),
+        &[
+            "--report-nodes",
+            "20000",
+            "--archive",
+            archive.to_str().unwrap(),
+        ],
+    );
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e");
     let output = Command::new("node")
         .arg(e2e.join("run.mjs"))

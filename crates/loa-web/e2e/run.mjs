@@ -85,6 +85,34 @@ async function signIn(page, name, password = PASSWORD) {
 const statusOf = (page) => page.textContent('[data-testid=status]');
 
 const scenarios = {
+  async 'the opening explorer beside the analysis board: counts, a move played from it, bands, the engine and the solver'() {
+    const page = await newPage();
+    await page.goto(`${base}/analysis`);
+    const row = '[data-testid=explorer-moves] tr[data-move]';
+    await page.waitForSelector(row);
+    // The archive's six games start from the standard start.
+    assert.equal(await page.textContent('[data-testid=explorer-moves] tfoot'), 'Σ6');
+    await page.waitForFunction(() => /Engine: \S+ \(/.test(document.querySelector('[data-testid=explorer-verdicts]')?.textContent || ''), null, { timeout: 60000 });
+    assert.match(await page.textContent('[data-testid=explorer-verdicts]'), /Solver: /);
+    const first = await page.getAttribute(row, 'data-move');
+    const games = Number(await page.textContent(`${row}:first-child td.num`));
+    await page.click(`${row}[data-move="${first}"] button`);
+    await waitForPly(page, 1);
+    // On from the move played: the games that played it.
+    await page.waitForFunction((n) => document.querySelector('[data-testid=explorer-moves] tfoot')?.textContent === `Σ${n}`, games);
+    await page.screenshot({ path: `${shots}/explorer.png`, fullPage: true });
+    // Three games carry Elo 1650 and 1710 (band 1600); no game is rated 2500 or more.
+    await page.click('[data-testid=moves] button:has-text("start")');
+    await page.selectOption('[data-testid=explorer-band]', '1600');
+    await page.waitForFunction(() => document.querySelector('[data-testid=explorer-moves] tfoot')?.textContent === 'Σ3');
+    await page.selectOption('[data-testid=explorer-band]', '2500');
+    await page.waitForFunction(() => /No game counted/.test(document.querySelector('[data-testid=explorer-moves]')?.textContent || ''));
+    await page.selectOption('[data-testid=explorer-band]', '');
+    await page.selectOption('[data-testid=explorer-source]', 'rated');
+    await page.waitForFunction(() => /No game counted/.test(document.querySelector('[data-testid=explorer-moves]')?.textContent || ''));
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'puzzles: the day\'s given up and rated, then played to the win move by move'() {
     const ann = await newPage();
     await ann.goto(base);

@@ -75,6 +75,8 @@ pub struct Hub {
     pub reports_queued: tokio::sync::Notify,
     /// Moves off puzzles' lines, judged by the solver.
     pub puzzle_proofs: crate::puzzles::AlternativeProofs,
+    /// The explorer's engine and solver verdicts.
+    pub explorer_verdicts: crate::explorer::ExplorerVerdicts,
     ratings_lock: tokio::sync::Mutex<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
@@ -89,6 +91,7 @@ impl Hub {
             mail: crate::mail::Mail::default(),
             reports_queued: tokio::sync::Notify::new(),
             puzzle_proofs: crate::puzzles::AlternativeProofs::default(),
+            explorer_verdicts: crate::explorer::ExplorerVerdicts::default(),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),
         })

@@ -9,6 +9,7 @@ mod clock;
 mod director;
 mod engine_pool;
 mod error;
+mod explorer;
 mod game;
 mod hub;
 mod ids;

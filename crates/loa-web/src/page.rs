@@ -30,6 +30,7 @@ const MODULES: &[(&str, &str)] = &[
         "game-players.js",
         include_str!("../page/js/game-players.js"),
     ),
+    ("explorer.js", include_str!("../page/js/explorer.js")),
     ("game.js", include_str!("../page/js/game.js")),
     ("header.js", include_str!("../page/js/header.js")),
     ("home.js", include_str!("../page/js/home.js")),

@@ -44,6 +44,8 @@ pub struct Config {
     /// Files of puzzles (as `loa puzzles make` writes them) added at start, beside the
     /// site's own.
     pub puzzles: Vec<std::path::PathBuf>,
+    /// Game records (SGF or PGN) counted in the opening explorer, each file once.
+    pub archives: Vec<std::path::PathBuf>,
 }
 
 /// The address mail comes from when none is given: `loa@` the site's host name, or
@@ -188,6 +190,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
             "/api/games/{id}/report",
             get(api::get_report).post(api::request_report),
         )
+        .route("/api/explorer", post(api::explore))
         .route("/api/puzzles", get(api::puzzles_summary))
         .route("/api/puzzles/next", get(api::next_puzzle))
         .route("/api/puzzles/daily", get(api::daily_puzzle))
@@ -271,6 +274,35 @@ async fn add_puzzles(store: &Store, files: &[std::path::PathBuf]) -> anyhow::Res
     Ok(())
 }
 
+/// Counts archives in the opening explorer: each file once (by its text), however often
+/// it is given. A file that cannot be read stops the start.
+async fn add_archives(store: &Store, files: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read the archive {}", file.display()))?;
+        let archive = crate::explorer::read_archive(&text, loa_core::Variant::Standard);
+        let name = file.display().to_string();
+        let counted = store
+            .explore_archive(
+                &archive.digest,
+                &name,
+                &archive.games,
+                crate::clock::now_ms(),
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot count the archive {name}: {e}"))?;
+        if counted {
+            let games = loa_core::counted(archive.games.len(), "game");
+            tracing::info!(
+                "{games} of {name} counted in the opening explorer ({} without a result or unreadable)",
+                archive.skipped
+            );
+        }
+    }
+    Ok(())
+}
+
 /// A server bound to its address, ready to serve.
 pub struct Server {
     listener: tokio::net::TcpListener,
@@ -307,6 +339,7 @@ impl Server {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });
         add_puzzles(&store, &config.puzzles).await?;
+        add_archives(&store, &config.archives).await?;
         let hub = Hub::new(store, EnginePool::new(engines));
         let _ = hub.director.championships.set(config.championships.clone());
         if let Some(smtp) = &config.smtp {
@@ -386,6 +419,7 @@ impl Server {
         crate::director::spawn(&self.hub);
         crate::mail::spawn_ticker(&self.hub);
         crate::reports::start_workers(&self.hub, self.hub.pool.size(), self.report_nodes);
+        crate::explorer::start_worker(&self.hub);
         self.hub.store.sessions().sweep_expired();
         let app = router(self.hub, self.public_url.as_deref());
         axum::serve(self.listener, app)

@@ -4,6 +4,7 @@
 
 import { api, errorMessage } from './api.js';
 import { app, h } from './dom.js';
+import { ExplorerPanel } from './explorer.js';
 import { navigate } from './navigate.js';
 import { GameScreen } from './screen.js';
 import { keepTokens } from './seats.js';
@@ -41,6 +42,7 @@ export class AnalysisPage extends GameScreen {
       class: 'hidden', 'data-testid': 'promote', title: 'Move this variation up where it branches off',
       onclick: () => this.promoteHere(),
     }, 'Promote variation');
+    this.explorer = new ExplorerPanel((move) => this.tryMove(move));
     this.deleteButton = h('button', {
       class: 'hidden', 'data-testid': 'delete-move', title: 'Delete this move and every move after it',
       onclick: () => this.deleteHere(),
@@ -177,7 +179,18 @@ export class AnalysisPage extends GameScreen {
             h('button', { onclick: () => this.setAnalysis(!this.analysisOn), 'data-testid': 'analysis-toggle' }, 'Engine on/off'),
             h('button', { onclick: () => this.continueAsGame(), 'data-testid': 'continue' }, 'Play from here'),
             this.moveInput),
-          h('label', {}, 'Link to this position'), this.linkInput)));
+          h('label', {}, 'Link to this position'), this.linkInput,
+          this.explorer.el)));
+  }
+
+  /**
+   * The explorer follows the position shown.
+   * @param {number} ply
+   */
+  onShown(ply) {
+    const l = this.line;
+    if (!l) return;
+    this.explorer.show({ variant: l.variant, rules: l.rules, position: l.start, moves: l.moves.slice(0, ply) });
   }
 
   updateStatus() {

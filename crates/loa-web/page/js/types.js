@@ -549,3 +549,15 @@ export {};
  * @property {Record<string, number>} variants
  * @property {{ rating: number, deviation: number, provisional: boolean, plays: number, wins: number } | null} rating
  */
+
+/**
+ * `POST /api/explorer`.
+ * @typedef {object} ExplorerAnswer
+ * @property {string} position
+ * @property {'black' | 'white'} to_move
+ * @property {number} games
+ * @property {{ move: string, games: number, black_wins: number, white_wins: number, draws: number }[]} moves
+ * @property {{ move: string | null, eval: string } | null} [engine]
+ * @property {'black' | 'white' | null} [proved_win]
+ * @property {string | null} [winning_move]
+ */

@@ -6,6 +6,7 @@
 
 mod accounts;
 mod challenges;
+mod explorer;
 mod games;
 mod mail;
 mod pairing;
@@ -18,6 +19,7 @@ mod vacation;
 
 pub use accounts::*;
 pub use challenges::*;
+pub use explorer::*;
 pub use games::*;
 pub use mail::*;
 pub use pairing::*;

@@ -8,6 +8,7 @@
 mod accounts;
 mod engine_jobs;
 mod events;
+mod explorer;
 mod game_lists;
 mod games;
 mod mail;
@@ -23,6 +24,7 @@ pub mod testing;
 
 pub use accounts::AccountRow;
 pub use events::{Event, Heard};
+pub use explorer::{ExploredGame, ExploredMove, ExplorerQuery};
 pub use game_lists::{GameFilter, Outcome};
 pub use games::{Change, ChatRow, GameRow, MoveRow, SeatRow, StoredGame};
 pub use pairing::{ChallengeRow, SeekRow};

@@ -1,0 +1,29 @@
+-- The opening explorer: for each position of the first plies of the site's rated games
+-- and of imported archives, the moves played from it with their games and results, by
+-- the rating band of the game (the mean of the players' ratings; 0 unrated).
+CREATE TABLE explorer_moves (
+    variant TEXT NOT NULL,
+    -- The first 8 bytes of SHA-256 of the position's text, as a signed integer.
+    position_key BIGINT NOT NULL,
+    -- 'rated' (the site's rated games) or 'archive' (records imported).
+    source TEXT NOT NULL,
+    band BIGINT NOT NULL,
+    played TEXT NOT NULL,
+    games BIGINT NOT NULL,
+    black_wins BIGINT NOT NULL,
+    white_wins BIGINT NOT NULL,
+    draws BIGINT NOT NULL,
+    PRIMARY KEY (variant, position_key, source, band, played)
+);
+-- The site's games counted, each once whichever server counts it.
+CREATE TABLE explorer_games (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    at BIGINT NOT NULL
+);
+-- Archives counted, by the SHA-256 of their text: the same file given again is not.
+CREATE TABLE explorer_archives (
+    digest TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    games BIGINT NOT NULL,
+    at BIGINT NOT NULL
+);
