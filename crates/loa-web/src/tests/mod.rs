@@ -5,6 +5,7 @@ mod access;
 mod accounts;
 mod clocks;
 mod endpoints;
+mod explorer;
 mod imports;
 mod mail;
 mod meta;

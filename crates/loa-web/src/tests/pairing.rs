@@ -123,7 +123,7 @@ async fn an_anonymous_seek_is_played_with_tokens_and_withdrawn_with_its_token() 
 }
 
 /// A rated blitz game between two accounts, Ann Black: its id.
-async fn rated_game(app: &App, ann: &Person, bob: &Person) -> String {
+pub(super) async fn rated_game(app: &App, ann: &Person, bob: &Person) -> String {
     let (_, seek) = as_person(app, ann, "POST", "/api/seeks", Some(blitz(true, "black"))).await;
     let accept = format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap());
     let (_, taken) = as_person(app, bob, "POST", &accept, None).await;
