@@ -95,3 +95,107 @@ async fn bad_questions_are_refused() {
         assert!(answer["error"].is_string());
     }
 }
+
+/// The explorer on 100,000 self-play games (`LOA_EXPLORER_GAMES` to change): games made
+/// at a low level (4 random plies, then a 1-ply search a move), counted as an archive,
+/// then 2,000 positions of theirs asked. Prints the timings; run in release:
+/// `cargo test --release -p loa-web explorer_at_scale -- --ignored --nocapture`.
+#[tokio::test]
+#[ignore]
+async fn explorer_at_scale() {
+    use crate::explorer::{explored, position_key};
+    use crate::store::ExplorerQuery;
+    use loa_core::{Game, GameState, RuleSet, Variant};
+    use loa_engine::{Engine, SearchLimits, SearchRequest};
+    use std::time::Instant;
+
+    let count: usize = std::env::var("LOA_EXPLORER_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let app = App::new().await;
+    let start = Variant::Standard.start(loa_core::BoardSize::Eight).unwrap();
+    let mut engine = Engine::new(1);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    // xorshift: the same games every run.
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let made = Instant::now();
+    let mut games = Vec::with_capacity(count);
+    let mut asked = Vec::new();
+    for _ in 0..count {
+        let mut game = Game::new(start, RuleSet::Draw);
+        while !game.is_over() && game.ply() < 200 {
+            let mv = if game.ply() < 4 {
+                let mut moves = Vec::new();
+                game.position().for_each_move(|m| moves.push(m));
+                moves[random(moves.len())]
+            } else {
+                let limits = SearchLimits {
+                    depth: Some(1),
+                    ..SearchLimits::default()
+                };
+                let request = SearchRequest::for_game(&game, limits);
+                engine.search_any(&request, &stop, |_| {}).best.unwrap()
+            };
+            game.play(mv).unwrap();
+        }
+        let black_won = game
+            .outcome()
+            .and_then(|o| o.winner)
+            .map(|w| w == loa_core::Color::Black);
+        if asked.len() < 2_000 && random(50) == 0 {
+            let mut replay = Game::new(start, RuleSet::Draw);
+            for mv in game.moves().take(random(20)) {
+                replay.play(mv).unwrap();
+            }
+            asked.push(position_key(replay.position()));
+        }
+        games.push(explored(
+            &game,
+            crate::explorer::band_of(Some(1000.0 + random(1500) as f64)),
+            black_won,
+        ));
+    }
+    let made = made.elapsed();
+    let counted = Instant::now();
+    app.hub
+        .store
+        .explore_archive("scale", "self-play", &games, 1)
+        .await
+        .unwrap();
+    let counted = counted.elapsed();
+    let mut times = Vec::new();
+    let mut found = 0;
+    for &position_key in &asked {
+        let query = ExplorerQuery {
+            variant: "standard",
+            position_key,
+            source: None,
+            bands: &[],
+        };
+        let at = Instant::now();
+        found += usize::from(!app.hub.store.explore(&query).await.unwrap().is_empty());
+        times.push(at.elapsed());
+    }
+    times.sort();
+    let quantile = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    println!(
+        "{count} games made in {made:.1?}, counted in {counted:.1?}; {} positions asked \
+         ({found} with moves): p50 {:.2?}, p99 {:.2?}, max {:.2?}",
+        times.len(),
+        quantile(0.5),
+        quantile(0.99),
+        times[times.len() - 1]
+    );
+    assert_eq!(
+        found,
+        times.len(),
+        "every position asked was reached by a game"
+    );
+}
