@@ -151,7 +151,9 @@ async fn explorer_at_scale() {
             .map(|w| w == loa_core::Color::Black);
         if asked.len() < 2_000 && random(50) == 0 {
             let mut replay = Game::new(start, RuleSet::Draw);
-            for mv in game.moves().take(random(20)) {
+            // A position a move was played from.
+            let plies = random(20).min(game.ply() - 1);
+            for mv in game.moves().take(plies) {
                 replay.play(mv).unwrap();
             }
             asked.push(position_key(replay.position()));
