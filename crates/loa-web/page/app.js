@@ -91,7 +91,7 @@ async function route() {
       current = page;
       await page.start();
     } else if (puzzle) {
-      const page = new PuzzlePage(offer, puzzle[1] || 'next', params.get('theme'));
+      const page = new PuzzlePage(offer, puzzle[1] || 'next', params.get('theme'), params.get('after'));
       current = page;
       await page.start();
     } else if (path === '/account') {

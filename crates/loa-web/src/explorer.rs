@@ -6,16 +6,17 @@
 use crate::clock::now_ms;
 use crate::game::LiveGame;
 use crate::hub::Hub;
+use crate::solver_jobs::{Kept, SolverJobs};
 use crate::store::{ExploredGame, ExploredMove};
 use loa_core::record::{read_games_as, RecordResult};
-use loa_core::{Color, Game, GameState, Move, Variant, VariantPosition};
+use loa_core::{Color, Game, GameState, Move, RuleSet, Variant, VariantPosition};
 use loa_engine::report::search_position;
 use loa_engine::solver::{SolveLimits, Solver, Verdict};
 use loa_engine::Engine;
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The plies of each game counted: the opening, where games meet again.
 pub const MAX_PLY: usize = 30;
@@ -45,15 +46,20 @@ pub fn position_key(position: &VariantPosition) -> i64 {
     i64::from_be_bytes(bytes)
 }
 
-/// The moves of a game's first plies to count.
+/// The moves of a game's first plies to count: a move played twice from one position
+/// (the position repeated) counts once for the game.
 pub fn explored(game: &Game<VariantPosition>, band: i64, black_won: Option<bool>) -> ExploredGame {
     let mut position = *game.start();
     let mut moves = Vec::new();
+    let mut seen = HashSet::new();
     for mv in game.moves().take(MAX_PLY) {
-        moves.push(ExploredMove {
+        let counted = ExploredMove {
             position_key: position_key(&position),
             played: mv.to_string(),
-        });
+        };
+        if seen.insert((counted.position_key, mv)) {
+            moves.push(counted);
+        }
         position.play(mv);
     }
     ExploredGame {
@@ -139,7 +145,14 @@ pub async fn count_ended_games(hub: &Hub) -> anyhow::Result<usize> {
             return Ok(counted);
         }
         for id in ids {
-            let game = hub.store.load(&id).await?.and_then(|stored| {
+            // A row that cannot be read (or replayed) is marked counted, with nothing in
+            // it, rather than holding up every game after it.
+            let stored = match hub.store.load(&id).await {
+                Ok(stored) => stored,
+                Err(err) if err.is_damaged_row() => None,
+                Err(err) => return Err(err.into()),
+            };
+            let game = stored.and_then(|stored| {
                 let black_won = match stored.row.winner.as_deref() {
                     Some("black") => Some(true),
                     Some("white") => Some(false),
@@ -153,7 +166,6 @@ pub async fn count_ended_games(hub: &Hub) -> anyhow::Result<usize> {
                     let rating = hub.store.mean_rating_after(&id).await?;
                     explored(&game, band_of(rating), black_won)
                 }
-                // A row that cannot be replayed is marked counted, with nothing in it.
                 None => ExploredGame {
                     variant: String::new(),
                     band: 0,
@@ -197,42 +209,41 @@ const SOLVER_NODES: u64 = 300_000;
 /// Verdicts kept before the store is emptied and begun again.
 const KEPT_VERDICTS: usize = 20_000;
 
-/// The explorer's verdicts, kept: each position searched and solved once per server, one
-/// at a time, so that the explorer never takes more than a core from live games.
-#[derive(Default)]
+/// The explorer's verdicts, kept: each position searched and solved once per server.
 pub struct ExplorerVerdicts {
-    known: Mutex<HashMap<String, Verdicts>>,
-    turn: tokio::sync::Mutex<()>,
+    known: Kept<Verdicts>,
+}
+
+impl Default for ExplorerVerdicts {
+    fn default() -> ExplorerVerdicts {
+        ExplorerVerdicts {
+            known: Kept::new(KEPT_VERDICTS),
+        }
+    }
 }
 
 impl ExplorerVerdicts {
-    fn kept(&self) -> std::sync::MutexGuard<'_, HashMap<String, Verdicts>> {
-        self.known.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The verdicts on the position a game is at: kept, or searched and solved on a
-    /// blocking thread in turn.
-    pub async fn of(&self, game: &Game<VariantPosition>) -> anyhow::Result<Verdicts> {
-        let key = format!("{} ; {}", game.rules(), game.position());
-        if let Some(known) = self.kept().get(&key) {
-            return Ok(known.clone());
+    /// The verdicts on a position (its history aside): kept, or searched and solved as a
+    /// solver job.
+    pub async fn of(
+        &self,
+        jobs: &SolverJobs,
+        position: VariantPosition,
+        rules: RuleSet,
+    ) -> anyhow::Result<Verdicts> {
+        let key = format!("{rules} ; {position}");
+        if let Some(known) = self.known.get(&key) {
+            return Ok(known);
         }
-        let _turn = self.turn.lock().await;
-        if let Some(known) = self.kept().get(&key) {
-            return Ok(known.clone());
-        }
-        let game = game.clone();
-        let verdicts = tokio::task::spawn_blocking(move || judge(&game)).await??;
-        let mut kept = self.kept();
-        if kept.len() >= KEPT_VERDICTS {
-            kept.clear();
-        }
-        kept.insert(key, verdicts.clone());
+        let verdicts = jobs
+            .run(move |stop| judge(&Game::new(position, rules), stop))
+            .await??;
+        self.known.put(key, verdicts.clone());
         Ok(verdicts)
     }
 }
 
-fn judge(game: &Game<VariantPosition>) -> anyhow::Result<Verdicts> {
+fn judge(game: &Game<VariantPosition>, stop: &AtomicBool) -> anyhow::Result<Verdicts> {
     if game.is_over() {
         return Ok(Verdicts {
             engine: None,
@@ -240,14 +251,13 @@ fn judge(game: &Game<VariantPosition>) -> anyhow::Result<Verdicts> {
             winning_move: None,
         });
     }
-    let stop = AtomicBool::new(false);
     let mut engine = Engine::new(16);
-    let searched = search_position(&mut engine, game, ENGINE_NODES, &stop);
+    let searched = search_position(&mut engine, game, ENGINE_NODES, stop);
     let limits = SolveLimits {
         nodes: Some(SOLVER_NODES),
         time: None,
     };
-    let mut solver = Solver::new(16, game.rules(), limits, &stop)?;
+    let mut solver = Solver::new(16, game.rules(), limits, stop)?;
     let solution = solver.solve(game.position(), &game.previous_hashes());
     let side = game.position().side_to_move();
     let winner = match solution.verdict {
@@ -309,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_opening_is_counted() {
+    fn only_the_opening_is_counted_and_a_repeated_move_once() {
         let start = Variant::Standard.start(loa_core::BoardSize::Eight).unwrap();
         let mut game = Game::new(start, RuleSet::Draw);
         while game.ply() < MAX_PLY + 10 && !game.is_over() {
@@ -320,6 +330,15 @@ mod tests {
             game.play(first.unwrap()).unwrap();
         }
         let counted = explored(&game, 0, Some(true));
-        assert_eq!(counted.moves.len(), MAX_PLY.min(game.ply()));
+        // Always the first move: the game goes back and forth, and a move played again
+        // from a position seen before counts once.
+        let mut position = *game.start();
+        let mut pairs = HashSet::new();
+        for mv in game.moves().take(MAX_PLY) {
+            pairs.insert((position.to_string(), mv));
+            position.play(mv);
+        }
+        assert!(pairs.len() < MAX_PLY, "the game repeats itself");
+        assert_eq!(counted.moves.len(), pairs.len());
     }
 }

@@ -77,6 +77,10 @@ pub struct Hub {
     pub puzzle_proofs: crate::puzzles::AlternativeProofs,
     /// The explorer's engine and solver verdicts.
     pub explorer_verdicts: crate::explorer::ExplorerVerdicts,
+    /// Solver work people ask for, in turn: a puzzle's other move, the explorer.
+    pub solver_jobs: crate::solver_jobs::SolverJobs,
+    /// First tries at puzzles rated one at a time on this server.
+    pub puzzle_ratings_lock: tokio::sync::Mutex<()>,
     ratings_lock: tokio::sync::Mutex<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
 }
@@ -92,6 +96,8 @@ impl Hub {
             reports_queued: tokio::sync::Notify::new(),
             puzzle_proofs: crate::puzzles::AlternativeProofs::default(),
             explorer_verdicts: crate::explorer::ExplorerVerdicts::default(),
+            solver_jobs: crate::solver_jobs::SolverJobs::default(),
+            puzzle_ratings_lock: tokio::sync::Mutex::new(()),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),
         })

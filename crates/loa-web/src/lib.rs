@@ -25,6 +25,7 @@ mod ratings;
 mod reports;
 mod server;
 mod setup;
+mod solver_jobs;
 mod store;
 mod tournament;
 mod vacation;

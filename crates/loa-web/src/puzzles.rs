@@ -4,13 +4,13 @@
 //! played on from, never marked wrong. Nothing here knows of HTTP or SQL.
 
 use crate::ratings::{rate, Rating};
+use crate::solver_jobs::Kept;
 use crate::store::NewPuzzle;
 use loa_core::{Color, Game, GameState, Move, VariantPosition};
 use loa_engine::puzzles::{judge_alternative, Alternative, Puzzle, PuzzleLimits};
 use sha2::{Digest, Sha256};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
 
 /// Every theme a puzzle may have, as the API names them.
 pub const THEMES: [&str; 3] = ["capture", "block", "connection"];
@@ -110,20 +110,14 @@ pub fn rate_try(player: Rating, puzzle: Rating, solved: bool) -> (Rating, Rating
 /// The solver's judgements of moves off puzzles' lines, kept: a try sends its moves from
 /// the start each time, and a move judged once is not judged again.
 pub struct AlternativeProofs {
-    known: Mutex<HashMap<String, Alternative>>,
-    /// One judgement at a time: puzzles never take more than a core from live games.
-    turn: tokio::sync::Semaphore,
+    known: Kept<Alternative>,
     limits: PuzzleLimits,
 }
-
-/// Judgements kept before the store is emptied and begun again.
-const KEPT_PROOFS: usize = 10_000;
 
 impl Default for AlternativeProofs {
     fn default() -> AlternativeProofs {
         AlternativeProofs {
-            known: Mutex::new(HashMap::new()),
-            turn: tokio::sync::Semaphore::new(1),
+            known: Kept::new(10_000),
             // About a second of the solver.
             limits: PuzzleLimits {
                 solve_nodes: 300_000,
@@ -140,32 +134,21 @@ impl AlternativeProofs {
         format!("{} ; {} ; {}", game.rules(), game.start(), moves.join(" "))
     }
 
-    fn kept(&self) -> std::sync::MutexGuard<'_, HashMap<String, Alternative>> {
-        self.known.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// The judgement of the position after a move off a line, if it was made before.
     pub fn known(&self, game: &Game<VariantPosition>) -> Option<Alternative> {
-        self.kept().get(&Self::key(game)).cloned()
-    }
-
-    /// Waits for the turn to judge (held while judging).
-    pub async fn turn(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
-        self.turn.acquire().await.ok()
+        self.known.get(&Self::key(game))
     }
 
     /// Judges the position after a move off a line with the solver, or says what was
-    /// judged before. Blocks: on a blocking thread, in turn.
-    pub fn prove(&self, game: &Game<VariantPosition>) -> Alternative {
+    /// judged before. Blocks: run it as a solver job. A judgement stopped is not kept.
+    pub fn prove(&self, game: &Game<VariantPosition>, stop: &AtomicBool) -> Alternative {
         if let Some(known) = self.known(game) {
             return known;
         }
-        let judged = judge_alternative(game, &self.limits, &AtomicBool::new(false));
-        let mut kept = self.kept();
-        if kept.len() >= KEPT_PROOFS {
-            kept.clear();
+        let judged = judge_alternative(game, &self.limits, stop);
+        if !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            self.known.put(Self::key(game), judged.clone());
         }
-        kept.insert(Self::key(game), judged.clone());
         judged
     }
 }
@@ -200,6 +183,10 @@ pub enum StepError {
     ReplyLast,
     #[error("the last move sent is the player's: the solution is asked before a move")]
     WinnerLast,
+    #[error("move {index} lets the win go: the moves after it cannot be judged")]
+    NotWinning { index: usize },
+    #[error("move {index} was not proved to win: the moves after it cannot be judged")]
+    NotProven { index: usize },
 }
 
 /// Judges the last of `played`: the moves from the puzzle's position, the winner's and
@@ -226,10 +213,12 @@ pub fn solution(
     if !played.len().is_multiple_of(2) {
         return Err(StepError::WinnerLast);
     }
-    let (Step::Right { reply }, line) = walk(puzzle, judged, prove)? else {
-        return Err(StepError::PastTheEnd {
-            index: played.len() - 1,
-        });
+    let index = played.len() - 2;
+    let (reply, line) = match walk(puzzle, judged, prove)? {
+        (Step::Right { reply }, line) => (reply, line),
+        (Step::Solved, _) => return Err(StepError::PastTheEnd { index: index + 1 }),
+        (Step::Wrong { .. }, _) => return Err(StepError::NotWinning { index }),
+        (Step::Unproven, _) => return Err(StepError::NotProven { index }),
     };
     let mut game = Game::new(puzzle.position, puzzle.rules);
     for (index, text) in played.iter().enumerate() {
@@ -310,12 +299,8 @@ fn walk(
                 Alternative::Wins(on) => line = on.into_iter().collect(),
                 Alternative::DoesNotWin if last => return Ok((wrong(&line), VecDeque::new())),
                 Alternative::Unknown if last => return Ok((Step::Unproven, VecDeque::new())),
-                _ => {
-                    return Err(StepError::Illegal {
-                        index,
-                        why: "that move was not accepted".to_string(),
-                    })
-                }
+                Alternative::DoesNotWin => return Err(StepError::NotWinning { index }),
+                Alternative::Unknown => return Err(StepError::NotProven { index }),
             }
         }
         if last {
@@ -428,10 +413,10 @@ mod tests {
         );
         assert_eq!(step_of(&["g5xc5", "e8-f8"]), Err(StepError::ReplyLast));
         // A wrong move with more after it.
-        assert!(matches!(
+        assert_eq!(
             step_of(&["e5xe8", "d4-d5", "g5-g3"]),
-            Err(StepError::Illegal { index: 0, .. })
-        ));
+            Err(StepError::NotWinning { index: 0 })
+        );
         let many = vec!["g5xc5".to_string(); MAX_PLAYED + 2];
         assert_eq!(step(&puzzle(), &many, solver), Err(StepError::TooMany));
     }

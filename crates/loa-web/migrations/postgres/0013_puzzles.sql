@@ -42,5 +42,6 @@ CREATE TABLE puzzle_tries (
 CREATE TABLE daily_puzzles (
     -- The UTC day: 2026-11-27.
     day TEXT PRIMARY KEY,
-    puzzle_id TEXT NOT NULL UNIQUE REFERENCES puzzles(id)
+    puzzle_id TEXT NOT NULL REFERENCES puzzles(id)
 );
+CREATE INDEX daily_puzzles_by_puzzle ON daily_puzzles(puzzle_id);

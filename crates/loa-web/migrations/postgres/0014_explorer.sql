@@ -27,3 +27,5 @@ CREATE TABLE explorer_archives (
     games BIGINT NOT NULL,
     at BIGINT NOT NULL
 );
+-- The worker looks up the ratings a game wrote.
+CREATE INDEX rating_history_by_game ON rating_history(game_id);

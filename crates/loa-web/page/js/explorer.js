@@ -10,6 +10,9 @@ import { h } from './dom.js';
  * @typedef {import('./types.js').ExplorerAnswer} ExplorerAnswer
  */
 
+/** How long a position stays shown before the engine and the solver are asked of it. */
+const VERDICT_DELAY_MS = 600;
+
 /** The rating bands, as the API names them by their lower bounds. */
 const BANDS = [1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500];
 
@@ -56,6 +59,9 @@ export class ExplorerPanel {
       if (asked !== this.asked) return;
       this.drawCounts(counts);
       this.verdicts.textContent = 'The engine and the solver are looking…';
+      // Only for a position that stays shown: stepping through a game asks for none.
+      await new Promise((resolve) => setTimeout(resolve, VERDICT_DELAY_MS));
+      if (asked !== this.asked) return;
       /** @type {ExplorerAnswer} */
       const judged = await api('POST', '/api/explorer', { ...body, verdicts: true });
       if (asked !== this.asked) return;
@@ -102,8 +108,9 @@ export class ExplorerPanel {
     this.verdicts.textContent = words.join(' ');
     for (const row of this.table.querySelectorAll('tr[data-move]')) {
       const move = row.getAttribute('data-move');
-      row.classList.toggle('engine-move', move === answer.engine?.move);
-      row.classList.toggle('winning-move', move === answer.winning_move);
+      const marks = `${move === answer.engine?.move ? '★' : ''}${move === answer.winning_move ? '✔' : ''}`;
+      const cell = row.querySelector('td');
+      if (cell && marks) cell.setAttribute('data-marks', marks);
     }
   }
 }

@@ -35,11 +35,13 @@ export class PuzzlePage {
    * @param {Meta} meta
    * @param {'next' | 'daily' | string} which a puzzle's id, the day's, or the next for the person
    * @param {string | null} theme for the next: only puzzles of this theme
+   * @param {string | null} after for the next: not this one (the puzzle just shown)
    */
-  constructor(meta, which, theme) {
+  constructor(meta, which, theme, after) {
     this.meta = meta;
     this.which = which;
     this.theme = theme;
+    this.after = after;
     this.board = new Board((text) => this.move(text));
     /** @type {PuzzleView | null} */
     this.puzzle = null;
@@ -83,14 +85,20 @@ export class PuzzlePage {
           h('p', { class: 'muted small' }, 'Every puzzle comes from a real game, and its win is proved by the solver: '
             + 'whatever the opponent does, the winner connects. Another move that also wins is accepted and played on from.'))));
     this.loadSummary();
+    const next = new URLSearchParams();
+    if (this.theme) next.set('theme', this.theme);
+    if (this.after) next.set('after', this.after);
     const path = this.which === 'next'
-      ? `/api/puzzles/next${this.theme ? `?${new URLSearchParams({ theme: this.theme })}` : ''}`
+      ? `/api/puzzles/next?${next}`
       : `/api/puzzles/${encodeURIComponent(this.which)}`;
     /** @type {PuzzleView} */
     const puzzle = await api('GET', path);
     if (this.disposed) return;
     this.puzzle = puzzle;
-    if (this.which === 'next') history.replaceState(null, '', `/puzzles/${puzzle.id}${location.search}`);
+    if (this.which === 'next') {
+      const theme = this.theme ? `?${new URLSearchParams({ theme: this.theme })}` : '';
+      history.replaceState(null, '', `/puzzles/${puzzle.id}${theme}`);
+    }
     const winner = puzzle.to_move === 'black' ? 'Black' : 'White';
     const variant = variantOf(this.meta, puzzle.variant);
     this.title.textContent = puzzle.day
@@ -280,7 +288,9 @@ export class PuzzlePage {
   }
 
   next() {
-    const theme = this.theme ? `?theme=${encodeURIComponent(this.theme)}` : '';
-    navigate(`/puzzles${theme}`);
+    const params = new URLSearchParams();
+    if (this.theme) params.set('theme', this.theme);
+    if (this.puzzle) params.set('after', this.puzzle.id);
+    navigate(`/puzzles?${params}`);
   }
 }

@@ -88,7 +88,7 @@ pub async fn explore(
     let verdicts = if request.verdicts {
         Some(
             hub.explorer_verdicts
-                .of(&line.game)
+                .of(&hub.solver_jobs, position, line.game.rules())
                 .await
                 .map_err(ApiError::internal)?,
         )

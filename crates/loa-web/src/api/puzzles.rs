@@ -184,7 +184,7 @@ pub async fn next_puzzle(
         account: viewer.id(),
         theme,
         variant,
-        not: query.after.as_deref(),
+        not: query.after.as_deref().filter(|id| is_id(id)),
         near,
     };
     let row = hub.store.next_puzzle(&choice).await?.ok_or_else(|| {
@@ -338,6 +338,7 @@ async fn rate_end(
     let Some(account) = viewer.id() else {
         return Ok(None);
     };
+    let _one_at_a_time = hub.puzzle_ratings_lock.lock().await;
     let rated = hub
         .store
         .rate_puzzle_try(
@@ -349,10 +350,14 @@ async fn rate_end(
             |player, puzzle| rate_try(player, puzzle, solved),
         )
         .await?;
-    Ok(match rated {
-        TryRating::Rated(t) => Some(t.into()),
-        TryRating::TriedBefore | TryRating::Busy => None,
-    })
+    match rated {
+        TryRating::Rated(t) => Ok(Some(t.into())),
+        TryRating::TriedBefore => Ok(None),
+        TryRating::Busy => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the rating could not be written for other servers' writes: send the move again",
+        )),
+    }
 }
 
 /// How a try's moves are judged: a step, or the solution.
@@ -363,7 +368,7 @@ type Judgement<T> = fn(
 ) -> Result<T, StepError>;
 
 /// Judges a try's moves: at once when every move off the line was judged before, else
-/// on a blocking thread, one such judgement at a time on this server.
+/// as a solver job (one at a time on this server, stopped if the request goes).
 async fn judge<T: Send + 'static>(
     hub: &Arc<Hub>,
     puzzle: &Puzzle,
@@ -382,12 +387,16 @@ async fn judge<T: Send + 'static>(
     if !unknown {
         return quick.map_err(refused);
     }
-    let _turn = proofs.turn().await;
     let (hub, puzzle) = (Arc::clone(hub), puzzle.clone());
-    tokio::task::spawn_blocking(move || {
-        judgement(&puzzle, &moves, &mut |game| hub.puzzle_proofs.prove(game))
-    })
-    .await
-    .map_err(ApiError::internal)?
-    .map_err(refused)
+    let judges = Arc::clone(&hub);
+    judges
+        .solver_jobs
+        .run(move |stop| {
+            judgement(&puzzle, &moves, &mut |game| {
+                hub.puzzle_proofs.prove(game, stop)
+            })
+        })
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(refused)
 }

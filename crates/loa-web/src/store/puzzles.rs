@@ -176,8 +176,9 @@ impl Store {
         Ok(row.as_ref().map(puzzle_row).transpose()?)
     }
 
-    /// The puzzle of a day (`2026-11-27`): on the day's first ask, the one not yet a
-    /// day's puzzle whose rating is nearest `near`. Every server gives the same.
+    /// The puzzle of a day (`2026-11-27`): on the day's first ask, of the puzzles a day's
+    /// puzzle the fewest times (never, until every one was), the one whose rating is
+    /// nearest `near`. Every server gives the same.
     pub async fn daily_puzzle(
         &self,
         day: &str,
@@ -195,16 +196,17 @@ impl Store {
             // Two servers choosing at once: one row is written, and both read it.
             let written = sqlx::query(
                 "INSERT INTO daily_puzzles (day, puzzle_id)
-                 SELECT $1, p.id FROM puzzles p
-                 WHERE NOT EXISTS (SELECT 1 FROM daily_puzzles d WHERE d.puzzle_id = p.id)
-                 ORDER BY ABS(p.rating - $2), p.id LIMIT 1
+                 SELECT $1, p.id FROM puzzles p WHERE p.id IS NOT NULL
+                 ORDER BY (SELECT COUNT(*) FROM daily_puzzles d WHERE d.puzzle_id = p.id),
+                    ABS(p.rating - $2), p.id
+                 LIMIT 1
                  ON CONFLICT DO NOTHING",
             )
             .bind(day)
             .bind(near)
             .execute(&self.pool)
             .await?;
-            if written.rows_affected() == 0 && !self.has_unused_puzzle().await? {
+            if written.rows_affected() == 0 && !self.has_puzzles().await? {
                 break;
             }
         }
@@ -215,14 +217,11 @@ impl Store {
         Ok(row.as_ref().map(puzzle_row).transpose()?)
     }
 
-    async fn has_unused_puzzle(&self) -> Result<bool, StoreError> {
-        let unused: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM puzzles p
-             WHERE NOT EXISTS (SELECT 1 FROM daily_puzzles d WHERE d.puzzle_id = p.id)",
-        )
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(unused > 0)
+    async fn has_puzzles(&self) -> Result<bool, StoreError> {
+        let any: Option<String> = sqlx::query_scalar("SELECT id FROM puzzles LIMIT 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(any.is_some())
     }
 
     pub async fn puzzle_counts(&self) -> Result<PuzzleCounts, StoreError> {
@@ -306,6 +305,22 @@ impl Store {
     ) -> Result<TryRating, StoreError> {
         for _ in 0..TRIES {
             let mut tx = self.pool.begin().await?;
+            // The try first: on SQLite the transaction writes from its first statement,
+            // so it waits for the write lock rather than failing on it after its reads.
+            let first = sqlx::query(
+                "INSERT INTO puzzle_tries (puzzle_id, account_id, solved, at, rating_before,
+                    rating_after) VALUES ($1, $2, $3, $4, 0, 0)
+                 ON CONFLICT (account_id, puzzle_id) DO NOTHING",
+            )
+            .bind(puzzle)
+            .bind(account)
+            .bind(i64::from(solved))
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            if first.rows_affected() == 0 {
+                return Ok(TryRating::TriedBefore);
+            }
             let Some(row) = sqlx::query(select_where("id = $1"))
                 .bind(puzzle)
                 .fetch_optional(&mut *tx)
@@ -325,22 +340,16 @@ impl Store {
             .transpose()?
             .unwrap_or(default);
             let (player, rated) = rate(player_before, puzzle_before);
-            let first = sqlx::query(
-                "INSERT INTO puzzle_tries (puzzle_id, account_id, solved, at, rating_before,
-                    rating_after) VALUES ($1, $2, $3, $4, $5, $6)
-                 ON CONFLICT (account_id, puzzle_id) DO NOTHING",
+            sqlx::query(
+                "UPDATE puzzle_tries SET rating_before = $1, rating_after = $2
+                 WHERE account_id = $3 AND puzzle_id = $4",
             )
-            .bind(puzzle)
-            .bind(account)
-            .bind(i64::from(solved))
-            .bind(now)
             .bind(player_before.rating)
             .bind(player.rating)
+            .bind(account)
+            .bind(puzzle)
             .execute(&mut *tx)
             .await?;
-            if first.rows_affected() == 0 {
-                return Ok(TryRating::TriedBefore);
-            }
             // Each written only over the rating it was computed from.
             let player_written = sqlx::query(
                 "INSERT INTO puzzle_ratings (account_id, rating, deviation, volatility, plays,
@@ -546,7 +555,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn each_day_has_one_puzzle_never_given_before() {
+    async fn each_day_has_one_puzzle_the_least_given_before() {
         for db in every_database().await {
             let store = db.open().await;
             assert_eq!(
@@ -572,10 +581,13 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert_eq!(tomorrow.id, "a");
-            assert_eq!(
-                store.daily_puzzle("2026-11-29", 1500.0).await.unwrap(),
-                None
-            );
+            // Every puzzle given once: again, the nearest first.
+            let after = store
+                .daily_puzzle("2026-11-29", 1590.0)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(after.id, "b");
         }
     }
 }
