@@ -143,6 +143,8 @@ pub enum Theme {
 }
 
 impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Capture, Theme::Block, Theme::Connection];
+
     pub fn name(self) -> &'static str {
         match self {
             Theme::Capture => "capture",

@@ -202,9 +202,9 @@ pub struct EngineWord {
     pub eval: String,
 }
 
-/// The engine's budget for a position of the explorer, in nodes: a tenth of a second.
+/// The engine's budget for a position of the explorer, in nodes.
 const ENGINE_NODES: u64 = 100_000;
-/// The solver's budget, in nodes: about a second.
+/// The solver's budget, in nodes: with the engine's, about 2 s a new position.
 const SOLVER_NODES: u64 = 300_000;
 /// Verdicts kept before the store is emptied and begun again.
 const KEPT_VERDICTS: usize = 20_000;

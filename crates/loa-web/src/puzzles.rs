@@ -12,9 +12,6 @@ use sha2::{Digest, Sha256};
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 
-/// Every theme a puzzle may have, as the API names them.
-pub const THEMES: [&str; 3] = ["capture", "block", "connection"];
-
 /// The most moves a try may send: a win proved off the line may run longer than the
 /// puzzle's own, but not past this.
 pub const MAX_PLAYED: usize = 200;
@@ -118,7 +115,7 @@ impl Default for AlternativeProofs {
     fn default() -> AlternativeProofs {
         AlternativeProofs {
             known: Kept::new(10_000),
-            // About a second of the solver.
+            // Up to about 2.5 s of the solver (docs/web.md, "Puzzles").
             limits: PuzzleLimits {
                 solve_nodes: 300_000,
                 table_mb: 16,

@@ -6,7 +6,7 @@ use crate::auth::Viewer;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
-use crate::puzzles::{is_id, rate_try, solution, step, Step, StepError, THEMES};
+use crate::puzzles::{is_id, rate_try, solution, step, Step, StepError};
 use crate::ratings::Rating;
 use crate::store::{PuzzleChoice, PuzzleRow, PuzzleTry, TryRating};
 use axum::extract::{Path, State};
@@ -14,7 +14,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use loa_core::{Game, GameState, Move, Variant, VariantPosition};
 use loa_engine::puzzles::Alternative;
-use loa_engine::puzzles::Puzzle;
+use loa_engine::puzzles::{Puzzle, Theme};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -154,11 +154,11 @@ pub async fn next_puzzle(
 ) -> ApiResult<Json<PuzzleView>> {
     let theme = query.theme.as_deref().filter(|t| !t.is_empty());
     if let Some(theme) = theme {
-        if !THEMES.contains(&theme) {
+        if !Theme::ALL.iter().any(|t| t.name() == theme) {
             return Err(ApiError::bad_request(format!(
                 "no theme '{}': {}",
                 loa_core::excerpt(theme),
-                THEMES.join(", ")
+                Theme::ALL.map(Theme::name).join(", ")
             )));
         }
     }

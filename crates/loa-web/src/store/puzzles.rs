@@ -237,7 +237,7 @@ impl Store {
         .map(|r| Ok((r.try_get("variant")?, r.try_get("n")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
         let mut themes = Vec::new();
-        for theme in crate::puzzles::THEMES {
+        for theme in loa_engine::puzzles::Theme::ALL.map(|t| t.name()) {
             let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzles WHERE themes LIKE $1")
                 .bind(format!("% {theme} %"))
                 .fetch_one(&self.pool)
