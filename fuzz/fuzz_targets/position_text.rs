@@ -1,5 +1,6 @@
-//! Position text: arbitrary bytes read as text. Whatever parses must print back to text
-//! that parses to the same position, and move generation on it must hold together.
+//! Position text: arbitrary bytes read as text, and as a chess GUI's FEN. Whatever parses
+//! must print back to text that parses to the same position, and move generation on it
+//! must hold together.
 
 #![no_main]
 
@@ -11,6 +12,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    if let Ok(pos) = Position::from_chess_fen(text) {
+        let fen = pos.chess_fen(0).to_string();
+        assert_eq!(Position::from_chess_fen(&fen), Ok(pos), "{text:?} as {fen:?}");
+    }
     let Ok(pos) = Position::from_str(text) else {
         return;
     };

@@ -100,7 +100,7 @@ fn handshake_ugi_and_uci() {
         "option name MoveOverhead type spin default 10 min 0 max 10000",
         "option name SimultaneousConnection type combo default draw var draw var mover-wins",
         "option name UCI_Variant type combo default standard var standard var scrambled-eggs \
-         var parachute var ambiloa var neighbors var fields-of-action",
+         var parachute var ambiloa var neighbors var fields-of-action var linesofaction",
         "option name RandomMoves type check default false",
         "option name Solver type check default false",
     ];
@@ -191,8 +191,8 @@ fn small_boards_from_position_text() {
     }
     assert_eq!(
         loa.ask(&format!("position fen {SIX}\nd")).len(),
-        6 + 1 + 4,
-        "6 ranks, the file letters, then four lines"
+        6 + 1 + 5,
+        "6 ranks, the file letters, then five lines"
     );
 }
 
@@ -538,7 +538,7 @@ fn d_draws_the_board() {
     let mut loa = Loa::start();
     assert!(loa.ask("position startpos moves b1d3").is_empty());
     let lines = loa.ask("d");
-    assert_eq!(lines.len(), 8 + 1 + 4, "{lines:?}");
+    assert_eq!(lines.len(), 8 + 1 + 5, "{lines:?}");
     assert_eq!(lines[0], " 8  .  b  b  b  b  b  b  . ");
     assert_eq!(lines[5], " 3  w  .  . [b] .  .  .  w ");
     assert_eq!(lines[7], " 1  . [.] b  b  b  b  b  . ");
@@ -547,9 +547,13 @@ fn d_draws_the_board() {
         lines[9],
         format!("position {}", game(START, &["b1d3"]).position())
     );
-    assert_eq!(lines[10], "side to move White (p2)");
-    assert_eq!(lines[11], "moves played 1, last b1d3");
-    assert_eq!(lines[12], "game over: no");
+    assert_eq!(
+        lines[10],
+        "fen 1pppppp1/P6P/P6P/P6P/P6P/P2p3P/P6P/2ppppp1 w - - 0 1"
+    );
+    assert_eq!(lines[11], "side to move White (p2)");
+    assert_eq!(lines[12], "moves played 1, last b1d3");
+    assert_eq!(lines[13], "game over: no");
 }
 
 #[test]

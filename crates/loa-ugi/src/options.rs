@@ -113,8 +113,23 @@ pub enum EngineOption {
 pub enum OptionValue {
     Number(u64),
     Rules(RuleSet),
-    Variant(Variant),
+    /// A variant, and the rule set its name implies where `SimultaneousConnection` was
+    /// not set.
+    Variant(Variant, RuleSet),
     Flag(bool),
+}
+
+/// The name chess GUIs give Lines of Action (cutechess's `UCI_Variant` value): the
+/// standard game, with a simultaneous connection won by the mover, as their referee
+/// scores it.
+pub const CHESS_GUI_VARIANT: &str = "linesofaction";
+
+/// The variant `UCI_Variant` names, and the rule set the name implies.
+fn variant_named(name: &str) -> Result<(Variant, RuleSet), loa_core::UnknownVariant> {
+    if name.eq_ignore_ascii_case(CHESS_GUI_VARIANT) {
+        return Ok((Variant::Standard, RuleSet::MoverWins));
+    }
+    Ok((name.parse()?, RuleSet::default()))
 }
 
 impl EngineOption {
@@ -156,7 +171,11 @@ impl EngineOption {
             },
             EngineOption::Variant => OptionKind::Combo {
                 default: Variant::Standard.name().to_string(),
-                vars: Variant::ALL.map(|v| v.name().to_string()).to_vec(),
+                vars: Variant::ALL
+                    .map(|v| v.name().to_string())
+                    .into_iter()
+                    .chain([CHESS_GUI_VARIANT.to_string()])
+                    .collect(),
             },
             EngineOption::RandomMoves | EngineOption::Solver => {
                 OptionKind::Check { default: false }
@@ -187,7 +206,7 @@ impl EngineOption {
     pub fn default_value(self) -> OptionValue {
         match self {
             EngineOption::SimultaneousConnection => OptionValue::Rules(RuleSet::default()),
-            EngineOption::Variant => OptionValue::Variant(Variant::default()),
+            EngineOption::Variant => OptionValue::Variant(Variant::default(), RuleSet::default()),
             EngineOption::RandomMoves | EngineOption::Solver => OptionValue::Flag(false),
             _ => match self.decl().kind {
                 OptionKind::Spin { default, .. } => OptionValue::Number(default as u64),
@@ -221,10 +240,14 @@ impl EngineOption {
                 Ok(OptionValue::Number(n as u64))
             }
             _ => match self {
-                EngineOption::Variant => value
-                    .parse::<Variant>()
-                    .map(OptionValue::Variant)
-                    .map_err(|e| ProtocolError::new(format!("setoption: {name}: {e}"))),
+                EngineOption::Variant => variant_named(value)
+                    .map(|(variant, rules)| OptionValue::Variant(variant, rules))
+                    .map_err(|e| {
+                        ProtocolError::new(format!(
+                            "setoption: {name}: {e} or {CHESS_GUI_VARIANT} (the standard game \
+                             under mover-wins)"
+                        ))
+                    }),
                 EngineOption::RandomMoves | EngineOption::Solver => {
                     match value.to_ascii_lowercase().as_str() {
                         "true" => Ok(OptionValue::Flag(true)),
@@ -280,6 +303,16 @@ mod tests {
             Ok(OptionValue::Rules(RuleSet::MoverWins))
         );
         assert!(err(rules, Some("x")).contains("unknown rule set"));
+        let variant = EngineOption::named("uci_variant").unwrap();
+        assert_eq!(
+            variant.value(Some("LinesOfAction")),
+            Ok(OptionValue::Variant(Variant::Standard, RuleSet::MoverWins))
+        );
+        assert_eq!(
+            variant.value(Some("scrambled-eggs")),
+            Ok(OptionValue::Variant(Variant::ScrambledEggs, RuleSet::Draw))
+        );
+        assert!(err(variant, Some("chess")).contains("or linesofaction"));
         assert!(EngineOption::named("Foo")
             .unwrap_err()
             .0

@@ -15,7 +15,7 @@ use crate::{
     read_line, skip_line, Command, EngineOption, LineRead, ProtocolError, Response, Start, MAX_LINE,
 };
 use job::Job;
-use loa_core::{excerpt, BoardSize, Game, GameState, RuleSet, Variant, VariantPosition};
+use loa_core::{excerpt, BoardSize, Game, GameState, Position, RuleSet, Variant, VariantPosition};
 use loa_engine::{check_hash_size, Engine, SearchRequest};
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
@@ -68,12 +68,20 @@ fn write_line(writer: &mut dyn Write, text: &str) {
 struct Settings {
     hash_mb: usize,
     move_overhead: Duration,
-    rules: RuleSet,
+    /// The rule set `SimultaneousConnection` set, if it was.
+    rules_told: Option<RuleSet>,
+    /// The rule set the variant's name implies (`linesofaction`: mover-wins).
+    variant_rules: RuleSet,
     variant: Variant,
     random_moves: bool,
 }
 
 impl Settings {
+    /// The rule set the game is judged under: the one set, else the variant's.
+    fn rules(&self) -> RuleSet {
+        self.rules_told.unwrap_or(self.variant_rules)
+    }
+
     /// The start of the variant: what `position startpos` means.
     fn start(&self) -> VariantPosition {
         self.variant
@@ -112,14 +120,15 @@ impl Session {
         let settings = Settings {
             hash_mb: hash_mb.unwrap_or(number(EngineOption::Hash) as usize),
             move_overhead: Duration::from_millis(number(EngineOption::MoveOverhead)),
-            rules: RuleSet::default(),
+            rules_told: None,
+            variant_rules: RuleSet::default(),
             variant: Variant::default(),
             random_moves: false,
         };
         Session {
             out: Out::new(writer),
             engine: Some(Engine::new(settings.hash_mb)),
-            game: Game::new(settings.start(), settings.rules),
+            game: Game::new(settings.start(), settings.rules()),
             settings,
             job: None,
             rng: ChaCha8Rng::seed_from_u64(clock_seed()),
@@ -286,7 +295,7 @@ impl Session {
 
     fn new_game(&mut self) {
         self.engine().clear();
-        self.game = Game::new(self.settings.start(), self.settings.rules);
+        self.game = Game::new(self.settings.start(), self.settings.rules());
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ProtocolError> {
@@ -309,23 +318,15 @@ impl Session {
                 self.settings.move_overhead = Duration::from_millis(ms);
             }
             (EngineOption::SimultaneousConnection, OptionValue::Rules(rules)) => {
-                self.settings.rules = rules;
-                // The same moves under the new rule set. A simultaneous connection ends
-                // the game under both rule sets, so every move can be played again.
-                let moves: Vec<_> = self.game.moves().collect();
-                let mut game = Game::new(*self.game.start(), rules);
-                for mv in moves {
-                    if game.play(mv).is_err() {
-                        break;
-                    }
-                }
-                self.game = game;
+                self.settings.rules_told = Some(rules);
+                self.judge_again();
             }
-            (EngineOption::Variant, OptionValue::Variant(variant)) => {
+            (EngineOption::Variant, OptionValue::Variant(variant, rules)) => {
                 self.settings.variant = variant;
+                self.settings.variant_rules = rules;
                 // A new game of the variant; what the engine learnt is of another game.
                 self.engine().clear();
-                self.game = Game::new(self.settings.start(), self.settings.rules);
+                self.game = Game::new(self.settings.start(), self.settings.rules());
             }
             (EngineOption::RandomMoves, OptionValue::Flag(on)) => {
                 self.settings.random_moves = on;
@@ -338,11 +339,39 @@ impl Session {
         Ok(())
     }
 
+    /// The same moves under the rule set now in force. A simultaneous connection ends
+    /// the game under both rule sets, so every move can be played again.
+    fn judge_again(&mut self) {
+        let moves: Vec<_> = self.game.moves().collect();
+        let mut game = Game::new(*self.game.start(), self.settings.rules());
+        for mv in moves {
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        self.game = game;
+    }
+
     /// Replaces the game; nothing changes unless the whole command is good.
     fn position(&mut self, start: Start, moves: &[String]) -> Result<(), ProtocolError> {
         let variant = self.settings.variant;
         let start = match start {
             Start::StartPos => self.settings.start(),
+            // The standard rules' positions may also come as a chess GUI's FEN.
+            Start::Fen(text)
+                if matches!(variant, Variant::Standard | Variant::ScrambledEggs)
+                    && Position::is_chess_fen(&text) =>
+            {
+                Position::from_chess_fen(&text)
+                    .map(VariantPosition::Standard)
+                    .map_err(|e| {
+                        ProtocolError::new(format!(
+                            "position: bad FEN '{}' for {}: {e}",
+                            excerpt(&text),
+                            variant.title()
+                        ))
+                    })?
+            }
             Start::Fen(text) => VariantPosition::parse(variant, &text).map_err(|e| {
                 ProtocolError::new(format!(
                     "position: bad position text '{}' for {}: {e}",
@@ -351,7 +380,7 @@ impl Session {
                 ))
             })?,
         };
-        let mut game = Game::new(start, self.settings.rules);
+        let mut game = Game::new(start, self.settings.rules());
         for (i, text) in moves.iter().enumerate() {
             game.play_text(text).map_err(|e| {
                 ProtocolError::new(format!(

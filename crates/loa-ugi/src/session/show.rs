@@ -47,6 +47,10 @@ impl Session {
             self.out.text(line);
         }
         self.out.text(&format!("position {pos}"));
+        if let VariantPosition::Standard(standard) = pos {
+            let fen = standard.chess_fen(self.game.ply());
+            self.out.text(&format!("fen {fen}"));
+        }
         let side = pos.side_to_move();
         let player = if side == Color::Black { "p1" } else { "p2" };
         self.out.text(&format!("side to move {side} ({player})"));
