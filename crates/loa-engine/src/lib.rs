@@ -6,6 +6,7 @@ mod handle;
 pub mod memory;
 pub mod puzzles;
 pub mod report;
+mod score;
 pub mod search;
 mod searchable;
 pub mod solver;
@@ -15,7 +16,8 @@ mod words;
 
 pub use handle::{SearchHandle, SearchRequest, Stopper};
 pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
-pub use search::{Engine, Info, Score, SearchLimits, SearchResult, MATE, MAX_DEPTH};
+pub use score::{Score, MATE};
+pub use search::{Engine, Info, SearchLimits, SearchResult, MAX_DEPTH};
 pub use searchable::{evaluate_any, Searchable};
 pub use time::{Clock, TimeLimit};
 pub use words::Viewer;

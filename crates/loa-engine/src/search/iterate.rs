@@ -1,8 +1,8 @@
 //! Iterative deepening with aspiration windows, and the lines of a multi-line search.
 
-use super::score::{Score, INFINITY, MATE, MATE_BOUND};
 use super::searcher::Searcher;
 use super::{Info, SearchLimits, SearchResult, MAX_DEPTH};
+use crate::score::{Score, INFINITY, MATE, MATE_BOUND};
 use crate::time::TimeLimit;
 use crate::Searchable;
 use loa_core::{Move, MoveList};

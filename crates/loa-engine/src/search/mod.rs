@@ -13,20 +13,20 @@ mod iterate;
 mod negamax;
 mod ordering;
 mod quiescence;
-mod score;
+mod role;
 mod searcher;
 mod threads;
 
-pub use score::{Score, MATE, MATE_BOUND};
+use crate::score::Score;
 
 use crate::solver::beside::{self, Proven};
 use crate::time::{Clock, TimeLimit};
 use crate::tt::TranspositionTable;
 use crate::{SearchRequest, Searchable};
 use loa_core::{Move, RuleSet, VariantPosition};
+use role::ThreadTables;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use threads::ThreadTables;
 
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
@@ -257,6 +257,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::MATE;
     use loa_core::Square;
 
     fn mv(from: u8, to: u8) -> Move {

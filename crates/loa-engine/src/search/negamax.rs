@@ -2,9 +2,9 @@
 //! move reductions, over the exact end of the game at every node.
 
 use super::ordering::{order_score, pick_next};
-use super::score::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND};
 use super::searcher::Searcher;
 use super::MAX_PLY;
+use crate::score::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry};
 use crate::Searchable;
 use loa_core::topology::edge_squares;

@@ -2,9 +2,9 @@
 //! captures that make or break a connection are searched (after Winands' quad heuristic):
 //! the mover's pieces form fewer groups, or the captured side's more.
 
-use super::score::{MATE, MATE_BOUND};
 use super::searcher::Searcher;
 use super::MAX_PLY;
+use crate::score::{MATE, MATE_BOUND};
 use crate::Searchable;
 use loa_core::MoveList;
 

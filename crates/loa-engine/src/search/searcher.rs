@@ -1,9 +1,9 @@
 //! One thread's search: its place in the tree, its limits and its own tables.
 
 use super::ordering::Killers;
-use super::score::MATE;
-use super::threads::{Role, ThreadTables};
+use super::role::{Role, ThreadTables};
 use super::MAX_PLY;
+use crate::score::MATE;
 use crate::tt::TranspositionTable;
 use crate::Searchable;
 use loa_core::{GameState, Move, Outcome, RuleSet};

@@ -2,8 +2,7 @@
 //! deeper so the threads spread over depths; each has its own history and evaluation
 //! cache. The main thread's result is the answer, and the helpers end with it.
 
-use super::eval_cache::EvalCache;
-use super::history::History;
+use super::role::{Role, ThreadTables};
 use super::searcher::Searcher;
 use super::{Info, SearchLimits, SearchResult};
 use crate::tt::TranspositionTable;
@@ -11,60 +10,6 @@ use crate::Searchable;
 use loa_core::RuleSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-
-/// What a thread keeps from one search to the next.
-pub(super) struct ThreadTables {
-    pub history: History,
-    pub eval_cache: EvalCache,
-}
-
-impl ThreadTables {
-    pub fn new() -> Box<ThreadTables> {
-        Box::new(ThreadTables {
-            history: History::new(),
-            eval_cache: EvalCache::new(),
-        })
-    }
-}
-
-/// A thread's part in the search.
-pub(super) enum Role<'a> {
-    /// Reports, and reads the helpers' node counts for them; ends early when `halt` is
-    /// set (the solver beside it proved the root).
-    Main {
-        helper_nodes: &'a AtomicU64,
-        halt: &'a AtomicBool,
-    },
-    /// Adds its nodes to the shared count, and ends when the main thread is done.
-    Helper {
-        nodes: &'a AtomicU64,
-        main_done: &'a AtomicBool,
-    },
-}
-
-impl Role<'_> {
-    pub fn helper_nodes(&self) -> u64 {
-        match self {
-            Role::Main { helper_nodes, .. } => helper_nodes.load(Ordering::Relaxed),
-            Role::Helper { .. } => 0,
-        }
-    }
-
-    #[inline]
-    pub fn add_nodes(&self, count: u64) {
-        if let Role::Helper { nodes, .. } = self {
-            nodes.fetch_add(count, Ordering::Relaxed);
-        }
-    }
-
-    #[inline]
-    pub fn told_to_stop(&self) -> bool {
-        match self {
-            Role::Main { halt, .. } => halt.load(Ordering::Relaxed),
-            Role::Helper { main_done, .. } => main_done.load(Ordering::Relaxed),
-        }
-    }
-}
 
 /// Searches `root` on every thread of `tables` (the main thread's first), until a limit,
 /// `stop`, or `halt`.

@@ -4,7 +4,7 @@
 //! loss is reported as one while the search picks the move that resists longest.
 
 use super::{SolveLimits, Solver, Verdict};
-use crate::search::MATE;
+use crate::score::MATE;
 use loa_core::{GameState, Move, RuleSet, VariantPosition};
 use std::sync::atomic::{AtomicBool, Ordering};
 
