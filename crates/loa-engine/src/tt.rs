@@ -58,13 +58,14 @@ impl Entry {
     }
 }
 
+#[derive(bytemuck::Zeroable)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     generation: u8,
 }
 
@@ -73,13 +74,11 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes * 1024 * 1024 / size_of::<Slot>()).max(1);
         let count = count.next_power_of_two() >> usize::from(!count.is_power_of_two());
+        // Zeroed by the system as pages are first touched, in huge pages where it can.
+        let slots = bytemuck::allocation::zeroed_slice_box(count.max(1));
+        crate::memory::advise_huge_pages(&slots);
         TranspositionTable {
-            slots: (0..count.max(1))
-                .map(|_| Slot {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                })
-                .collect(),
+            slots,
             generation: 0,
         }
     }

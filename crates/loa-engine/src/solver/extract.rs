@@ -28,7 +28,7 @@ impl Solver<'_> {
             ids: HashMap::new(),
             on_path: history.to_vec(),
         };
-        self.path = history.to_vec();
+        self.path.reset(history);
         // A proof answers every move, the images of others included.
         self.path_symmetries = 0;
         let id = self.extract_node(root, &mut draft)?;
@@ -78,7 +78,7 @@ impl Solver<'_> {
         draft: &mut Draft<P>,
     ) -> Option<Vec<(String, Next)>> {
         for _ in 0..64 {
-            self.path = draft.on_path.clone();
+            self.path.reset(&draft.on_path);
             let mut children = self.children(pos, 0);
             if !children.iter().any(|c| c.pn == 0) {
                 self.path.pop();
@@ -86,7 +86,7 @@ impl Solver<'_> {
                 if pn != 0 || self.stopped {
                     return None;
                 }
-                self.path = draft.on_path.clone();
+                self.path.reset(&draft.on_path);
                 children = self.children(pos, 0);
             }
             // A connection at once before any longer proof: the shorter line.
@@ -113,7 +113,7 @@ impl Solver<'_> {
         pos: &P,
         draft: &mut Draft<P>,
     ) -> Option<Vec<(String, Next)>> {
-        self.path = draft.on_path.clone();
+        self.path.reset(&draft.on_path);
         let children = self.children(pos, 0);
         let mut entries = Vec::new();
         for child in children {

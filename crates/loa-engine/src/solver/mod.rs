@@ -13,9 +13,11 @@
 pub mod beside;
 mod checkpoint;
 mod extract;
+mod line;
 mod parallel;
 mod table;
 
+use line::Line;
 use loa_core::proof::{Next, Proof};
 use loa_core::topology::euler4;
 use loa_core::{symmetry, BoardSize, Color, GameState, Move, RuleSet, VariantPosition};
@@ -136,7 +138,7 @@ pub struct Solver<'a> {
     rules: RuleSet,
     attacker: Color,
     /// Keys of the positions on the current line, the game's history first.
-    path: Vec<u64>,
+    path: Line,
     nodes: u64,
     started: Instant,
     limits: SolveLimits,
@@ -156,8 +158,6 @@ pub struct Solver<'a> {
     resumed: Option<checkpoint::Stage>,
     /// The last checkpoint that could not be written.
     pub checkpoint_error: Option<String>,
-    /// What the table holds for each child of the node being expanded.
-    probes: Vec<Option<Entry>>,
     /// The moves of the node being expanded: a whole turn of some variants (Parachute's
     /// placements) is more than a `MoveList` holds.
     moves: Vec<Move>,
@@ -194,7 +194,7 @@ impl<'a> Solver<'a> {
             busy: None,
             rules,
             attacker: Color::Black,
-            path: Vec::new(),
+            path: Line::new(&[]),
             nodes: 0,
             started: Instant::now(),
             limits,
@@ -209,7 +209,6 @@ impl<'a> Solver<'a> {
             second_stage: false,
             resumed: None,
             checkpoint_error: None,
-            probes: Vec::new(),
             moves: Vec::new(),
             path_symmetries: 0,
         })
@@ -315,7 +314,7 @@ impl<'a> Solver<'a> {
         let mut root_moves = Vec::new();
         if verdict == Verdict::Unknown {
             self.write_checkpoint();
-            self.path = history.to_vec();
+            self.path.reset(history);
             root_moves = (self
                 .children(root, self.root_symmetries(root, history))
                 .iter())
@@ -366,7 +365,7 @@ impl<'a> Solver<'a> {
             }
         }
         self.attacker = attacker;
-        self.path = history.to_vec();
+        self.path.reset(history);
         self.path_symmetries = self.root_symmetries(root, history);
         self.root_key = root.key();
         self.root_numbers = self
@@ -440,27 +439,29 @@ impl<'a> Solver<'a> {
             })
             .collect();
         self.moves = moves;
-        // Every child's bucket is read in one tight loop, before the work on each child,
-        // so that the memory accesses overlap instead of waiting one after another.
-        self.probes.clear();
-        self.probes
-            .extend(children.iter().map(|c| self.table.get(c.pos.key())));
-        for (child, known) in children.iter_mut().zip(&self.probes) {
+        // Every child's bucket is asked for first; the rules' judgement of each move
+        // is worked out while they arrive, and only then is the table read.
+        for child in &children {
+            self.table.prefetch(child.pos.key());
+        }
+        for child in children.iter_mut() {
             let outcome = child.pos.outcome_after(child.mv, self.rules);
             child.ends = outcome.is_some();
             (child.pn, child.dn, child.path_dependent) = match outcome {
                 Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
                 Some(_) => (INF, 0, false),
-                None if self.path.contains(&child.pos.key()) => (INF, 0, true),
-                None => {
-                    let (pn, dn) = match known {
-                        Some(e) => (e.pn, e.dn),
-                        None => self.initial(&child.pos),
-                    };
-                    let (pn, dn) = self.behind_others(child.pos.key(), pn, dn);
-                    (pn, dn, false)
-                }
+                None if self.path.contains(child.pos.key()) => (INF, 0, true),
+                // Read from the table below.
+                None => (INF, INF, false),
             };
+        }
+        for child in children.iter_mut().filter(|c| !c.ends && !c.path_dependent) {
+            let key = child.pos.key();
+            let (pn, dn) = match self.table.get(key) {
+                Some(e) => (e.pn, e.dn),
+                None => self.initial(&child.pos),
+            };
+            (child.pn, child.dn) = self.behind_others(key, pn, dn);
         }
         children
     }

@@ -37,7 +37,6 @@ impl Solver<'_> {
             second_stage: self.second_stage,
             resumed: None,
             checkpoint_error: None,
-            probes: Vec::new(),
             moves: Vec::new(),
             path_symmetries: self.path_symmetries,
         }

@@ -117,6 +117,22 @@ impl Table {
         read(self.bucket_at(index), way, index as u64 & !KEY_BITS)
     }
 
+    /// Starts loading the bucket of `key` into the cache, so that a `get` soon after
+    /// does not wait for memory.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch only hints the cache; it reads nothing the program sees
+            // and cannot fault (here, besides, the address is the bucket's own).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.bucket(key).as_ptr().cast()) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn get(&self, key: u64) -> Option<Entry> {
         let bucket = self.bucket(key);
         (0..WAYS)
@@ -189,8 +205,10 @@ fn write(bucket: &[AtomicU64], way: usize, entry: &Entry) {
 /// Zeroed words, through the allocator's zeroed path (for a large table: pages the
 /// system zeroes when they are first touched, not a pass over all of it).
 fn zeroed(count: usize) -> std::io::Result<Box<[AtomicU64]>> {
-    bytemuck::allocation::try_zeroed_slice_box(count)
-        .map_err(|()| std::io::Error::other("not enough memory for the table"))
+    let words = bytemuck::allocation::try_zeroed_slice_box(count)
+        .map_err(|()| std::io::Error::other("not enough memory for the table"))?;
+    crate::memory::advise_huge_pages(&words);
+    Ok(words)
 }
 
 #[cfg(test)]
