@@ -4,8 +4,8 @@
 //! move numbers, which the rules do not use. The standard start is
 //! `1pppppp1/P6P/P6P/P6P/P6P/P6P/P6P/1pppppp1 b - - 0 1`.
 
-use crate::text::{read_placement, write_placement};
-use crate::{excerpt, Bitboard, Color, Position, PositionTextError};
+use crate::text::{no_more, read_head, read_two_colours, write_placement};
+use crate::{excerpt, Color, Position, PositionTextError};
 use std::fmt;
 
 impl Position {
@@ -22,13 +22,7 @@ impl Position {
     /// the half-move and move numbers, when given, must be whole numbers.
     pub fn from_chess_fen(text: &str) -> Result<Position, PositionTextError> {
         let mut fields = text.split_whitespace();
-        let placement = fields.next().ok_or(PositionTextError::Empty)?;
-        let side = match fields.next() {
-            None => return Err(PositionTextError::MissingSide),
-            Some("b") => Color::Black,
-            Some("w") => Color::White,
-            Some(other) => return Err(PositionTextError::BadSide(excerpt(other).into_owned())),
-        };
+        let (placement, side) = read_head(&mut fields, false)?;
         let dash = "'-' (Lines of Action has neither castling nor en passant)";
         for (field, expected) in [
             ("the castling field", dash),
@@ -50,18 +44,8 @@ impl Position {
                 });
             }
         }
-        if let Some(extra) = fields.next() {
-            return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
-        }
-        let (size, squares) = read_placement(placement, "p (Black), P (White)", |ch| match ch {
-            'p' => Some(Color::Black),
-            'P' => Some(Color::White),
-            _ => None,
-        })?;
-        let mut pieces = [Bitboard::EMPTY; 2];
-        for (sq, color) in squares {
-            pieces[color.index()] = pieces[color.index()].with(sq);
-        }
+        no_more(&mut fields)?;
+        let (size, pieces) = read_two_colours(placement, "p (Black), P (White)", ['p', 'P'])?;
         Ok(Position::from_parts(pieces[0], pieces[1], side, size)?)
     }
 

@@ -58,27 +58,58 @@ impl FromStr for Position {
 
     fn from_str(text: &str) -> Result<Position, PositionTextError> {
         let mut fields = text.split_whitespace();
-        let placement = fields.next().ok_or(PositionTextError::Empty)?;
-        let side = match fields.next() {
-            None => return Err(PositionTextError::MissingSide),
-            Some("b" | "B") => Color::Black,
-            Some("w" | "W") => Color::White,
-            Some(other) => return Err(PositionTextError::BadSide(excerpt(other).into_owned())),
-        };
-        if let Some(extra) = fields.next() {
-            return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
-        }
-        let (size, squares) = read_placement(placement, "b, w", |ch| match ch {
-            'b' => Some(Color::Black),
-            'w' => Some(Color::White),
-            _ => None,
-        })?;
-        let mut pieces = [Bitboard::EMPTY; 2];
-        for (sq, color) in squares {
-            pieces[color.index()] = pieces[color.index()].with(sq);
-        }
+        let (placement, side) = read_head(&mut fields, true)?;
+        no_more(&mut fields)?;
+        let (size, pieces) = read_two_colours(placement, "b, w", ['b', 'w'])?;
         Ok(Position::from_parts(pieces[0], pieces[1], side, size)?)
     }
+}
+
+/// The placement and the side to move (`b` or `w`, and `B` or `W` with `any_case`) that
+/// begin a text.
+pub(crate) fn read_head<'a>(
+    fields: &mut impl Iterator<Item = &'a str>,
+    any_case: bool,
+) -> Result<(&'a str, Color), PositionTextError> {
+    let placement = fields.next().ok_or(PositionTextError::Empty)?;
+    let side = match fields.next() {
+        None => return Err(PositionTextError::MissingSide),
+        Some("b") => Color::Black,
+        Some("w") => Color::White,
+        Some("B") if any_case => Color::Black,
+        Some("W") if any_case => Color::White,
+        Some(other) => return Err(PositionTextError::BadSide(excerpt(other).into_owned())),
+    };
+    Ok((placement, side))
+}
+
+/// Refuses a field after the last one a text has.
+pub(crate) fn no_more<'a>(
+    fields: &mut impl Iterator<Item = &'a str>,
+) -> Result<(), PositionTextError> {
+    match fields.next() {
+        Some(extra) => Err(PositionTextError::ExtraField(excerpt(extra).into_owned())),
+        None => Ok(()),
+    }
+}
+
+/// A placement of two colours, `letters` giving Black's and White's letter: the board
+/// and each side's pieces (Black's first).
+pub(crate) fn read_two_colours(
+    placement: &str,
+    named: &'static str,
+    letters: [char; 2],
+) -> Result<(BoardSize, [Bitboard; 2]), PositionTextError> {
+    let (size, squares) = read_placement(placement, named, |ch| {
+        (ch == letters[0])
+            .then_some(Color::Black)
+            .or((ch == letters[1]).then_some(Color::White))
+    })?;
+    let mut pieces = [Bitboard::EMPTY; 2];
+    for (sq, color) in squares {
+        pieces[color.index()] = pieces[color.index()].with(sq);
+    }
+    Ok((size, pieces))
 }
 
 impl fmt::Display for Position {

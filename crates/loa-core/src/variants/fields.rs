@@ -8,7 +8,7 @@
 
 use super::turn::match_turn;
 use crate::movegen::{leap_targets, queen_lines};
-use crate::text::{draw_diagram, read_placement, write_placement};
+use crate::text::{draw_diagram, no_more, read_head, read_placement, write_placement};
 use crate::zobrist::{numbered_key, variant_key, WHITE_TO_MOVE};
 use crate::{
     excerpt, Bitboard, BoardSize, Color, GameState, Move, MoveError, MoveList, Outcome, Piece,
@@ -317,16 +317,8 @@ impl FromStr for FieldsPosition {
 
     fn from_str(text: &str) -> Result<FieldsPosition, PositionTextError> {
         let mut fields = text.split_whitespace();
-        let placement = fields.next().ok_or(PositionTextError::Empty)?;
-        let side = match fields.next() {
-            None => return Err(PositionTextError::MissingSide),
-            Some("b") => Color::Black,
-            Some("w") => Color::White,
-            Some(other) => return Err(PositionTextError::BadSide(excerpt(other).into_owned())),
-        };
-        if let Some(extra) = fields.next() {
-            return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
-        }
+        let (placement, side) = read_head(&mut fields, false)?;
+        no_more(&mut fields)?;
         let (size, squares) = read_placement(placement, "A-L, a-l", |ch| match ch {
             'A'..='L' => Some((Color::Black, ch as u8 - b'A' + 1)),
             'a'..='l' => Some((Color::White, ch as u8 - b'a' + 1)),
