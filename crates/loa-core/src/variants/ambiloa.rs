@@ -8,7 +8,7 @@
 use super::turn::match_turn;
 use crate::movegen::piece_targets;
 use crate::position::judge;
-use crate::text::{draw_diagram, read_placement, write_placement};
+use crate::text::{draw_diagram, no_more, read_placement, write_placement};
 use crate::{
     excerpt, zobrist, Bitboard, BoardSize, Color, GameState, Move, MoveError, MoveList, Outcome,
     Piece, PositionTextError, RuleSet, Seat, SetupError, Square, Variant,
@@ -317,9 +317,7 @@ impl FromStr for AmbiPosition {
                     expected: "B, W, b or w",
                 })?,
         };
-        if let Some(extra) = fields.next() {
-            return Err(PositionTextError::ExtraField(excerpt(extra).into_owned()));
-        }
+        no_more(&mut fields)?;
         let (size, squares) = read_placement(placement, "B, W, b, w", |ch| {
             LETTERS.iter().position(|&l| l == ch)
         })?;
