@@ -100,16 +100,20 @@ fn two_engines_play_linesofaction_as_cutechess_runs_them() {
     ] {
         let (game, ending) = play(&mut engines, fen, limits);
         assert_ne!(ending, Ending::MoveLimit, "{fen}: {} moves", game.ply());
-        // The engines see the end as the referee does.
-        if ending == Ending::Connected {
-            let loa = &mut engines[0];
-            let moves: Vec<String> = game.moves().map(|m| m.coordinate()).collect();
-            loa.send(&format!("position fen {fen} moves {}", moves.join(" ")));
-            assert_eq!(loa.ask_one("query gameover"), "response true");
-            let winner = game.outcome().unwrap().winner.unwrap();
-            let expected = ["response p1win", "response p2win"][winner.index()];
-            assert_eq!(loa.ask_one("query result"), expected);
-        }
+        // The engines see the end as the referee does; a side without a move is where
+        // the rule book (a pass) and cutechess's referee (a loss) part.
+        let loa = &mut engines[0];
+        let moves: Vec<String> = game.moves().map(|m| m.coordinate()).collect();
+        loa.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        let expected = match ending {
+            Ending::Connected => {
+                let winner = game.outcome().unwrap().winner.unwrap();
+                ["response p1win", "response p2win"][winner.index()]
+            }
+            Ending::Repetition => "response draw",
+            Ending::NoMove | Ending::MoveLimit => "response none",
+        };
+        assert_eq!(loa.ask_one("query result"), expected, "{ending:?}");
     }
     for mut loa in engines {
         loa.send("quit");

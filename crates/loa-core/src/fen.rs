@@ -24,19 +24,16 @@ impl Position {
         let mut fields = text.split_whitespace();
         let (placement, side) = read_head(&mut fields, false)?;
         let dash = "'-' (Lines of Action has neither castling nor en passant)";
-        for (field, expected) in [
-            ("the castling field", dash),
-            ("the en passant field", dash),
-            ("the half-move number", "a whole number"),
-            ("the move number", "a whole number"),
+        let is_dash: fn(&str) -> bool = |value| value == "-";
+        let is_whole: fn(&str) -> bool = |value| value.parse::<u32>().is_ok();
+        for (field, expected, good) in [
+            ("the castling field", dash, is_dash),
+            ("the en passant field", dash, is_dash),
+            ("the half-move number", "a whole number", is_whole),
+            ("the move number", "a whole number", is_whole),
         ] {
             let Some(value) = fields.next() else { break };
-            let good = if expected == dash {
-                value == "-"
-            } else {
-                value.parse::<u32>().is_ok()
-            };
-            if !good {
+            if !good(value) {
                 return Err(PositionTextError::BadField {
                     field,
                     text: excerpt(value).into_owned(),
@@ -125,6 +122,19 @@ mod tests {
             Position::from_chess_fen(&start.chess_fen(0).to_string()).as_ref(),
             Ok(start)
         );
+    }
+
+    #[test]
+    fn the_standard_rules_variants_read_either_form() {
+        use crate::VariantPosition;
+        let start = VariantPosition::Standard(Position::startpos());
+        for variant in [Variant::Standard, Variant::ScrambledEggs] {
+            assert_eq!(VariantPosition::parse_or_fen(variant, START), Ok(start));
+            let ours = Position::startpos().to_string();
+            assert_eq!(VariantPosition::parse_or_fen(variant, &ours), Ok(start));
+        }
+        // Parachute has a text of its own, with reserves, and no FEN.
+        assert!(VariantPosition::parse_or_fen(Variant::Parachute, START).is_err());
     }
 
     #[test]

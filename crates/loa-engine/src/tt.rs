@@ -75,7 +75,7 @@ impl TranspositionTable {
         let count = (megabytes * 1024 * 1024 / size_of::<Slot>()).max(1);
         let count = count.next_power_of_two() >> usize::from(!count.is_power_of_two());
         // Zeroed by the system as pages are first touched, in huge pages where it can.
-        let slots = bytemuck::allocation::zeroed_slice_box(count.max(1));
+        let slots = bytemuck::allocation::zeroed_slice_box(count);
         crate::memory::advise_huge_pages(&slots);
         TranspositionTable {
             slots,

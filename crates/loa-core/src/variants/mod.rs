@@ -42,6 +42,20 @@ impl VariantPosition {
         })
     }
 
+    /// Reads `variant`'s position text or, for the variants on the standard rules'
+    /// positions, a chess GUI's FEN ([`Position::from_chess_fen`]) as well.
+    pub fn parse_or_fen(
+        variant: Variant,
+        text: &str,
+    ) -> Result<VariantPosition, PositionTextError> {
+        match variant {
+            Variant::Standard | Variant::ScrambledEggs if Position::is_chess_fen(text) => {
+                Position::from_chess_fen(text).map(VariantPosition::Standard)
+            }
+            _ => VariantPosition::parse(variant, text),
+        }
+    }
+
     /// The position of the standard rules, if it is one.
     pub fn as_standard(&self) -> Option<&Position> {
         match self {

@@ -15,7 +15,7 @@ use crate::{
     read_line, skip_line, Command, EngineOption, LineRead, ProtocolError, Response, Start, MAX_LINE,
 };
 use job::Job;
-use loa_core::{excerpt, BoardSize, Game, GameState, Position, RuleSet, Variant, VariantPosition};
+use loa_core::{excerpt, BoardSize, Game, GameState, RuleSet, Variant, VariantPosition};
 use loa_engine::{check_hash_size, Engine, SearchRequest};
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
@@ -357,22 +357,7 @@ impl Session {
         let variant = self.settings.variant;
         let start = match start {
             Start::StartPos => self.settings.start(),
-            // The standard rules' positions may also come as a chess GUI's FEN.
-            Start::Fen(text)
-                if matches!(variant, Variant::Standard | Variant::ScrambledEggs)
-                    && Position::is_chess_fen(&text) =>
-            {
-                Position::from_chess_fen(&text)
-                    .map(VariantPosition::Standard)
-                    .map_err(|e| {
-                        ProtocolError::new(format!(
-                            "position: bad FEN '{}' for {}: {e}",
-                            excerpt(&text),
-                            variant.title()
-                        ))
-                    })?
-            }
-            Start::Fen(text) => VariantPosition::parse(variant, &text).map_err(|e| {
+            Start::Fen(text) => VariantPosition::parse_or_fen(variant, &text).map_err(|e| {
                 ProtocolError::new(format!(
                     "position: bad position text '{}' for {}: {e}",
                     excerpt(&text),
