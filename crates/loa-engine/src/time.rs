@@ -61,6 +61,30 @@ impl TimeLimit {
     }
 }
 
+/// How much of a clock's soft limit one move deserves, from how its iterations went: more
+/// while the best move keeps changing or the score falls, less when both hold still.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Effort {
+    /// Changes of the best move, each iteration's halved by the next.
+    changes: f64,
+    /// The last iteration's fall in score, in units of 200 centipawns.
+    falling: f64,
+}
+
+impl Effort {
+    /// After an iteration: whether its best move differs from the last one's, and how
+    /// much its score rose (negative: fell), in centipawns.
+    pub fn record(&mut self, best_changed: bool, score_rise: i32) {
+        self.changes = self.changes / 2.0 + f64::from(u8::from(best_changed));
+        self.falling = (f64::from(-score_rise) / 200.0).clamp(-0.25, 0.5);
+    }
+
+    /// The factor on the soft limit: 0.8 for a settled search, up to 2.5.
+    pub fn scale(&self) -> f64 {
+        ((0.8 + 0.6 * self.changes) * (1.0 + self.falling)).clamp(0.5, 2.5)
+    }
+}
+
 impl Clock {
     /// Splits the clock into a limit for this move, keeping `overhead` in hand for the
     /// time it takes the move to reach the clock.
@@ -159,6 +183,31 @@ mod tests {
                 hard: ms(3_000)
             }
         );
+    }
+
+    #[test]
+    fn effort_grows_with_changes_of_mind_and_falling_scores() {
+        let settled = Effort::default();
+        assert_eq!(settled.scale(), 0.8);
+        let mut wavering = Effort::default();
+        wavering.record(true, 0);
+        assert!((wavering.scale() - 1.4).abs() < 1e-9);
+        wavering.record(true, 0);
+        assert!((wavering.scale() - 1.7).abs() < 1e-9);
+        // A change of mind is forgotten by halves.
+        wavering.record(false, 0);
+        assert!((wavering.scale() - 1.25).abs() < 1e-9);
+        let mut falling = Effort::default();
+        falling.record(false, -100);
+        assert!((falling.scale() - 1.2).abs() < 1e-9);
+        falling.record(false, -1_000);
+        assert!((falling.scale() - 1.2).abs() < 1e-9, "the fall counts up to half");
+        falling.record(false, 1_000);
+        assert!((falling.scale() - 0.6).abs() < 1e-9, "a rise saves up to a quarter");
+        for _ in 0..10 {
+            wavering.record(true, -1_000);
+        }
+        assert_eq!(wavering.scale(), 2.5);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use super::searcher::Searcher;
 use super::{Info, SearchLimits, SearchResult, MAX_DEPTH};
 use crate::score::{Score, INFINITY, MATE, MATE_BOUND};
-use crate::time::TimeLimit;
+use crate::time::{Effort, TimeLimit};
 use crate::Searchable;
 use loa_core::{Move, MoveList};
 use std::time::Instant;
@@ -38,6 +38,7 @@ impl Searcher<'_> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = limits.multipv.clamp(1, root_moves.len());
         let mut previous = vec![0; lines];
+        let mut effort = Effort::default();
         'deepening: for depth in first_depth.min(max_depth)..=max_depth {
             self.excluded.clear();
             // Each line is searched without the first moves of the lines before it.
@@ -66,6 +67,15 @@ impl Searcher<'_> {
             // differ): the lines are reported best first, and the best is the answer.
             found.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
             let (best_score, best_pv) = &found[0];
+            if depth > first_depth {
+                let scores = [*best_score, previous[0]];
+                let rise = if scores.iter().all(|s| s.abs() < MATE_BOUND) {
+                    best_score - previous[0]
+                } else {
+                    0
+                };
+                effort.record(best_pv.first() != result.best.as_ref(), rise);
+            }
             if let Some(&best) = best_pv.first() {
                 result.best = Some(best);
             }
@@ -94,9 +104,10 @@ impl Searcher<'_> {
                 break;
             }
             // The next iteration takes several times as long as this one: with a clock,
-            // do not start what is unlikely to finish. A fixed time is used to the end.
+            // do not start what is unlikely to finish, allowing more while the search
+            // is unsettled. A fixed time is used to the end.
             if let Some(TimeLimit::Managed { soft, .. }) = limits.time {
-                if start.elapsed() * 2 > soft {
+                if start.elapsed() * 2 > soft.mul_f64(effort.scale()) {
                     break;
                 }
             }
