@@ -315,7 +315,7 @@ fn options_the_engine_refuses_or_does_not_declare_and_a_missing_folder_stop_the_
             format!(
                 "error: engine 'loa' ({LOA}): option.Hsah: the engine declares no such option \
                  (it declares Hash, Threads, MoveOverhead, SimultaneousConnection, UCI_Variant, \
-                 RandomMoves, Solver)"
+                 Level, Spread, RandomMoves, Solver)"
             ),
         ),
         (

@@ -92,6 +92,46 @@ fn assert_legal(best: &str, game: &Game) {
 }
 
 #[test]
+fn a_level_plays_as_the_sites_level_inside_the_clock() {
+    let mut loa = Loa::start();
+    let deepest = |infos: &[String]| {
+        (infos.iter())
+            .filter_map(|l| {
+                l.strip_prefix("info depth ")?
+                    .split(' ')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .max()
+    };
+    assert!(loa.ask("setoption name Level value 5").is_empty());
+    assert!(loa.ask("position startpos").is_empty());
+    let (infos, _) = loa.go("go wtime 60000 btime 60000");
+    assert_eq!(deepest(&infos), Some(3), "{infos:?}");
+    // Level 1 draws its move among the first ply's moves: not always the same one.
+    assert!(loa.ask("setoption name Level value 1").is_empty());
+    let start = game(START, &[]);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        let (infos, best) = loa.go("go movetime 1000");
+        assert_eq!(deepest(&infos), Some(1), "{infos:?}");
+        assert!(coordinates(&start).contains(&best), "{best}");
+        seen.insert(best);
+    }
+    assert!(seen.len() > 1, "always {seen:?}");
+    // Back to full strength: the depth asked is searched.
+    assert!(loa.ask("setoption name Level value 0").is_empty());
+    let (infos, _) = loa.go("go depth 5");
+    assert_eq!(deepest(&infos), Some(5), "{infos:?}");
+    assert_error(
+        &mut loa,
+        "setoption name Level value 9",
+        "Level value 9 is out of range: it must be from 0 to 8",
+    );
+}
+
+#[test]
 fn handshake_ugi_and_uci() {
     let mut loa = Loa::start();
     let options = [
@@ -101,6 +141,8 @@ fn handshake_ugi_and_uci() {
         "option name SimultaneousConnection type combo default draw var draw var mover-wins",
         "option name UCI_Variant type combo default standard var standard var scrambled-eggs \
          var parachute var ambiloa var neighbors var fields-of-action var linesofaction",
+        "option name Level type spin default 0 min 0 max 8",
+        "option name Spread type spin default 0 min 0 max 10000",
         "option name RandomMoves type check default false",
         "option name Solver type check default false",
     ];

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod eval;
 mod handle;
+pub mod level;
 pub mod memory;
 pub mod puzzles;
 pub mod report;
@@ -15,6 +16,7 @@ pub mod tt;
 mod words;
 
 pub use handle::{SearchHandle, SearchRequest, Stopper};
+pub use level::{level_in_words, level_limits, LEVEL_ELO, MAX_LEVEL};
 pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
 pub use score::{Score, MATE};
 pub use search::{Engine, Info, SearchLimits, SearchResult, MAX_DEPTH};

@@ -201,9 +201,15 @@ mod tests {
         falling.record(false, -100);
         assert!((falling.scale() - 1.2).abs() < 1e-9);
         falling.record(false, -1_000);
-        assert!((falling.scale() - 1.2).abs() < 1e-9, "the fall counts up to half");
+        assert!(
+            (falling.scale() - 1.2).abs() < 1e-9,
+            "the fall counts up to half"
+        );
         falling.record(false, 1_000);
-        assert!((falling.scale() - 0.6).abs() < 1e-9, "a rise saves up to a quarter");
+        assert!(
+            (falling.scale() - 0.6).abs() < 1e-9,
+            "a rise saves up to a quarter"
+        );
         for _ in 0..10 {
             wavering.record(true, -1_000);
         }

@@ -3,7 +3,7 @@
 
 use crate::ProtocolError;
 use loa_core::{excerpt, RuleSet, Variant};
-use loa_engine::MAX_HASH_MB;
+use loa_engine::{MAX_HASH_MB, MAX_LEVEL};
 use std::fmt;
 use std::str::FromStr;
 
@@ -102,6 +102,11 @@ pub enum EngineOption {
     SimultaneousConnection,
     /// The variant played (the name chess-variant engines and GUIs use).
     Variant,
+    /// Play as one of the site's strength levels (1-8; 0: full strength, the default).
+    Level,
+    /// Draw the move among the root's moves, each weighted `exp((score - best) / Spread)`
+    /// (centipawns; 0: play the best), for a weaker opponent or varied games.
+    Spread,
     /// Play a random legal move at once: a baseline to measure against.
     RandomMoves,
     /// Run the proof-number solver beside the search, on a thread of its own.
@@ -133,12 +138,14 @@ fn variant_named(name: &str) -> Result<(Variant, RuleSet), loa_core::UnknownVari
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 7] = [
+    pub const ALL: [EngineOption; 9] = [
         EngineOption::Hash,
         EngineOption::Threads,
         EngineOption::MoveOverhead,
         EngineOption::SimultaneousConnection,
         EngineOption::Variant,
+        EngineOption::Level,
+        EngineOption::Spread,
         EngineOption::RandomMoves,
         EngineOption::Solver,
     ];
@@ -150,6 +157,8 @@ impl EngineOption {
             EngineOption::MoveOverhead => "MoveOverhead",
             EngineOption::SimultaneousConnection => "SimultaneousConnection",
             EngineOption::Variant => "UCI_Variant",
+            EngineOption::Level => "Level",
+            EngineOption::Spread => "Spread",
             EngineOption::RandomMoves => "RandomMoves",
             EngineOption::Solver => "Solver",
         }
@@ -163,6 +172,8 @@ impl EngineOption {
             EngineOption::Hash => spin(64, 1, MAX_HASH_MB as i64),
             EngineOption::Threads => spin(1, 1, 256),
             EngineOption::MoveOverhead => spin(10, 0, 10_000),
+            EngineOption::Level => spin(0, 0, i64::from(MAX_LEVEL)),
+            EngineOption::Spread => spin(0, 0, 10_000),
             EngineOption::SimultaneousConnection => OptionKind::Combo {
                 default: RuleSet::Draw.name().to_string(),
                 vars: [RuleSet::Draw, RuleSet::MoverWins]

@@ -85,6 +85,27 @@ async function signIn(page, name, password = PASSWORD) {
 const statusOf = (page) => page.textContent('[data-testid=status]');
 
 const scenarios = {
+  async "an engine level's profile says how strong it was measured to be, the lowest for beginners"() {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(base);
+    await signUp(page, `lev${stamp}`);
+    // A rated game against level 1 makes its bot account; a resignation ends it.
+    const id = await page.evaluate(async () => {
+      const body = { black: 'human', white: { engine: { level: 1 } }, clock: { kind: 'live', initial_s: 600, increment_s: 5 }, rated: true };
+      const created = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await created.json()).id;
+    });
+    assert.equal(await page.evaluate(async (game) => (await fetch(`/api/games/${game}/resign`, { method: 'POST' })).status, id), 200);
+    await page.goto(`${base}/@/loa-level-1`);
+    await page.waitForSelector('[data-testid=level-note]');
+    assert.match(await page.textContent('[data-testid=level-note]'),
+      /^The engine at level 1: depth 1, a move drawn by score \(spread 100\)\. Measured about [\d,]+ Elo above a player of random moves\. The lowest level: a beginner who knows the rules can beat it\.$/);
+    // The game is listed from the level's side: it won, against the person.
+    assert.match(await page.textContent('[data-testid=profile-game]'), new RegExp(`lev${stamp}.*Won · resignation`));
+    await page.screenshot({ path: `${shots}/level-profile-phone.png`, fullPage: true });
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'the opening explorer beside the analysis board: counts, a move played from it, bands, the engine and the solver'() {
     const page = await newPage();
     await page.goto(`${base}/analysis`);

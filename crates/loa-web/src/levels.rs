@@ -1,13 +1,10 @@
-//! How strong the engine plays: levels 1-8, from a one-ply search to full strength, or a
-//! fixed time a move. Every search is bounded in time, so a deep level on a slow machine
-//! still answers.
+//! How strong the engine plays: one of the engine's levels 1-8 (`loa_engine::level`),
+//! from a beginner's opponent to full strength, or a fixed time a move.
 
-use loa_engine::{SearchLimits, TimeLimit};
+pub use loa_engine::MAX_LEVEL;
+use loa_engine::{level_in_words, level_limits, SearchLimits, TimeLimit};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-
-/// The strongest level.
-pub const MAX_LEVEL: u8 = 8;
 /// The longest time a move the API takes.
 pub const MAX_MOVETIME_MS: u64 = 60_000;
 /// The shortest.
@@ -45,34 +42,26 @@ impl Strength {
         }
     }
 
-    /// The search's limits: a depth (1, 2, 3, 4, 5, 7, 9) with a time cap for levels 1-7,
-    /// a second for level 8, or the chosen time a move. docs/web.md gives each level's
-    /// Elo against the next.
+    /// The search's limits: the level's (docs/web.md gives each level's Elo against
+    /// the next), or the chosen time a move. A strength is validated before it is played;
+    /// an unchecked one plays full strength.
     pub fn limits(self) -> SearchLimits {
-        let (depth, time_ms) = match (self.level, self.movetime_ms) {
-            (_, Some(ms)) => (None, ms),
-            (Some(level @ 1..=5), None) => (Some(u32::from(level)), 2_000),
-            (Some(6), None) => (Some(7), 2_000),
-            (Some(7), None) => (Some(9), 2_000),
-            _ => (None, 1_000),
-        };
-        SearchLimits {
-            depth,
-            time: Some(TimeLimit::Fixed(Duration::from_millis(time_ms))),
-            ..SearchLimits::default()
+        match (self.level, self.movetime_ms) {
+            (_, Some(ms)) => SearchLimits {
+                time: Some(TimeLimit::Fixed(Duration::from_millis(ms))),
+                ..SearchLimits::default()
+            },
+            (level, None) => level_limits(level.unwrap_or(MAX_LEVEL))
+                .or_else(|| level_limits(MAX_LEVEL))
+                .expect("the strongest level exists"),
         }
     }
 
     /// How it searches, in words: `depth 3`, `1 s a move (full strength)`.
     pub fn search_in_words(self) -> String {
-        let limits = self.limits();
-        match (limits.depth, limits.time) {
-            (Some(depth), _) => format!("depth {depth}"),
-            (None, Some(TimeLimit::Fixed(time))) if self.level.is_some() => {
-                format!("{} s a move (full strength)", time.as_secs_f64())
-            }
-            _ => self.describe(),
-        }
+        self.level
+            .and_then(level_in_words)
+            .unwrap_or_else(|| self.describe())
     }
 
     /// In words, for the page and records: `level 3`, `2 s a move`.
@@ -114,12 +103,21 @@ mod tests {
     }
 
     #[test]
-    fn low_levels_are_depths_and_every_level_is_bounded_in_time() {
+    fn a_level_plays_the_engines_level_and_a_time_its_time() {
         assert_eq!(Strength::level(2).limits().depth, Some(2));
-        assert_eq!(Strength::level(7).limits().depth, Some(9));
-        for level in 1..=MAX_LEVEL {
-            assert!(Strength::level(level).limits().time.is_some());
-        }
+        assert_eq!(Strength::level(7).limits().depth, Some(7));
+        assert!(Strength::level(1).limits().spread.is_some());
         assert_eq!(Strength::level(8).limits().depth, None);
+        let timed = Strength {
+            level: None,
+            movetime_ms: Some(300),
+        };
+        assert_eq!(
+            timed.limits().time,
+            Some(TimeLimit::Fixed(Duration::from_millis(300)))
+        );
+        assert_eq!(timed.limits().depth, None);
+        assert_eq!(Strength::level(5).search_in_words(), "depth 3");
+        assert_eq!(timed.search_in_words(), "0.3 s a move");
     }
 }

@@ -8,6 +8,7 @@ use crate::line::MAX_LINE_MOVES;
 use crate::ws::MAX_ANALYSIS;
 use axum::Json;
 use loa_core::{RuleSet, Variant};
+use loa_engine::LEVEL_ELO;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -39,6 +40,10 @@ pub struct VariantMeta {
 pub struct LevelMeta {
     pub level: u8,
     pub description: String,
+    /// Measured Elo above a player of random legal moves (docs/web.md, "Strength levels").
+    pub elo: u32,
+    /// The level a beginner can beat: the lowest.
+    pub beginner: bool,
 }
 
 #[derive(Serialize)]
@@ -78,6 +83,8 @@ pub async fn meta() -> Json<Meta> {
                     movetime_ms: None,
                 }
                 .search_in_words(),
+                elo: LEVEL_ELO[usize::from(level - 1)],
+                beginner: level == 1,
             })
             .collect(),
         seats: ["black", "white", "black2", "white2"],

@@ -24,6 +24,8 @@ use crate::time::{Clock, TimeLimit};
 use crate::tt::TranspositionTable;
 use crate::{SearchRequest, Searchable};
 use loa_core::{Move, RuleSet, VariantPosition};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use role::ThreadTables;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -45,6 +47,9 @@ pub struct SearchLimits {
     /// When the time started: when the command to search came. `None`: when the search
     /// starts.
     pub start: Option<Instant>,
+    /// Play a move drawn among all the root's moves rather than the best: each weighs
+    /// `exp((score - best) / spread)`, scores in centipawns (the weak levels).
+    pub spread: Option<u32>,
 }
 
 impl SearchLimits {
@@ -118,6 +123,8 @@ pub struct Engine {
     threads: Vec<Box<ThreadTables>>,
     /// Whether a proof-number solver runs beside the search, on a thread of its own.
     solver: bool,
+    /// Draws the move of a search with a spread.
+    rng: ChaCha8Rng,
 }
 
 impl Engine {
@@ -126,7 +133,13 @@ impl Engine {
             tt: TranspositionTable::new(hash_mb),
             threads: vec![ThreadTables::new()],
             solver: false,
+            rng: ChaCha8Rng::seed_from_u64(clock_seed()),
         }
+    }
+
+    /// Seeds the draw of moves under a spread: the same seed draws the same moves.
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
     pub fn set_hash(&mut self, megabytes: usize) {
@@ -159,6 +172,22 @@ impl Engine {
     /// before `root`, oldest first, so repetitions are seen; `stop` ends the search from
     /// outside; `on_info` hears of every finished iteration.
     pub fn search<P: Searchable>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+        rules: RuleSet,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        match limits.spread {
+            Some(spread) => self.search_spread(root, history, rules, limits, spread, stop, on_info),
+            None => self.search_best(root, history, rules, limits, stop, on_info),
+        }
+    }
+
+    /// The best move and its line (or the best lines).
+    fn search_best<P: Searchable>(
         &mut self,
         root: &P,
         history: &[u64],
@@ -219,6 +248,45 @@ impl Engine {
         })
     }
 
+    /// Every root move searched (one line each), then one drawn by its score.
+    #[allow(clippy::too_many_arguments)]
+    fn search_spread<P: Searchable>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+        rules: RuleSet,
+        limits: &SearchLimits,
+        spread: u32,
+        stop: &AtomicBool,
+        mut on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        let every_line = SearchLimits {
+            multipv: usize::MAX,
+            spread: None,
+            ..limits.clone()
+        };
+        // The lines of the deepest iteration, as (depth, first move, score).
+        let mut lines: Vec<(u32, Move, Score)> = Vec::new();
+        let mut result = self.search_best(root, history, rules, &every_line, stop, |info| {
+            if lines
+                .first()
+                .is_some_and(|&(depth, ..)| depth != info.depth)
+            {
+                lines.clear();
+            }
+            if let Some(&first) = info.pv.first() {
+                lines.push((info.depth, first, info.score));
+            }
+            on_info(info);
+        });
+        if let Some((mv, score)) = draw_by_score(&lines, spread, &mut self.rng) {
+            result.best = Some(mv);
+            result.score = score;
+            result.pv = vec![mv];
+        }
+        result
+    }
+
     /// Searches what `request` asks, a position of any variant: [`Engine::search`] on
     /// the position it holds. `request.until_stopped` is for the caller to honour.
     pub fn search_any(
@@ -254,6 +322,34 @@ impl Engine {
     }
 }
 
+/// A line's first move drawn with weight `exp((score - best) / spread)`.
+fn draw_by_score(
+    lines: &[(u32, Move, Score)],
+    spread: u32,
+    rng: &mut ChaCha8Rng,
+) -> Option<(Move, Score)> {
+    let best = lines.iter().map(|&(_, _, s)| s.as_cp()).max()?;
+    let spread = f64::from(spread.max(1));
+    let weights: Vec<f64> = (lines.iter())
+        .map(|&(_, _, s)| (f64::from(s.as_cp() - best) / spread).max(-60.0).exp())
+        .collect();
+    let mut left = rng.random::<f64>() * weights.iter().sum::<f64>();
+    for (&(_, mv, score), weight) in lines.iter().zip(&weights) {
+        left -= weight;
+        if left < 0.0 {
+            return Some((mv, score));
+        }
+    }
+    lines.last().map(|&(_, mv, score)| (mv, score))
+}
+
+/// A seed that differs from one engine to the next.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +377,26 @@ mod tests {
             best: win.then(|| mv(18, 34)),
             plies,
         }
+    }
+
+    #[test]
+    fn a_draw_by_score_favours_the_better_moves_by_the_spread() {
+        let lines = [
+            (1, mv(0, 1), Score::Cp(50)),
+            (1, mv(0, 2), Score::Cp(50 - 69)),
+            (1, mv(0, 3), Score::Mate(-1)),
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut drawn = [0; 3];
+        for _ in 0..10_000 {
+            let (mv, _) = draw_by_score(&lines, 100, &mut rng).unwrap();
+            drawn[mv.to().index() - 1] += 1;
+        }
+        // Weights 1 and exp(-0.69) = 1/2: two thirds and one third; a loss never.
+        assert!((6_400..6_950).contains(&drawn[0]), "{drawn:?}");
+        assert!((3_050..3_600).contains(&drawn[1]), "{drawn:?}");
+        assert_eq!(drawn[2], 0);
+        assert_eq!(draw_by_score(&[], 100, &mut rng), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::{
 };
 use job::Job;
 use loa_core::{excerpt, BoardSize, Game, GameState, RuleSet, Variant, VariantPosition};
-use loa_engine::{check_hash_size, Engine, SearchRequest};
+use loa_engine::{check_hash_size, level_limits, Engine, SearchRequest};
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
 use std::io::{BufRead, Write};
@@ -73,6 +73,10 @@ struct Settings {
     /// The rule set the variant's name implies (`linesofaction`: mover-wins).
     variant_rules: RuleSet,
     variant: Variant,
+    /// The strength level played (0: full strength).
+    level: u8,
+    /// The spread of the move drawn, in centipawns (0: the best is played).
+    spread: u32,
     random_moves: bool,
 }
 
@@ -123,6 +127,8 @@ impl Session {
             rules_told: None,
             variant_rules: RuleSet::default(),
             variant: Variant::default(),
+            level: number(EngineOption::Level) as u8,
+            spread: number(EngineOption::Spread) as u32,
             random_moves: false,
         };
         Session {
@@ -328,6 +334,12 @@ impl Session {
                 self.engine().clear();
                 self.game = Game::new(self.settings.start(), self.settings.rules());
             }
+            (EngineOption::Level, OptionValue::Number(level)) => {
+                self.settings.level = level as u8;
+            }
+            (EngineOption::Spread, OptionValue::Number(spread)) => {
+                self.settings.spread = spread as u32;
+            }
             (EngineOption::RandomMoves, OptionValue::Flag(on)) => {
                 self.settings.random_moves = on;
             }
@@ -394,6 +406,17 @@ impl Session {
     fn go(&mut self, go: &crate::Go, received: Instant) -> Result<(), ProtocolError> {
         let side = self.game.position().side_to_move();
         let (mut limits, until_stopped) = go.limits(side, self.settings.move_overhead)?;
+        // A level plays its own limits, kept inside the clock or move time given.
+        if let Some(mut level) = level_limits(self.settings.level) {
+            level.time = match (level.time, limits.time) {
+                (Some(own), Some(given)) => Some(own.tighter(given)),
+                (own, given) => own.or(given),
+            };
+            limits = level;
+        }
+        if self.settings.spread > 0 {
+            limits.spread = Some(self.settings.spread);
+        }
         // The move's time runs from the moment the command came.
         limits.start = Some(received);
         if self.game.is_over() {

@@ -79,7 +79,7 @@ export function newGameForm(meta, against = 'engine') {
     h('option', { value: 'local', selected: against === 'local' }, 'Two people at this board'),
     h('option', { value: 'online', selected: against === 'online' }, 'A friend online (a link to send them)'));
   const levelSelect = h('select', { id: 'level', 'data-testid': 'level' },
-    meta.levels.map(({ level, description }) => h('option', { value: level, selected: level === DEFAULT_LEVEL, title: description }, `Level ${level}`)),
+    meta.levels.map(({ level, description, elo, beginner }) => h('option', { value: level, selected: level === DEFAULT_LEVEL, title: `${description}; about ${elo} Elo above random moves` }, beginner ? `Level ${level} (beginner)` : `Level ${level}`)),
     h('option', { value: 'time' }, 'Time a move…'));
   const movetime = h('input', { id: 'movetime', type: 'number', min: minMovetime, max: maxMovetime, step: 'any', value: 2, size: 5, class: 'hidden', 'aria-label': 'seconds a move' });
   const colorSelect = h('select', { id: 'color', 'data-testid': 'color' },

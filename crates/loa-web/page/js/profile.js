@@ -74,6 +74,7 @@ export class ProfilePage {
       head,
       profile.deleted ? h('p', { class: 'offer' }, 'This account was closed. Its games stay, under this anonymous name.') : '',
       facts,
+      this.levelNote(profile),
       sentNote,
       h('h2', {}, 'Ratings'),
       this.ratings(profile),
@@ -85,6 +86,19 @@ export class ProfilePage {
       filters.el,
       games);
     await filters.show();
+  }
+
+  /**
+   * What an engine level's bot account plays and how strong it was measured to be.
+   * @param {Profile} profile
+   */
+  levelNote(profile) {
+    const match = profile.bot ? /^loa-level-(\d+)$/.exec(profile.name) : null;
+    const level = match ? this.meta.levels.find((l) => l.level === Number(match[1])) : undefined;
+    if (!level) return '';
+    return h('p', { class: 'level-note', 'data-testid': 'level-note' },
+      `The engine at level ${level.level}: ${level.description}. Measured about ${level.elo.toLocaleString('en')} Elo above a player of random moves`,
+      level.beginner ? '. The lowest level: a beginner who knows the rules can beat it.' : '.');
   }
 
   /**
@@ -196,10 +210,12 @@ export class ProfilePage {
     const rows = games.map((g) => {
       /** @type {'black' | 'white' | null} */
       let side = sameName(accountOf(g, 'black'), profile.name) ? 'black' : sameName(accountOf(g, 'white'), profile.name) ? 'white' : null;
+      // A rated game against a level names the level's bot account on the engine's side.
+      if (!side && profile.bot) side = sameName(g.names[0], profile.name) ? 'black' : sameName(g.names[1], profile.name) ? 'white' : null;
       // A game at this browser's board names nobody: against the engine, the person's
       // side is the one a person plays.
       const people = /** @type {('black' | 'white')[]} */ (['black', 'white']).filter((s) => g.players[s] === 'human');
-      if (!side && !g.online && people.length === 1) side = people[0];
+      if (!side && !profile.bot && !g.online && people.length === 1) side = people[0];
       const other = side === 'black' ? 'white' : 'black';
       const opponent = side ? accountOf(g, other) : null;
       let outcome = g.result ? `${g.result} ${g.reason ?? ''}` : 'playing';

@@ -198,7 +198,7 @@
  * @property {boolean} connection whether a simultaneous connection can happen
  */
 
-/** @typedef {{ level: number, description: string }} LevelMeta */
+/** @typedef {{ level: number, description: string, elo: number, beginner: boolean }} LevelMeta */
 
 /**
  * @typedef {object} Limits

@@ -30,8 +30,14 @@ async fn meta_names_every_variant_level_seat_and_limit() {
     assert_eq!(meta["variants"][5]["connection"], false);
     assert_eq!(meta["rules"], json!(["draw", "mover-wins"]));
     assert_eq!(meta["levels"].as_array().unwrap().len(), 8);
-    assert_eq!(meta["levels"][0]["description"], "depth 1");
-    assert_eq!(meta["levels"][6]["description"], "depth 9");
+    assert_eq!(
+        meta["levels"][0]["description"],
+        "depth 1, a move drawn by score (spread 100)"
+    );
+    assert_eq!(meta["levels"][0]["elo"], loa_engine::LEVEL_ELO[0]);
+    assert_eq!(meta["levels"][0]["beginner"], true);
+    assert_eq!(meta["levels"][1]["beginner"], false);
+    assert_eq!(meta["levels"][6]["description"], "depth 7");
     assert_eq!(
         meta["levels"][7]["description"],
         "1 s a move (full strength)"
