@@ -19,7 +19,7 @@ pub use handle::{SearchHandle, SearchRequest, Stopper};
 pub use level::{level_in_words, level_limits, LEVEL_ELO, MAX_LEVEL};
 pub use memory::{check_hash_size, HashSizeError, MAX_HASH_MB};
 pub use score::{Score, MATE};
-pub use search::{Engine, Info, SearchLimits, SearchResult, MAX_DEPTH};
+pub use search::{clock_seed, Engine, Info, SearchLimits, SearchResult, MAX_DEPTH};
 pub use searchable::{evaluate_any, Searchable};
 pub use time::{Clock, TimeLimit};
 pub use words::Viewer;

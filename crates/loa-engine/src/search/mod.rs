@@ -55,9 +55,13 @@ pub struct SearchLimits {
 impl SearchLimits {
     /// These limits played on `clock`: the time is kept inside the clock's share for
     /// this move ([`Clock::budget`]), with `overhead` in hand.
-    pub fn on_clock(mut self, clock: &Clock, overhead: Duration) -> SearchLimits {
-        let budget = clock.budget(overhead);
-        self.time = Some(self.time.map_or(budget, |time| time.tighter(budget)));
+    pub fn on_clock(self, clock: &Clock, overhead: Duration) -> SearchLimits {
+        self.within(clock.budget(overhead))
+    }
+
+    /// These limits with their time kept inside `time` (the tighter of the two).
+    pub fn within(mut self, time: TimeLimit) -> SearchLimits {
+        self.time = Some(self.time.map_or(time, |own| own.tighter(time)));
         self
     }
 }
@@ -178,24 +182,11 @@ impl Engine {
         rules: RuleSet,
         limits: &SearchLimits,
         stop: &AtomicBool,
-        on_info: impl FnMut(&Info),
-    ) -> SearchResult {
-        match limits.spread {
-            Some(spread) => self.search_spread(root, history, rules, limits, spread, stop, on_info),
-            None => self.search_best(root, history, rules, limits, stop, on_info),
-        }
-    }
-
-    /// The best move and its line (or the best lines).
-    fn search_best<P: Searchable>(
-        &mut self,
-        root: &P,
-        history: &[u64],
-        rules: RuleSet,
-        limits: &SearchLimits,
-        stop: &AtomicBool,
         mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
+        if let Some(spread) = limits.spread {
+            return self.search_spread(root, history, rules, limits, spread, stop, &mut on_info);
+        }
         self.tt.new_search();
         for tables in &mut self.threads {
             tables.history.age();
@@ -258,7 +249,7 @@ impl Engine {
         limits: &SearchLimits,
         spread: u32,
         stop: &AtomicBool,
-        mut on_info: impl FnMut(&Info),
+        on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let every_line = SearchLimits {
             multipv: usize::MAX,
@@ -267,7 +258,8 @@ impl Engine {
         };
         // The lines of the deepest iteration, as (depth, first move, score).
         let mut lines: Vec<(u32, Move, Score)> = Vec::new();
-        let mut result = self.search_best(root, history, rules, &every_line, stop, |info| {
+        // Through `dyn`: `search` is instantiated once for this closure, not without end.
+        let mut collect = |info: &Info| {
             if lines
                 .first()
                 .is_some_and(|&(depth, ..)| depth != info.depth)
@@ -278,7 +270,8 @@ impl Engine {
                 lines.push((info.depth, first, info.score));
             }
             on_info(info);
-        });
+        };
+        let mut result = self.search(root, history, rules, &every_line, stop, &mut collect);
         if let Some((mv, score)) = draw_by_score(&lines, spread, &mut self.rng) {
             result.best = Some(mv);
             result.score = score;
@@ -343,8 +336,8 @@ fn draw_by_score(
     lines.last().map(|&(_, mv, score)| (mv, score))
 }
 
-/// A seed that differs from one engine to the next.
-fn clock_seed() -> u64 {
+/// A seed that differs from one run to the next, from the clock.
+pub fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)

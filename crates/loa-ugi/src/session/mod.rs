@@ -16,7 +16,7 @@ use crate::{
 };
 use job::Job;
 use loa_core::{excerpt, BoardSize, Game, GameState, RuleSet, Variant, VariantPosition};
-use loa_engine::{check_hash_size, level_limits, Engine, SearchRequest};
+use loa_engine::{check_hash_size, clock_seed, level_limits, Engine, SearchRequest};
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
 use std::io::{BufRead, Write};
@@ -407,12 +407,11 @@ impl Session {
         let side = self.game.position().side_to_move();
         let (mut limits, until_stopped) = go.limits(side, self.settings.move_overhead)?;
         // A level plays its own limits, kept inside the clock or move time given.
-        if let Some(mut level) = level_limits(self.settings.level) {
-            level.time = match (level.time, limits.time) {
-                (Some(own), Some(given)) => Some(own.tighter(given)),
-                (own, given) => own.or(given),
+        if let Some(level) = level_limits(self.settings.level) {
+            limits = match limits.time {
+                Some(given) => level.within(given),
+                None => level,
             };
-            limits = level;
         }
         if self.settings.spread > 0 {
             limits.spread = Some(self.settings.spread);
@@ -452,11 +451,5 @@ impl Session {
 }
 
 /// A seed from the clock: random moves differ from one session to the next.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
-}
-
 #[cfg(test)]
 mod tests;
