@@ -12,6 +12,7 @@
 
 mod bitboard;
 mod board;
+pub mod certificate;
 mod color;
 mod counted;
 mod excerpt;

@@ -1,5 +1,6 @@
 use super::*;
 use crate::{Engine, Score, SearchLimits};
+use loa_core::certificate::{verify_certificate, write_certificate};
 use loa_core::{BoardSize, MoveList, Position, Variant};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -240,12 +241,15 @@ fn read_set(text: &str) -> Vec<(Position, String)> {
 }
 
 /// Proves every position of a set, checks each proof and that its size and longest line
-/// are the ones recorded.
-fn prove_set(set: &[(Position, String)]) {
+/// are the ones recorded, and each proof's certificate; returns the certificates' entries
+/// in all.
+fn prove_set(set: &[(Position, String)]) -> u64 {
+    let mut entries = 0;
     for (pos, recorded) in set {
         let solution = solve(&(*pos).into(), RuleSet::Draw);
         assert_eq!(solution.verdict, Verdict::Win, "{pos}");
-        let summary = solution.proof.unwrap().verify().unwrap();
+        let proof = solution.proof.unwrap();
+        let summary = proof.verify().unwrap();
         let size = format!(
             "proof {} nodes, {} moves, longest line {}",
             summary.nodes, summary.moves, summary.depth
@@ -254,14 +258,22 @@ fn prove_set(set: &[(Position, String)]) {
             recorded.contains(&size),
             "{pos}: {size}, recorded {recorded}"
         );
+        let mut certificate = Vec::new();
+        let written = write_certificate(&proof, &mut certificate).unwrap();
+        let (_, checked) = verify_certificate(&mut &certificate[..], None, &mut |_| {}).unwrap();
+        assert_eq!(checked, written, "{pos}");
+        // Wins at once are left out, so no line is longer than the proof's.
+        assert!(checked.depth <= summary.depth as u32, "{pos}");
+        entries += checked.entries;
     }
+    entries
 }
 
 #[test]
 fn the_test_set_is_proved_with_proofs_of_the_recorded_size() {
     let set = test_set();
     assert!(set.len() >= 200, "{} positions", set.len());
-    prove_set(&set);
+    assert_eq!(prove_set(&set), 1840, "the certificates' entries");
 }
 
 #[test]
@@ -281,7 +293,7 @@ fn two_threads_prove_what_one_proves() {
 fn wins_in_5_and_6_moves_are_proved() {
     let set = read_set(DEEP_TEST_SET);
     assert!(set.len() >= 20, "{} positions", set.len());
-    prove_set(&set);
+    assert_eq!(prove_set(&set), 3485, "the certificates' entries");
 }
 
 /// A self-play game: the engine at depth 3 against itself after four random moves; the
