@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod bot;
+mod certificate_file;
 mod match_cmd;
 mod numbers;
 mod out_file;
@@ -61,7 +62,7 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Prove a position won, lost or drawn with proof-number search; write the proof.
     Solve(solve::SolveArgs),
-    /// Check a proof written by `loa solve --proof` with the rules alone.
+    /// Check a proof or a certificate written by `loa solve` with the rules alone.
     VerifyProof(solve::VerifyArgs),
     /// Play on a `loa serve` server as an account: accept challenges, play them with an
     /// engine.

@@ -1,6 +1,7 @@
 //! `loa solve`: proves a position won, lost or drawn, and writes the proof; and
 //! `loa verify-proof`: checks a proof with the rules alone.
 
+use crate::certificate_file;
 use crate::numbers::whole;
 use crate::out_file::check_writable;
 use crate::output::{bar_style, say};
@@ -10,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::ProgressBar;
 use loa_core::proof::Proof;
-use loa_core::{GameState, RuleSet};
+use loa_core::{Color, GameState, RuleSet};
 use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
 use loa_engine::MAX_HASH_MB;
 use std::path::PathBuf;
@@ -30,12 +31,20 @@ pub struct SolveArgs {
     /// The table's size in megabytes.
     #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = whole(1usize, MAX_HASH_MB))]
     hash: usize,
+    /// Try this side's win only (black or white), for a position believed won for it:
+    /// where it has none, the answer is unknown.
+    #[arg(long, value_parser = crate::setup::colors())]
+    prove: Option<Color>,
     /// Threads searching over the shared table.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(1usize, 256))]
     threads: usize,
     /// Write the proof of a win or a loss to this file.
     #[arg(long)]
     proof: Option<PathBuf>,
+    /// Write the proof as a certificate to this file: the winner's strategy alone,
+    /// compressed (docs/solver.md).
+    #[arg(long)]
+    certificate: Option<PathBuf>,
     /// Write the solver's table to this file every ten minutes, and when stopped
     /// (out of time, or Ctrl-C) before an answer.
     #[arg(long)]
@@ -55,6 +64,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(path) = &args.proof {
         check_writable("--proof", path)?;
     }
+    if let Some(path) = &args.certificate {
+        check_writable("--certificate", path)?;
+    }
     if let Some(path) = &args.checkpoint {
         check_writable("--checkpoint", path)?;
     }
@@ -71,6 +83,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let mut solver = Solver::new(args.hash, rules, limits, stop)
         .with_context(|| format!("cannot have a table of {} MB", args.hash))?;
     solver.set_threads(args.threads);
+    if let Some(side) = args.prove {
+        solver.prove_only(side);
+    }
     let mut nodes_before = 0;
     if let Some(path) = &args.resume {
         nodes_before = solver
@@ -118,6 +133,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(best) = solution.best {
         say!("best move {best}");
     }
+    if let (Verdict::Unknown, Some(side)) = (solution.verdict, args.prove) {
+        say!("only {side}'s win was tried (--prove)");
+    }
     if solution.verdict == Verdict::Unknown {
         let (attacker, pn, dn) = solution.root_numbers;
         say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
@@ -148,7 +166,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 .with_context(|| format!("cannot write the proof to {}", path.display()))?;
             say!("proof written to {}", path.display());
         }
-    } else if solution.verdict == Verdict::Draw && args.proof.is_some() {
+        if let Some(path) = &args.certificate {
+            let summary = certificate_file::write(proof, path)?;
+            say!(
+                "certificate {summary} written to {} (checked)",
+                path.display()
+            );
+        }
+    } else if solution.verdict == Verdict::Draw
+        && (args.proof.is_some() || args.certificate.is_some())
+    {
         say!("no proof to write: a draw is not proved by a tree");
     } else if solution.verdict != Verdict::Unknown {
         // The value was proved, but the time ran out while the proof was being written.
@@ -159,18 +186,43 @@ pub fn run(args: SolveArgs) -> Result<()> {
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// A proof written by `loa solve --proof`.
+    /// A proof or a certificate written by `loa solve` (`--proof`, `--certificate`).
     file: PathBuf,
-    /// Check the proof under this rule set instead of the one it names (a win proved
-    /// under one rule set can hold under the other).
+    /// Check it under this rule set instead of the one it names (a win proved under one
+    /// rule set can hold under the other).
     #[arg(long, value_parser = rule_sets())]
     rules: Option<RuleSet>,
+    /// Write the checked proof as a certificate to this file.
+    #[arg(long)]
+    certificate: Option<PathBuf>,
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {
+    if let Some(path) = &args.certificate {
+        check_writable("--certificate", path)?;
+    }
+    if certificate_file::is_certificate(&args.file)? {
+        if args.certificate.is_some() {
+            bail!("{} is a certificate already", args.file.display());
+        }
+        let bar = ProgressBar::new(0).with_style(bar_style(
+            "{spinner} {elapsed_precise} {human_pos}/{human_len} entries {per_sec}",
+        ));
+        let (header, summary) = certificate_file::verify(&args.file, args.rules, &bar)?;
+        bar.finish_and_clear();
+        say!(
+            "valid: {} wins from {} ({}, {} rules): {summary}",
+            header.winner,
+            header.start,
+            header.variant.title(),
+            header.rules
+        );
+        return Ok(());
+    }
     let text = text_file::read(&args.file)?;
     let mut proof =
         Proof::parse(&text).with_context(|| format!("{} is not a proof", args.file.display()))?;
+    drop(text);
     if let Some(rules) = args.rules {
         proof.rules = rules;
     }
@@ -184,5 +236,12 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         proof.variant.title(),
         proof.rules
     );
+    if let Some(path) = &args.certificate {
+        let summary = certificate_file::write(&proof, path)?;
+        say!(
+            "certificate {summary} written to {} (checked)",
+            path.display()
+        );
+    }
     Ok(())
 }

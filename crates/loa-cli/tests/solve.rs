@@ -56,6 +56,89 @@ fn a_win_is_proved_written_and_checked() {
 }
 
 #[test]
+fn a_certificate_is_written_checked_and_made_from_a_proof() {
+    // Black wins in three moves, two of Black's choices not a win at once.
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (proof, certificate) = (at("proof.txt"), at("win.cert.gz"));
+    let args = [
+        "solve",
+        "--position",
+        "3b2/6/1bw1b1/5b/ww4/3w2 b",
+        "--proof",
+        &proof,
+        "--certificate",
+        &certificate,
+    ];
+    let out = loa(&args, "");
+    assert!(out.status.success(), "{out:?}");
+    let summary = "2 entries, 4 positions, longest line 5 moves";
+    assert!(
+        stdout(&out).contains(&format!(
+            "certificate {summary} written to {certificate} (checked)"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    let checked = loa(&["verify-proof", &certificate], "");
+    assert_eq!(
+        stdout(&checked),
+        format!(
+            "valid: Black wins from 3b2/6/1bw1b1/5b/ww4/3w2 b (Standard, draw rules): {summary}\n"
+        )
+    );
+    // The proof made into a certificate under the other rule set, checked under it.
+    let other = at("mover-wins.cert.gz");
+    let made = loa(
+        &[
+            "verify-proof",
+            &proof,
+            "--rules",
+            "mover-wins",
+            "--certificate",
+            &other,
+        ],
+        "",
+    );
+    assert!(made.status.success(), "{made:?}");
+    let checked = loa(&["verify-proof", &other], "");
+    assert!(
+        stdout(&checked).contains("(Standard, mover-wins rules): "),
+        "{checked:?}"
+    );
+    let again = loa(
+        &["verify-proof", &other, "--certificate", &at("again.gz")],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&again.stderr).contains("is a certificate already"));
+    // A certificate whose first entry is changed (written without compression) is refused
+    // with where it fails.
+    let forged = at("forged.cert");
+    std::fs::write(
+        &forged,
+        "loa-certificate 1\nvariant standard\nrules draw\nposition 3b2/6/1bw1b1/5b/ww4/3w2 b\n\
+         winner black\nentries 2\n\x00\x00",
+    )
+    .unwrap();
+    let refused = loa(&["verify-proof", &forged], "");
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        error.contains("forged.cert does not prove a win"),
+        "{error}"
+    );
+    assert!(error.contains("after "), "{error}");
+    // A damaged compressed file is an error, not a panic.
+    let mut damaged = std::fs::read(&certificate).unwrap();
+    let middle = damaged.len() / 2;
+    damaged.truncate(middle);
+    std::fs::write(&forged, &damaged).unwrap();
+    let refused = loa(&["verify-proof", &forged], "");
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("does not prove a win"));
+}
+
+#[test]
 fn a_lost_position_is_a_loss_and_its_proof_is_the_winners() {
     // White (h1, h5) cannot join in one move; Black (a1, c1) joins next whatever White does.
     let (out, _dir, path) = solve_with_proof("8/8/8/7w/8/8/8/b1b4w w", &[]);

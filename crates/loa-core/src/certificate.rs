@@ -160,12 +160,12 @@ pub fn write_certificate(
 ) -> Result<CertificateSummary, CertificateError> {
     let (entries, summary) = match &proof.start {
         VariantPosition::Standard(start) => strategy_of(proof, *start)?,
-        start => strategy_of(proof, start.clone())?,
+        start => strategy_of(proof, *start)?,
     };
     Header {
         variant: proof.variant,
         rules: proof.rules,
-        start: proof.start.clone(),
+        start: proof.start,
         winner: proof.winner,
         entries: summary.entries,
     }
@@ -175,24 +175,26 @@ pub fn write_certificate(
 }
 
 /// Checks a certificate read from `input` under `rules` (the header's unless given);
-/// `progress` is called with the entries read so far, now and then.
+/// `progress` is called now and then with the entries read so far and the header's count.
 pub fn verify_certificate(
     input: &mut impl BufRead,
     rules: Option<RuleSet>,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Header, CertificateSummary), CertificateError> {
     let mut header = Header::read(input)?;
     if let Some(rules) = rules {
         header.rules = rules;
     }
+    progress(0, header.entries);
     let mut reader = EntryReader {
         input,
         read: 0,
+        count: header.entries,
         progress,
     };
     let summary = match &header.start {
         VariantPosition::Standard(start) => walk(*start, header.winner, header.rules, &mut reader),
-        start => walk(start.clone(), header.winner, header.rules, &mut reader),
+        start => walk(*start, header.winner, header.rules, &mut reader),
     }?;
     let invalid = |message: String| CertificateError::Invalid {
         entries: summary.entries,
@@ -257,11 +259,11 @@ impl Walked for VariantPosition {
     type Key = VariantPosition;
 
     fn shared_key(&self) -> VariantPosition {
-        self.clone()
+        *self
     }
 
     fn own_key(&self) -> VariantPosition {
-        self.clone()
+        *self
     }
 }
 
@@ -291,7 +293,9 @@ trait Choice<P> {
 struct EntryReader<'a, R> {
     input: &'a mut R,
     read: u64,
-    progress: &'a mut dyn FnMut(u64),
+    /// The header's count, for `progress`.
+    count: u64,
+    progress: &'a mut dyn FnMut(u64, u64),
 }
 
 impl<P, R: BufRead> Choice<P> for EntryReader<'_, R> {
@@ -319,7 +323,7 @@ impl<P, R: BufRead> Choice<P> for EntryReader<'_, R> {
         }
         self.read += 1;
         if self.read.is_multiple_of(1 << 16) {
-            (self.progress)(self.read);
+            (self.progress)(self.read, self.count);
         }
         usize::try_from(index)
             .ok()
@@ -652,8 +656,8 @@ mod tests {
             at += 1;
             for (_, next) in &prover.nodes[node] {
                 if let Next::Node(child) = *next {
-                    if !ids.contains_key(&child) {
-                        ids.insert(child, order.len());
+                    if let std::collections::hash_map::Entry::Vacant(slot) = ids.entry(child) {
+                        slot.insert(order.len());
                         order.push(child);
                     }
                 }
@@ -691,7 +695,7 @@ mod tests {
     }
 
     fn check(bytes: &[u8]) -> Result<CertificateSummary, CertificateError> {
-        verify_certificate(&mut &bytes[..], None, &mut |_| {}).map(|(_, summary)| summary)
+        verify_certificate(&mut &bytes[..], None, &mut |_, _| {}).map(|(_, summary)| summary)
     }
 
     /// Black wins in three moves, not fewer (found by the brute force among random
@@ -735,7 +739,7 @@ mod tests {
         let mut other = proof.clone();
         other.rules = RuleSet::MoverWins;
         let (mover_wins, _) = certificate(&other);
-        let (header, _) = verify_certificate(&mut &mover_wins[..], None, &mut |_| {}).unwrap();
+        let (header, _) = verify_certificate(&mut &mover_wins[..], None, &mut |_, _| {}).unwrap();
         assert_eq!(header.rules, RuleSet::MoverWins);
     }
 

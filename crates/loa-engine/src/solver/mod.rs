@@ -154,6 +154,8 @@ pub struct Solver<'a> {
     last_checkpoint: Instant,
     /// Whether the opponent's win is being proved (the side to move's was disproved).
     second_stage: bool,
+    /// The one side whose win is tried, where the other's is not.
+    only: Option<Color>,
     /// A checkpoint read: the table is filled, and the solve goes on where it was.
     resumed: Option<checkpoint::Stage>,
     /// The last checkpoint that could not be written.
@@ -207,6 +209,7 @@ impl<'a> Solver<'a> {
             checkpoint: None,
             last_checkpoint: Instant::now(),
             second_stage: false,
+            only: None,
             resumed: None,
             checkpoint_error: None,
             moves: Vec::new(),
@@ -217,6 +220,13 @@ impl<'a> Solver<'a> {
     /// Searches on `threads` threads (at least one) over the shared table.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// Tries `side`'s win only (a position believed won for it): a win or a loss is proved
+    /// as before, but where `side` has no win the answer is unknown, a draw not being told
+    /// from the other side's win.
+    pub fn prove_only(&mut self, side: Color) {
+        self.only = Some(side);
     }
 
     /// Writes a checkpoint to `path` every `every`, and when stopped before an answer.
@@ -285,7 +295,7 @@ impl<'a> Solver<'a> {
         let mut proof = None;
         let mut best = None;
         // A checkpoint of the second stage: the side to move's win was disproved.
-        let first = if resumed.is_some_and(|stage| stage.second) {
+        let first = if resumed.is_some_and(|stage| stage.second) || self.only == Some(!us) {
             Some(false)
         } else {
             self.second_stage = false;
@@ -301,13 +311,14 @@ impl<'a> Solver<'a> {
                     .and_then(|p| p.nodes[0].first())
                     .and_then(|(text, _)| root.parse_move(text).ok());
             }
+            Some(false) if self.only == Some(us) => {}
             Some(false) => match self.prove_second(root, history, resumed) {
                 Some(true) => {
                     verdict = Verdict::Loss;
                     proof = self.extract(root, history);
                 }
-                Some(false) => verdict = Verdict::Draw,
-                None => {}
+                Some(false) if self.only.is_none() => verdict = Verdict::Draw,
+                _ => {}
             },
             None => {}
         }

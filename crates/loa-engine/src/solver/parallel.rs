@@ -35,6 +35,7 @@ impl Solver<'_> {
             checkpoint: None,
             last_checkpoint: self.last_checkpoint,
             second_stage: self.second_stage,
+            only: self.only,
             resumed: None,
             checkpoint_error: None,
             moves: Vec::new(),

@@ -260,7 +260,7 @@ fn prove_set(set: &[(Position, String)]) -> u64 {
         );
         let mut certificate = Vec::new();
         let written = write_certificate(&proof, &mut certificate).unwrap();
-        let (_, checked) = verify_certificate(&mut &certificate[..], None, &mut |_| {}).unwrap();
+        let (_, checked) = verify_certificate(&mut &certificate[..], None, &mut |_, _| {}).unwrap();
         assert_eq!(checked, written, "{pos}");
         // Wins at once are left out, so no line is longer than the proof's.
         assert!(checked.depth <= summary.depth as u32, "{pos}");
