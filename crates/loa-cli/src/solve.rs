@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::ProgressBar;
 use loa_core::proof::Proof;
-use loa_core::{Color, GameState, RuleSet};
+use loa_core::{Color, GameState, RuleSet, VariantPosition};
 use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
 use loa_engine::MAX_HASH_MB;
 use std::path::PathBuf;
@@ -195,6 +195,11 @@ pub struct VerifyArgs {
     /// Write the checked proof as a certificate to this file.
     #[arg(long)]
     certificate: Option<PathBuf>,
+    /// Take the proof back one move to this position (its variant's text), from which
+    /// the winner reaches the proof's start: the proof of a winning first move is then
+    /// one of the position before it.
+    #[arg(long)]
+    from: Option<String>,
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {
@@ -204,6 +209,9 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     if certificate_file::is_certificate(&args.file)? {
         if args.certificate.is_some() {
             bail!("{} is a certificate already", args.file.display());
+        }
+        if args.from.is_some() {
+            bail!("--from takes a proof back, not a certificate");
         }
         let bar = ProgressBar::new(0).with_style(bar_style(
             "{spinner} {elapsed_precise} {human_pos}/{human_len} entries {per_sec}",
@@ -225,6 +233,12 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     drop(text);
     if let Some(rules) = args.rules {
         proof.rules = rules;
+    }
+    if let Some(text) = &args.from {
+        let before = VariantPosition::parse(proof.variant, text).with_context(|| {
+            format!("--from {text}: not a position of {}", proof.variant.title())
+        })?;
+        proof = proof.before(before).context("--from")?;
     }
     let summary = proof
         .verify()

@@ -150,6 +150,45 @@ fn a_lost_position_is_a_loss_and_its_proof_is_the_winners() {
         stdout(&checked).starts_with("valid: Black wins"),
         "{checked:?}"
     );
+    // Taken back to a position from which Black's a2-a1 leads there: a proof of that one,
+    // written as a certificate; and to one from which no move leads there.
+    let dir = tempfile::tempdir().unwrap();
+    let certificate = dir.path().join("before.gz");
+    let certificate = certificate.to_str().unwrap();
+    let before = "8/8/8/7w/8/8/b7/2b4w b";
+    let args = [
+        "verify-proof",
+        path_text,
+        "--from",
+        before,
+        "--certificate",
+        certificate,
+    ];
+    let taken_back = loa(&args, "");
+    assert!(
+        stdout(&taken_back).starts_with(&format!("valid: Black wins from {before} ")),
+        "{taken_back:?}"
+    );
+    let checked = loa(&["verify-proof", certificate], "");
+    assert!(stdout(&checked).starts_with(&format!("valid: Black wins from {before} ")));
+    let wrong = loa(
+        &[
+            "verify-proof",
+            path_text,
+            "--from",
+            "8/8/8/7w/8/b7/8/2b4w b",
+        ],
+        "",
+    );
+    let error = String::from_utf8_lossy(&wrong.stderr);
+    assert!(
+        error.contains("no move leads from 8/8/8/7w/8/b7/8/2b4w b"),
+        "{error}"
+    );
+    let not_a_position = loa(&["verify-proof", path_text, "--from", "8/8 b"], "");
+    assert!(
+        String::from_utf8_lossy(&not_a_position.stderr).contains("--from 8/8 b: not a position")
+    );
     // With White's pieces on h1 and h3 instead, White joins them first.
     let win = loa(&["solve", "--position", "8/8/8/8/8/7w/8/b1b4w w"], "");
     assert!(stdout(&win).starts_with("win\n"), "{}", stdout(&win));

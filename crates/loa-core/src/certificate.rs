@@ -566,6 +566,16 @@ mod tests {
     /// with its moves (every loser's move, the winner's one), found depth first without
     /// a position repeating on a line. Returns the proof when `moves` winner's moves win.
     fn brute_force_proof(text: &str, rules: RuleSet, moves: u32) -> Option<Proof> {
+        let start: Position = text.parse().unwrap();
+        brute_force_win(start, start.side_to_move(), rules, moves)
+    }
+
+    fn brute_force_win(
+        start: Position,
+        winner: Color,
+        rules: RuleSet,
+        moves: u32,
+    ) -> Option<Proof> {
         struct Prover {
             rules: RuleSet,
             winner: Color,
@@ -638,10 +648,9 @@ mod tests {
                 false
             }
         }
-        let start: Position = text.parse().unwrap();
         let mut prover = Prover {
             rules,
-            winner: start.side_to_move(),
+            winner,
             nodes: Vec::new(),
             positions: Vec::new(),
             ids: HashMap::new(),
@@ -681,7 +690,7 @@ mod tests {
             variant: Variant::Standard,
             rules,
             start: VariantPosition::Standard(start),
-            winner: start.side_to_move(),
+            winner,
             nodes,
         };
         proof.verify().expect("the brute force's proof checks");
@@ -755,6 +764,35 @@ mod tests {
                 .position(|&b| b == b'\n')
                 .unwrap();
         (bytes[..=line_end].to_vec(), bytes[line_end + 1..].to_vec())
+    }
+
+    #[test]
+    fn a_proof_after_the_winners_move_is_one_before_it() {
+        // White (h1, h5) to move loses: Black (a1, c1) joins next whatever White does.
+        let after: Position = "8/8/8/7w/8/8/8/b1b4w w".parse().unwrap();
+        let proof = brute_force_win(after, Color::Black, RuleSet::Draw, 1).unwrap();
+        let at = |text: &str| VariantPosition::parse(Variant::Standard, text).unwrap();
+        // Black's a2-a1 leads there (Black had a win at once too: any winning move will do).
+        let before = proof.before(at("8/8/8/7w/8/8/b7/2b4w b")).unwrap();
+        assert_eq!(before.nodes.len(), proof.nodes.len() + 1);
+        assert_eq!(before.nodes[0], vec![("a2-a1".to_string(), Next::Node(1))]);
+        let (before_summary, after_summary) = (before.verify().unwrap(), proof.verify().unwrap());
+        assert_eq!(before_summary.depth, after_summary.depth + 1);
+        // Its certificate: the first move is an entry, the rest is the proof's.
+        let (bytes, summary) = certificate(&before);
+        assert_eq!(check(&bytes).unwrap(), summary);
+        for (text, expected) in [
+            (
+                "8/8/8/7w/8/8/7w/b1b4w w",
+                "node 0: in 8/8/8/7w/8/8/7w/b1b4w w the winner, Black, is not to move",
+            ),
+            (
+                "8/8/8/7w/8/b7/8/2b4w b",
+                "node 0: no move leads from 8/8/8/7w/8/b7/8/2b4w b to 8/8/8/7w/8/8/8/b1b4w w",
+            ),
+        ] {
+            assert_eq!(proof.before(at(text)).unwrap_err().to_string(), expected);
+        }
     }
 
     #[test]

@@ -237,6 +237,47 @@ impl Proof {
         longest[0].flatten()
     }
 
+    /// The proof from `before`, a position from which the winner reaches this proof's
+    /// start in one move: that move, then this proof (a proof of the position after a
+    /// winning first move is one of the position before it).
+    pub fn before(&self, before: VariantPosition) -> Result<Proof, ProofError> {
+        let invalid = |message: String| ProofError::Invalid { node: 0, message };
+        if before.variant() != self.variant {
+            return Err(invalid(format!(
+                "{before} is a position of {}, the proof's of {}",
+                before.variant().title(),
+                self.variant.title()
+            )));
+        }
+        if before.side_to_move() != self.winner {
+            return Err(invalid(format!(
+                "in {before} the winner, {}, is not to move",
+                self.winner
+            )));
+        }
+        let first = before
+            .moves()
+            .into_iter()
+            .find(|&mv| before.after(mv) == self.start)
+            .ok_or_else(|| invalid(format!("no move leads from {before} to {}", self.start)))?;
+        let shifted = |next: &Next| match *next {
+            Next::Node(id) => Next::Node(id + 1),
+            Next::Win => Next::Win,
+        };
+        let mut nodes = vec![vec![(first.to_string(), Next::Node(1))]];
+        nodes.extend(self.nodes.iter().map(|moves| {
+            moves
+                .iter()
+                .map(|(mv, next)| (mv.clone(), shifted(next)))
+                .collect()
+        }));
+        Ok(Proof {
+            start: before,
+            nodes,
+            ..self.clone()
+        })
+    }
+
     /// Checks the proof with the rules alone.
     pub fn verify(&self) -> Result<ProofSummary, ProofError> {
         let invalid = |node: usize, message: String| ProofError::Invalid { node, message };
