@@ -367,6 +367,40 @@ fn the_socket_checks_its_origin_and_sends_each_change() {
 }
 
 #[test]
+fn the_analysis_shows_a_win_the_solver_proves_with_its_line() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let url = format!("{}/api/analysis", server.base.replace("http://", "ws://"));
+    let mut request =
+        tungstenite::client::IntoClientRequest::into_client_request(url.as_str()).unwrap();
+    let own = server.base.clone();
+    request.headers_mut().insert("origin", own.parse().unwrap());
+    let (mut socket, _) = tungstenite::connect(request).expect("this server's page may");
+    // White (h1, h5) to move cannot join; Black (a1, c1) joins next whatever White does.
+    let position = "8/8/8/7w/8/8/8/b1b4w w";
+    let ask = json!({ "variant": "standard", "rules": "draw", "position": position, "moves": [] });
+    socket.send(Message::text(ask.to_string())).unwrap();
+    let proved = loop {
+        let message: Value =
+            serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
+        assert_ne!(message["type"], "error", "{message}");
+        if message["type"] == "proved" {
+            break message;
+        }
+    };
+    assert_eq!(proved["position"], position);
+    assert_eq!(proved["winner"], "black");
+    assert_eq!(proved["moves"], 2, "{proved}");
+    let line = proved["line"].as_array().unwrap();
+    assert_eq!(line.len(), 2, "{proved}");
+    assert!(
+        line[1].as_str().unwrap().starts_with("a1-")
+            || line[1].as_str().unwrap().starts_with("c1-"),
+        "{proved}"
+    );
+}
+
+#[test]
 fn behind_a_proxy_the_socket_is_open_to_the_public_urls_pages() {
     let (_dir, path) = db();
     // A proxy that passes its own Host on: the origin compared is the public URL's.

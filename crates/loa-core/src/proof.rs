@@ -206,6 +206,33 @@ impl Proof {
     /// structure alone (no rules: [`Proof::verify`] checks those); `None` when a line
     /// comes back to a node or leads to a node that does not exist.
     pub fn longest_line(&self) -> Option<usize> {
+        self.depths().map(|depths| depths[0])
+    }
+
+    /// The line the proof shows: the winner's moves, and at each of the loser's turns
+    /// the move that holds out longest; `None` where [`Proof::longest_line`] is.
+    pub fn main_line(&self) -> Option<Vec<String>> {
+        let depths = self.depths()?;
+        let mut line = Vec::new();
+        let mut node = 0;
+        loop {
+            let length = |next: &Next| match *next {
+                Next::Win => 0,
+                Next::Node(child) => depths[child] + 1,
+            };
+            let (mv, next) = self.nodes[node]
+                .iter()
+                .max_by_key(|(_, next)| length(next))?;
+            line.push(mv.clone());
+            match *next {
+                Next::Win => return Some(line),
+                Next::Node(child) => node = child,
+            }
+        }
+    }
+
+    /// Each node's longest line, in moves.
+    fn depths(&self) -> Option<Vec<usize>> {
         // Depth-first with an explicit stack; `None`: not reached, `Some(None)`: on the
         // current line, `Some(Some(d))`: the longest line from the node.
         let mut longest: Vec<Option<Option<usize>>> = vec![None; self.nodes.len()];
@@ -234,7 +261,13 @@ impl Proof {
                 },
             }
         }
-        longest[0].flatten()
+        // A node no line reaches counts none (verify refuses it).
+        Some(
+            longest
+                .into_iter()
+                .map(|depth| depth.flatten().unwrap_or(0))
+                .collect(),
+        )
     }
 
     /// The proof from `before`, a position from which the winner reaches this proof's
@@ -460,6 +493,17 @@ mod tests {
             vec![("f", Next::Win)],
         ]);
         assert_eq!(graph.longest_line(), Some(4));
+        // At node 1 the loser's b holds out longest (3 more moves), then e and f.
+        assert_eq!(
+            graph.main_line(),
+            Some(
+                vec!["a", "b", "e", "f"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect()
+            )
+        );
+        assert_eq!(start.main_line(), Some(vec!["a1-b2".to_string()]));
         let cycle = with(vec![vec![("a", Next::Node(1))], vec![("b", Next::Node(0))]]);
         assert_eq!(cycle.longest_line(), None);
         let dangling = with(vec![vec![("a", Next::Node(7))]]);

@@ -298,6 +298,20 @@ const scenarios = {
     assert.deepEqual(page.errors, []);
   },
 
+  async 'the analysis board shows a win the solver proves, with its line'() {
+    const page = await newPage();
+    // White (h1, h5) to move cannot join; Black (a1, c1) joins next whatever White does.
+    const position = '8/8/8/7w/8/8/8/b1b4w w';
+    await page.goto(`${base}/analysis?${new URLSearchParams({ variant: 'standard', rules: 'draw', position })}`);
+    await page.waitForSelector('[data-testid=proved]', { timeout: 30000 });
+    assert.match(await page.textContent('[data-testid=proved]'), /^Proved: Black wins within 2 moves \S+ [ac]1-\S+$/);
+    // It stays under the engine's line as the search goes on.
+    await page.waitForSelector('[data-testid=score]', { timeout: 30000 });
+    await page.waitForSelector('[data-testid=proved]');
+    await page.screenshot({ path: `${shots}/analysis-proved.png` });
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'a record with an illegal move is named, not imported cut short'() {
     const page = await newPage();
     await page.goto(base);

@@ -119,7 +119,7 @@ impl Cancel {
         self.cancelled.load(Ordering::Acquire)
     }
 
-    async fn cancelled(&self) {
+    pub async fn cancelled(&self) {
         let notified = self.notify.notified();
         if self.is_cancelled() {
             return;

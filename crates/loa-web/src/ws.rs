@@ -11,9 +11,12 @@ use crate::view::MoveView;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
-use loa_core::GameState;
+use loa_core::proof::Proof;
+use loa_core::{Color, Game, GameState, VariantPosition};
+use loa_engine::solver::{SolveLimits, Solver, Verdict};
 use loa_engine::{Info, SearchLimits, SearchRequest, TimeLimit};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -109,6 +112,15 @@ enum AnalysisMessage {
     },
     Done {
         position: String,
+    },
+    /// The solver, beside the search, proved a side's win.
+    Proved {
+        position: String,
+        winner: &'static str,
+        /// The proof's line: the winner's moves and the loser's longest resistance.
+        line: Vec<String>,
+        /// The proof's longest line, in moves: the win comes within it.
+        moves: usize,
     },
     Error {
         error: String,
@@ -258,6 +270,7 @@ fn start_analysis(
     };
     let search = SearchRequest::for_game(game, limits);
     let cancel = Cancel::new();
+    prove_beside(hub, game.clone(), tx.clone(), Arc::clone(&cancel));
     let (hub, task_cancel) = (Arc::clone(hub), Arc::clone(&cancel));
     let info_tx = tx.clone();
     let info_position = position.clone();
@@ -281,4 +294,57 @@ fn start_analysis(
         }
     });
     Ok(cancel)
+}
+
+/// The solver's budget beside an analysis: a forced win near enough to show, without
+/// holding the server's turn for solver work (the explorer's verdicts wait for it) long.
+const SOLVER_BESIDE_ANALYSIS: SolveLimits = SolveLimits {
+    time: Some(Duration::from_secs(3)),
+    nodes: Some(1_500_000),
+};
+
+/// Runs the solver on the analysed position, in the server's turn for solver work, and
+/// sends what it proves; a new request (the analysis cancelled) stops it.
+fn prove_beside(
+    hub: &Arc<Hub>,
+    game: Game<VariantPosition>,
+    tx: mpsc::UnboundedSender<AnalysisMessage>,
+    cancel: Arc<Cancel>,
+) {
+    let hub = Arc::clone(hub);
+    tokio::spawn(async move {
+        let position = game.position().to_string();
+        let side = game.position().side_to_move();
+        let job = move |stop: &AtomicBool| -> Option<(Color, Proof)> {
+            let mut solver = Solver::new(16, game.rules(), SOLVER_BESIDE_ANALYSIS, stop).ok()?;
+            let solution = solver.solve(game.position(), &game.previous_hashes());
+            let winner = match solution.verdict {
+                Verdict::Win => side,
+                Verdict::Loss => !side,
+                Verdict::Draw | Verdict::Unknown => return None,
+            };
+            Some((winner, solution.proof?))
+        };
+        let proved = tokio::select! {
+            proved = hub.solver_jobs.run(job) => proved,
+            () = cancel.cancelled() => return,
+        };
+        let Ok(Some((winner, proof))) = proved else {
+            return;
+        };
+        let (Some(line), Some(moves)) = (proof.main_line(), proof.longest_line()) else {
+            return;
+        };
+        let winner = if winner == Color::Black {
+            "black"
+        } else {
+            "white"
+        };
+        let _ = tx.send(AnalysisMessage::Proved {
+            position,
+            winner,
+            line,
+            moves,
+        });
+    });
 }

@@ -11,6 +11,7 @@ import { SLIP_MARKS, blackShare, scoreText, shortScore } from './format.js';
 /**
  * @typedef {import('./types.js').AnalysisMessage} AnalysisMessage
  * @typedef {import('./types.js').AnalysisInfo} AnalysisInfo
+ * @typedef {import('./types.js').AnalysisProved} AnalysisProved
  * @typedef {import('./types.js').BlackScore} BlackScore
  * @typedef {import('./types.js').Line} Line
  * @typedef {import('./types.js').MoveView} MoveView
@@ -31,6 +32,8 @@ export class GameScreen {
     this.analysisOn = false;
     /** @type {AnalysisInfo | null} */
     this.lastInfo = null;
+    /** The solver's proof for a position analysed. @type {AnalysisProved | null} */
+    this.proved = null;
     /** The evaluation of each position of the line. @type {BlackScore[] | null} */
     this.graph = null;
     /** The positions `graph` is for. @type {string | null} */
@@ -243,6 +246,12 @@ export class GameScreen {
       return;
     }
     if (!this.shown || msg.position !== this.shown.position) return;
+    if (msg.type === 'proved') {
+      this.proved = msg;
+      this.analysisEl.querySelector('[data-testid="proved"]')?.remove();
+      this.analysisEl.append(provedLine(msg));
+      return;
+    }
     if (msg.type === 'info') {
       this.lastInfo = msg;
       this.evalFill.style.height = `${(blackShare(msg.score) * 100).toFixed(1)}%`;
@@ -253,6 +262,8 @@ export class GameScreen {
         h('span', { class: 'muted' }, `depth ${msg.depth} · ${Math.round(msg.nps / 1000)} kn/s`),
         h('div', { 'data-testid': 'pv' }, msg.pv.join(' ')),
       );
+      const proved = this.proved;
+      if (proved && proved.position === msg.position) this.analysisEl.append(provedLine(proved));
       this.board.arrow = msg.best;
       this.board.draw();
     }
@@ -303,4 +314,14 @@ export class GameScreen {
   }
 }
 
-
+/**
+ * The solver's word under the engine's line: who wins by force, and how.
+ * @param {AnalysisProved} proved
+ */
+function provedLine(proved) {
+  const winner = proved.winner === 'black' ? 'Black' : 'White';
+  const within = proved.moves === 1 ? '1 move' : `${proved.moves} moves`;
+  return h('div', { class: 'proved', 'data-testid': 'proved' },
+    h('strong', {}, `Proved: ${winner} wins within ${within}`),
+    ' ', h('span', { class: 'muted' }, proved.line.join(' ')));
+}

@@ -184,7 +184,18 @@
  */
 
 /**
+ * The solver's proof of a forced win, found beside the search.
+ * @typedef {object} AnalysisProved
+ * @property {'proved'} type
+ * @property {string} position the position analysed
+ * @property {'black' | 'white'} winner
+ * @property {string[]} line the winner's moves and the loser's longest resistance
+ * @property {number} moves the proof's longest line: the win comes within it
+ */
+
+/**
  * @typedef {AnalysisInfo
+ *   | AnalysisProved
  *   | { type: 'done', position: string }
  *   | { type: 'error', error: string }} AnalysisMessage
  */
