@@ -1,5 +1,5 @@
-//! The negamax: principal variation search with a transposition table, null move and late
-//! move reductions, over the exact end of the game at every node.
+//! The negamax: principal variation search with a transposition table, null move, late
+//! move reductions and late move pruning, over the exact end of the game at every node.
 
 use super::ordering::{order_score, pick_next};
 use super::searcher::Searcher;
@@ -12,6 +12,11 @@ use loa_core::{Move, MoveList};
 
 /// Captures searched past the horizon, at most this many in a row.
 const QUIESCENCE_PLIES: u32 = 3;
+
+/// The moves searched at `depth` (1 to 3) before late quiet moves are pruned.
+fn late_move_limit(depth: i32) -> usize {
+    (5 + 2 * depth * depth) as usize
+}
 
 impl Searcher<'_> {
     /// The value of `pos` for the side to move, `ply` plies from the root, searched
@@ -114,8 +119,22 @@ impl Searcher<'_> {
                 continue;
             }
             let child = pos.after(mv);
-            self.keys.push(child.key());
             let quiet = !mv.is_capture() && Some(mv) != tt_move;
+            // Late move pruning: near the horizon, away from the principal line, late
+            // quiet moves are left out once a move has been searched, unless they end
+            // the game (a connection is never pruned).
+            if !pv_node
+                && ply > 0
+                && depth <= 3
+                && quiet
+                && searched >= late_move_limit(depth)
+                && best > -MATE_BOUND
+                && !self.killers.contains(ply, mv)
+                && child.outcome_after(mv, self.rules).is_none()
+            {
+                continue;
+            }
+            self.keys.push(child.key());
             searched += 1;
             let score = if searched == 1 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, mv)
