@@ -7,13 +7,10 @@
 //! tries every legal move; at the winner's turn it first looks for a move that wins at once
 //! (such positions are left out of the certificate: the small search re-proves them), and
 //! otherwise reads the next entry, the index of the winner's move among the legal moves. A
-//! position met again is not read again: transpositions are shared, and so are the mirror
-//! images of a position where the rules look the same in a mirror (the standard rules, on
-//! every board), so symmetric positions are written once.
+//! position met again is not read again: transpositions are shared.
 //!
-//! The checker refuses a line that comes back to a position on it (or to an image of one),
-//! so no position repeats along any line of play and repetition never decides, as in a
-//! [`Proof`].
+//! The checker refuses a line that comes back to a position on it, so no position repeats
+//! along any line of play and repetition never decides, as in a [`Proof`].
 //!
 //! The format, after its text header (`loa-certificate 1`, `variant`, `rules`,
 //! `position`, `winner`, `entries N`, one line each), is N entries of one to three bytes:
@@ -25,7 +22,6 @@
 //! moves in that same order.
 
 use crate::proof::{Next, Proof};
-use crate::symmetry::images;
 use crate::{Color, GameState, Move, Position, RuleSet, Variant, VariantPosition};
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -39,7 +35,7 @@ pub const MAGIC: &str = "loa-certificate 1";
 pub struct CertificateSummary {
     /// The winner's moves read from the certificate.
     pub entries: u64,
-    /// The distinct positions checked (up to mirror images), both sides to move.
+    /// The distinct positions checked, both sides to move.
     pub positions: u64,
     /// The longest line of play, in moves.
     pub depth: u32,
@@ -216,36 +212,20 @@ pub fn verify_certificate(
     Ok((header, summary))
 }
 
-/// A position the walk keeps apart from others: its key, the same for a position and its
-/// mirror images where the rules allow.
+/// A position as the walk tells it apart from others: exactly (a position and its mirror
+/// images are not merged: docs/solver.md says why).
 trait Walked: GameState {
     type Key: Hash + Eq + Clone;
-    /// The key of the position and all its images.
-    fn shared_key(&self) -> Self::Key;
-    /// The key of this very position (how the proof's moves are found again).
-    fn own_key(&self) -> Self::Key;
+    fn walk_key(&self) -> Self::Key;
 }
 
-/// Both colours' squares and the side to move.
+/// Both colours' squares and the side to move: a third of a standard position's size.
 type BoardKey = (u64, u64, bool);
 
 impl Walked for Position {
     type Key = BoardKey;
 
-    fn shared_key(&self) -> BoardKey {
-        let size = self.size();
-        let (black, white) = (
-            images(self.pieces(Color::Black), size),
-            images(self.pieces(Color::White), size),
-        );
-        let least = (0..8)
-            .map(|i| (black[i].0, white[i].0))
-            .min()
-            .unwrap_or_default();
-        (least.0, least.1, self.side_to_move() == Color::Black)
-    }
-
-    fn own_key(&self) -> BoardKey {
+    fn walk_key(&self) -> BoardKey {
         (
             self.pieces(Color::Black).0,
             self.pieces(Color::White).0,
@@ -254,15 +234,10 @@ impl Walked for Position {
     }
 }
 
-/// The other variants' rules or state tell a position's images apart.
 impl Walked for VariantPosition {
     type Key = VariantPosition;
 
-    fn shared_key(&self) -> VariantPosition {
-        *self
-    }
-
-    fn own_key(&self) -> VariantPosition {
+    fn walk_key(&self) -> VariantPosition {
         *self
     }
 }
@@ -353,7 +328,7 @@ impl<P: Walked> Choice<P> for ProofMoves<P::Key> {
     fn choose(&mut self, pos: &P, moves: &[Move]) -> Result<usize, String> {
         let chosen = self
             .moves
-            .get(&pos.own_key())
+            .get(&pos.walk_key())
             .ok_or("the proof has no node for this position")?;
         let chosen = moves
             .iter()
@@ -404,7 +379,7 @@ fn strategy_of<P: Walked>(
                 .parse_move(text)
                 .map_err(|e| invalid(node, format!("{text}: {e}")))?;
             if pos.side_to_move() == proof.winner {
-                moves.insert(pos.own_key(), mv);
+                moves.insert(pos.walk_key(), mv);
             }
             if let Next::Node(child) = *next {
                 if positions[child].is_none() {
@@ -445,7 +420,7 @@ struct Frame<P: Walked> {
 }
 
 /// Walks the strategy that `choice` gives from `start`: every line must end in the
-/// winner's win without a position (or an image of one) coming back.
+/// winner's win without a position coming back.
 fn walk<P: Walked>(
     start: P,
     winner: Color,
@@ -519,11 +494,11 @@ impl<P: Walked> Walk<P> {
         pos: P,
         choice: &mut impl Choice<P>,
     ) -> Result<Option<u32>, CertificateError> {
-        let key = pos.shared_key();
+        let key = pos.walk_key();
         match self.marks.get(&key) {
             Some(Mark::Won(depth)) => return Ok(Some(*depth)),
             Some(Mark::OnLine) => {
-                let message = "the position (or a mirror image of it) comes back on its line";
+                let message = "the position comes back on its line";
                 return Err(failure(choice.given(), &pos, message.into()));
             }
             None => {}
@@ -914,26 +889,5 @@ mod tests {
         let long = format!("loa-certificate 1\nvariant {}", "x".repeat(1 << 20));
         let err = check(long.as_bytes()).unwrap_err().to_string();
         assert!(err.starts_with("line 2:"), "{err}");
-    }
-
-    #[test]
-    fn a_position_and_its_images_share_a_key() {
-        let pos: Position = SLOW_WIN.parse().unwrap();
-        for i in 1..8 {
-            let size = pos.size();
-            let black = images(pos.pieces(Color::Black), size)[i];
-            let white = images(pos.pieces(Color::White), size)[i];
-            let image = Position::from_parts(black, white, Color::Black, size).unwrap();
-            assert_eq!(image.shared_key(), pos.shared_key(), "image {i}");
-            assert_ne!(image.own_key(), pos.own_key(), "image {i}");
-        }
-        let white_to_move = Position::from_parts(
-            pos.pieces(Color::Black),
-            pos.pieces(Color::White),
-            Color::White,
-            pos.size(),
-        )
-        .unwrap();
-        assert_ne!(white_to_move.shared_key(), pos.shared_key());
     }
 }
