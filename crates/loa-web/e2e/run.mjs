@@ -901,6 +901,17 @@ const scenarios = {
       ['players', `${base}/players`],
       ['puzzles', `${base}/puzzles/daily`],
     ];
+    // Someone with a name as long as names go seeks a rated time bank: the widest lobby row.
+    const other = await newPage();
+    await other.goto(base);
+    const seeker = `wide_${stamp}`.padEnd(20, 'x');
+    assert.equal(await other.evaluate(async (n) => {
+      const post = (path, body) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await post('/api/accounts', { name: n, password: 'a long password' });
+      return (await post('/api/seeks', {
+        variant: 'standard', rules: 'draw', rated: true, color: 'black', clock: { kind: 'correspondence', days: 3, bank_days: 12 },
+      })).status;
+    }, seeker), 201);
     // Signed in, for the account's pages.
     await page.goto(base);
     const name = `eve_${stamp}`;
@@ -915,6 +926,15 @@ const scenarios = {
     await page.click('[data-testid=start]');
     await page.waitForSelector('[data-testid=board] g[data-piece]');
     pages.push(['game', page.url()]);
+    // A resigned game: the home page's list then has its longest words.
+    assert.equal(await page.evaluate(async () => {
+      const created = await (await fetch('/api/games', {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ black: 'human', white: 'human' }),
+      })).json();
+      return (await fetch(`/api/games/${created.id}/resign`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: created.tokens[created.game.to_move_slot] }),
+      })).status;
+    }), 200);
     for (const [name, url] of pages) {
       await page.goto(url);
       await page.waitForSelector('main > *:not(p)');

@@ -379,7 +379,7 @@ export class Lobby {
         },
       },
       h('td', { class: 'color', title: colourTitle }, colour),
-      h('td', {}, seek.name ? h('a', { href: `/@/${seek.name}` }, seek.name) : h('span', { class: 'muted' }, 'Anonymous')),
+      h('td', {}, seek.name ? h('a', { href: `/@/${seek.name}`, class: 'name-cut', title: seek.name }, seek.name) : h('span', { class: 'muted' }, 'Anonymous')),
       h('td', {}, seek.rating !== null ? ratingText({ rating: seek.rating, provisional: seek.provisional }) : ''),
       h('td', {}, clockLabel(seek.clock)),
       h('td', {}, seek.rated ? 'Rated' : 'Casual'),
