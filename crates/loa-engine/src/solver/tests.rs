@@ -456,3 +456,47 @@ fn make_the_deep_test_set() {
         }
     }
 }
+
+/// Two threads against one, side by side, on 6x6 positions a few random plies from the
+/// start that take one thread seconds: the threads figure of docs/solver.md
+/// (`--release --ignored --nocapture`, nothing else running).
+#[test]
+#[ignore = "measures two threads against one"]
+fn measure_two_threads_on_6x6_middle_games() {
+    let set = read_set(include_str!("../../tests/data/solver-threads-6x6.txt"));
+    let mut seconds = [0.0; 2];
+    let mut log_ratio = 0.0;
+    for (pos, rest) in &set {
+        let expected = if rest.starts_with("win") {
+            Verdict::Win
+        } else {
+            Verdict::Loss
+        };
+        let mut taken = [0.0; 2];
+        for (threads, time) in [1, 2].into_iter().zip(&mut taken) {
+            let stop = AtomicBool::new(false);
+            let mut solver =
+                Solver::new(256, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
+            solver.set_threads(threads);
+            let started = Instant::now();
+            let solution = solver.solve(&(*pos).into(), &[]);
+            *time = started.elapsed().as_secs_f64();
+            assert_eq!(solution.verdict, expected, "{pos} on {threads} threads");
+        }
+        println!(
+            "{pos}: {:.2} s on one thread, {:.2} s on two",
+            taken[0], taken[1]
+        );
+        seconds[0] += taken[0];
+        seconds[1] += taken[1];
+        log_ratio += (taken[0] / taken[1]).ln();
+    }
+    println!(
+        "{} positions: {:.1} s on one thread, {:.1} s on two ({:.2}x; {:.2}x the geometric mean of the positions' ratios)",
+        set.len(),
+        seconds[0],
+        seconds[1],
+        seconds[0] / seconds[1],
+        (log_ratio / set.len() as f64).exp()
+    );
+}
