@@ -904,14 +904,11 @@ const scenarios = {
     // Someone with a name as long as names go seeks a rated time bank: the widest lobby row.
     const other = await newPage();
     await other.goto(base);
-    const seeker = `wide_${stamp}`.padEnd(20, 'x');
-    assert.equal(await other.evaluate(async (n) => {
-      const post = (path, body) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      await post('/api/accounts', { name: n, password: 'a long password' });
-      return (await post('/api/seeks', {
-        variant: 'standard', rules: 'draw', rated: true, color: 'black', clock: { kind: 'correspondence', days: 3, bank_days: 12 },
-      })).status;
-    }, seeker), 201);
+    await signUp(other, `wide_${stamp}`.padEnd(20, 'x'));
+    assert.equal(await other.evaluate(async () => (await fetch('/api/seeks', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ variant: 'standard', rules: 'draw', rated: true, color: 'black', clock: { kind: 'correspondence', days: 3, bank_days: 12 } }),
+    })).status), 201);
     // Signed in, for the account's pages.
     await page.goto(base);
     const name = `eve_${stamp}`;

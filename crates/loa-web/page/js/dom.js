@@ -91,3 +91,12 @@ export function modal(title, testid, ...children) {
   if (first instanceof HTMLElement) first.focus();
   return dialog;
 }
+
+/**
+ * A link to a player's profile in a table: the name cut short on a phone, whole in its
+ * title.
+ * @param {string} name
+ */
+export function nameLink(name) {
+  return h('a', { href: `/@/${name}`, class: 'name-cut', title: name }, name);
+}

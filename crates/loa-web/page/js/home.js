@@ -4,7 +4,7 @@
 // played, the games this browser or account plays, an import, the saved games.
 
 import { api, describe, errorMessage } from './api.js';
-import { app, h, modal } from './dom.js';
+import { app, h, modal, nameLink } from './dom.js';
 import { accountOf, formatClock, gameTitle, playerOf, sameName, sideName } from './format.js';
 import { Lobby } from './lobby.js';
 import { navigate } from './navigate.js';
@@ -125,7 +125,7 @@ class WaitingList {
  */
 function playerCell(g, side) {
   const account = accountOf(g, side);
-  return account ? h('a', { href: `/@/${account}`, class: 'name-cut', title: account }, account) : h('span', { class: 'name-cut' }, sideName(g, side));
+  return account ? nameLink(account) : h('span', { class: 'name-cut' }, sideName(g, side));
 }
 
 /**

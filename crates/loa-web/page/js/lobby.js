@@ -4,7 +4,7 @@
 // game once someone takes one's seek.
 
 import { ApiError, api, errorMessage, socketUrl } from './api.js';
-import { h, modal } from './dom.js';
+import { h, modal, nameLink } from './dom.js';
 import { capitalized, clockLabel, gameTitle, ratingText, sameClock, sameName, speedOf } from './format.js';
 import { openSignIn } from './header.js';
 import { forgetSeek, heldSeeks, keepSeek, seekToken } from './my-seeks.js';
@@ -379,7 +379,7 @@ export class Lobby {
         },
       },
       h('td', { class: 'color', title: colourTitle }, colour),
-      h('td', {}, seek.name ? h('a', { href: `/@/${seek.name}`, class: 'name-cut', title: seek.name }, seek.name) : h('span', { class: 'muted' }, 'Anonymous')),
+      h('td', {}, seek.name ? nameLink(seek.name) : h('span', { class: 'muted' }, 'Anonymous')),
       h('td', {}, seek.rating !== null ? ratingText({ rating: seek.rating, provisional: seek.provisional }) : ''),
       h('td', {}, clockLabel(seek.clock)),
       h('td', {}, seek.rated ? 'Rated' : 'Casual'),

@@ -6,7 +6,7 @@
 import { api, errorMessage } from './api.js';
 import { followChallenge } from './challenges.js';
 import { categoryName, ratingChart } from './chart.js';
-import { app, h, modal } from './dom.js';
+import { app, h, modal, nameLink } from './dom.js';
 import { SPEEDS, accountOf, capitalized, clockLabel, gameTitle, ratingText, sameName, shortDate, sideName } from './format.js';
 import { signedIn } from './session.js';
 import { termsForm } from './terms-form.js';
@@ -168,7 +168,7 @@ export class ProfilePage {
     return h('table', { class: 'opponents', 'data-testid': 'opponents' },
       h('thead', {}, h('tr', {}, ['Opponent', 'Games', 'Won', 'Drawn', 'Lost', ''].map((t) => h('th', {}, t)))),
       h('tbody', {}, opponents.map((o) => h('tr', { 'data-testid': 'opponent-row' },
-        h('td', {}, h('a', { href: `/@/${o.name}`, class: 'name-cut', title: o.name }, o.name),
+        h('td', {}, nameLink(o.name),
           o.bot ? h('span', { class: 'bot' }, 'BOT') : null),
         h('td', {}, o.games),
         h('td', { class: 'result won' }, o.wins),
@@ -230,7 +230,7 @@ export class ProfilePage {
       return h('tr', { 'data-testid': 'profile-game' },
         h('td', {}, h('a', { href: `/game/${g.id}` }, shortDate(g.created_at))),
         h('td', {}, side ? (side === 'black' ? '● ' : '○ ') : '',
-          opponent ? h('a', { href: `/@/${opponent}`, class: 'name-cut', title: opponent }, opponent)
+          opponent ? nameLink(opponent)
             : h('span', { class: 'name-cut' }, side ? sideName(g, other) : g.online ? `${sideName(g, 'black')} – ${sideName(g, 'white')}` : 'At one board')),
         h('td', { class: mark ? `result ${mark}` : 'result' }, outcome),
         h('td', {}, g.rated ? 'Rated' : 'Casual'),

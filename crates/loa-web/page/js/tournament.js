@@ -4,7 +4,7 @@
 // links to the games; kept live over the tournament's socket.
 
 import { api, errorMessage, socketUrl } from './api.js';
-import { app, h } from './dom.js';
+import { app, h, nameLink } from './dom.js';
 import { clockLabel, gameTitle, sameName } from './format.js';
 import { signedIn } from './session.js';
 import { formatLabel, when } from './tournaments.js';
@@ -114,7 +114,7 @@ export class TournamentPage {
       h('tbody', {}, t.standings.map((s) => h('tr', { 'data-testid': 'standing', class: s.active ? null : 'withdrawn' },
         h('td', {}, s.rank),
         t.format === 'league' ? h('td', {}, s.division ?? '–') : null,
-        h('td', {}, h('a', { href: `/@/${s.name}`, class: 'name-cut', title: s.name }, s.name), s.active ? '' : h('span', { class: 'muted small' }, ' withdrawn')),
+        h('td', {}, nameLink(s.name), s.active ? '' : h('span', { class: 'muted small' }, ' withdrawn')),
         h('td', {}, h('strong', {}, pointsText(s.points))),
         h('td', {}, s.sonneborn_berger),
         h('td', { class: 'wide' }, s.buchholz),
