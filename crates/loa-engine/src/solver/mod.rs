@@ -470,7 +470,16 @@ impl<'a> Solver<'a> {
             let key = child.pos.key();
             let (pn, dn) = match self.table.get(key) {
                 Some(e) => (e.pn, e.dn),
-                None => self.initial(&child.pos),
+                None => {
+                    let (pn, dn) = self.initial(&child.pos);
+                    self.table.put_initial(Entry {
+                        key,
+                        pn,
+                        dn,
+                        work: 0,
+                    });
+                    (pn, dn)
+                }
             };
             (child.pn, child.dn) = self.behind_others(key, pn, dn);
         }

@@ -1,6 +1,7 @@
 //! The solver's transposition table: proof and disproof numbers by position key, in
 //! buckets of four entries that fill one cache line each (a probe costs one memory
-//! access); a new entry replaces the one of its bucket that took the least work.
+//! access); a new entry takes an empty way of its bucket, or else the one that took the
+//! least work.
 //!
 //! The table is shared by the solver's threads without locks. An entry is two words:
 //! the proof and disproof numbers, and the key's high 48 bits with the work below the
@@ -143,21 +144,36 @@ impl Table {
     pub fn put(&self, entry: Entry) {
         let bucket = self.bucket(entry.key);
         let low = entry.key & !KEY_BITS;
-        // The entry's own slot, or else the one that took the least work (an empty one
-        // counting as none), in one look at the bucket.
-        let mut victim = (0, u32::MAX);
+        // The entry's own slot, or else an empty one, or else the one that took the least
+        // work, in one look at the bucket.
+        let mut victim = (0, u64::MAX);
         for way in 0..WAYS {
             let held = read(bucket, way, low);
             if held.is_some_and(|e| e.key == entry.key) {
                 victim.0 = way;
                 break;
             }
-            let work = held.map_or(0, |e| e.work);
-            if work < victim.1 {
-                victim = (way, work);
+            let cost = held.map_or(0, |e| u64::from(e.work) + 1);
+            if cost < victim.1 {
+                victim = (way, cost);
             }
         }
         write(bucket, victim.0, &entry);
+    }
+
+    /// Keeps a position's initial numbers where they displace no work: in an empty way
+    /// or over another unsolved entry below which nothing was searched. A node expanded again
+    /// then reads its unsearched children's numbers instead of working them out anew.
+    pub fn put_initial(&self, entry: Entry) {
+        let bucket = self.bucket(entry.key);
+        let low = entry.key & !KEY_BITS;
+        let held = |way| read(bucket, way, low);
+        let free = (0..WAYS).find(|&way| held(way).is_none()).or_else(|| {
+            (0..WAYS).find(|&way| held(way).is_some_and(|e| e.work == 0 && e.pn != 0 && e.dn != 0))
+        });
+        if let Some(way) = free {
+            write(bucket, way, &Entry { work: 0, ..entry });
+        }
     }
 
     /// Drops what is known of `key`.
@@ -285,6 +301,53 @@ mod tests {
             "{:?}",
             found.collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn initial_numbers_displace_no_work_and_no_result() {
+        let table = Table::new(4).unwrap();
+        let stride = table.len() as u64;
+        let key = |i: u64| 0x1234_0000_0000_0003 + i * stride;
+        let entry = |i, pn, work| Entry {
+            key: key(i),
+            pn,
+            dn: 7,
+            work,
+        };
+        // A searched entry, a proof found without search, an unsearched entry, an empty way.
+        table.put(entry(0, 4, 1));
+        table.put(entry(1, 0, 0));
+        table.put(entry(2, 9, 0));
+        table.put_initial(entry(3, 5, 0));
+        assert_eq!(table.get(key(3)), Some(entry(3, 5, 0)));
+        // With no empty way left, the unsearched entry's; the initial work is always 0.
+        table.put_initial(entry(4, 6, 80));
+        assert_eq!(table.get(key(4)), Some(entry(4, 6, 0)));
+        assert_eq!(table.get(key(2)), None);
+        // Nothing is left but work, a result and initial entries: the newcomer takes the
+        // first initial entry's way.
+        table.put_initial(entry(5, 8, 0));
+        assert_eq!(table.get(key(0)), Some(entry(0, 4, 1)));
+        assert_eq!(table.get(key(1)), Some(entry(1, 0, 0)));
+        assert_eq!(table.get(key(5)), Some(entry(5, 8, 0)));
+        assert_eq!(table.get(key(4)), None);
+        assert_eq!(table.get(key(3)), Some(entry(3, 5, 0)));
+        // A bucket of searched entries and results keeps them all.
+        let other = |i: u64| key(i) + 1;
+        let searched = |i, pn, dn, work| Entry {
+            key: other(i),
+            pn,
+            dn,
+            work,
+        };
+        for (i, pn, dn, work) in [(0, 3, 7, 2), (1, 0, INF, 0), (2, 4, 7, 1), (3, INF, 0, 0)] {
+            table.put(searched(i, pn, dn, work));
+        }
+        table.put_initial(searched(4, 1, 1, 0));
+        assert_eq!(table.get(other(4)), None);
+        for i in 0..4 {
+            assert!(table.get(other(i)).is_some(), "{i}");
+        }
     }
 
     #[test]
