@@ -9,6 +9,7 @@ use crate::tt::{Bound, Entry};
 use crate::Searchable;
 use loa_core::topology::edge_squares;
 use loa_core::{Move, MoveList};
+use std::sync::LazyLock;
 
 /// Captures searched past the horizon, at most this many in a row.
 const QUIESCENCE_PLIES: u32 = 3;
@@ -16,6 +17,22 @@ const QUIESCENCE_PLIES: u32 = 3;
 /// The moves searched at `depth` (1 to 3) before late quiet moves are pruned.
 fn late_move_limit(depth: i32) -> usize {
     (5 + 2 * depth * depth) as usize
+}
+
+/// Plies a late quiet move is reduced by: the more the deeper and the later the move
+/// (the logarithmic rule of the strongest chess searches), from a table.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
+        let mut table = [[0; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (index, cell) in row.iter_mut().enumerate().skip(1) {
+                let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+                *cell = r as u8;
+            }
+        }
+        table
+    });
+    i32::from(TABLE[depth.clamp(0, 63) as usize][index.min(63)])
 }
 
 impl Searcher<'_> {
@@ -141,8 +158,9 @@ impl Searcher<'_> {
             } else {
                 let reduction = if depth >= 3 && i >= 3 && quiet && !self.killers.contains(ply, mv)
                 {
-                    1 + i32::from(i >= 10 && depth >= 5)
-                        + i32::from(depth >= 4 && edge.contains(mv.to()))
+                    (late_move_reduction(depth, i) - i32::from(pv_node)
+                        + i32::from(depth >= 4 && edge.contains(mv.to())))
+                    .clamp(0, depth - 2)
                 } else {
                     0
                 };
