@@ -36,14 +36,16 @@ fn puzzles_are_made_from_records_once_each() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(
-        said.starts_with("1 puzzle (themes: connection 1) from 8 games in "),
+        said.starts_with("2 puzzles (themes: connection 1) from 8 games in "),
         "{said}"
     );
     let text = std::fs::read_to_string(&out).unwrap();
     assert_eq!(
         text,
         "standard ; draw ; b2bb1bb/4bw1w/w1w3bw/b1wwbw2/5w2/3b2w1/6w1/b4b2 w ; \
-         a6-e6 d8xd5 c6xg6 h8-d8 g2xd5\n"
+         a6-e6 d8xd5 c6xg6 h8-d8 g2xd5\n\
+         standard ; draw ; 1bbb2/w2w2/w1b2w/w1b2w/w5/1bbbw1 b ; \
+         c1-c5 f4xc4 d1-b3 a2-b2 b6xb2 a5-b6 b2-d4 b6-a5 b1-a2\n"
     );
     for line in text.lines() {
         let puzzle = Puzzle::parse(line).unwrap();
