@@ -161,16 +161,26 @@ impl Table {
         write(bucket, victim.0, &entry);
     }
 
-    /// Keeps a position's initial numbers where they displace no work: in an empty way
-    /// or over another unsolved entry below which nothing was searched. A node expanded again
-    /// then reads its unsearched children's numbers instead of working them out anew.
+    /// Keeps a position's initial numbers where they displace no work: in an empty way,
+    /// or else over another unsolved entry below which nothing was searched. A node
+    /// expanded again then reads its unsearched children's numbers instead of working
+    /// them out anew.
     pub fn put_initial(&self, entry: Entry) {
         let bucket = self.bucket(entry.key);
         let low = entry.key & !KEY_BITS;
-        let held = |way| read(bucket, way, low);
-        let free = (0..WAYS).find(|&way| held(way).is_none()).or_else(|| {
-            (0..WAYS).find(|&way| held(way).is_some_and(|e| e.work == 0 && e.pn != 0 && e.dn != 0))
-        });
+        let mut free = None;
+        for way in 0..WAYS {
+            match read(bucket, way, low) {
+                None => {
+                    free = Some(way);
+                    break;
+                }
+                Some(e) if free.is_none() && e.work == 0 && e.pn != 0 && e.dn != 0 => {
+                    free = Some(way);
+                }
+                Some(_) => {}
+            }
+        }
         if let Some(way) = free {
             write(bucket, way, &Entry { work: 0, ..entry });
         }
