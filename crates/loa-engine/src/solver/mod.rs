@@ -450,13 +450,26 @@ impl<'a> Solver<'a> {
             })
             .collect();
         self.moves = moves;
-        // Every child's bucket is asked for first; the rules' judgement of each move
-        // is worked out while they arrive, and only then is the table read.
-        for child in &children {
+        // Each child's bucket is asked for as the rules judge its move, so that the
+        // buckets arrive while the later moves are judged; the table is read after.
+        // A move that wins for the side to move decides the node: the others are not
+        // looked at.
+        let mover = pos.side_to_move();
+        for index in 0..children.len() {
+            let child = &mut children[index];
             self.table.prefetch(child.pos.key());
-        }
-        for child in children.iter_mut() {
             let outcome = child.pos.outcome_after(child.mv, self.rules);
+            if outcome.is_some_and(|o| o.winner == Some(mover)) {
+                (child.pn, child.dn) = if mover == self.attacker {
+                    (0, INF)
+                } else {
+                    (INF, 0)
+                };
+                child.ends = true;
+                children.swap(0, index);
+                children.truncate(1);
+                return children;
+            }
             child.ends = outcome.is_some();
             (child.pn, child.dn, child.path_dependent) = match outcome {
                 Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
