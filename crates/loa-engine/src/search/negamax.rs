@@ -14,9 +14,14 @@ use std::sync::LazyLock;
 /// Captures searched past the horizon, at most this many in a row.
 const QUIESCENCE_PLIES: u32 = 3;
 
-/// The moves searched at `depth` (1 to 3) before late quiet moves are pruned.
-fn late_move_limit(depth: i32) -> usize {
-    (5 + 2 * depth * depth) as usize
+/// The moves searched at `depth` (1 to 3) before late quiet moves are pruned: fewer
+/// where the side to move is not improving.
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    if improving {
+        (5 + 2 * depth * depth) as usize
+    } else {
+        (3 + depth * depth) as usize
+    }
 }
 
 /// Plies a late quiet move is reduced by: the more the deeper and the later the move
@@ -87,6 +92,12 @@ impl Searcher<'_> {
                 }
             }
         }
+        // Improving: the side to move stands better than two plies ago; where it does
+        // not, late quiet moves are pruned sooner and reduced more.
+        let static_eval = self.evaluate(pos);
+        self.static_evals[ply] = Some(static_eval);
+        let improving = ply < 2
+            || self.static_evals[ply - 2].is_none_or(|before| static_eval > before);
         // Null move: if passing still fails high at reduced depth, a real move will too.
         // Connection threats are not missed: after the pass the opponent may connect.
         if !pv_node
@@ -94,7 +105,7 @@ impl Searcher<'_> {
             && depth >= 3
             && beta.abs() < MATE_BOUND
             && pos.null_move_allowed()
-            && self.evaluate(pos) >= beta
+            && static_eval >= beta
         {
             let reduction = 2 + depth / 6;
             let child = pos.after(Move::PASS);
@@ -144,7 +155,7 @@ impl Searcher<'_> {
                 && ply > 0
                 && depth <= 3
                 && quiet
-                && searched >= late_move_limit(depth)
+                && searched >= late_move_limit(depth, improving)
                 && best > -MATE_BOUND
                 && !self.killers.contains(ply, mv)
                 && child.outcome_after(mv, self.rules).is_none()
@@ -159,6 +170,7 @@ impl Searcher<'_> {
                 let reduction = if depth >= 3 && i >= 3 && quiet && !self.killers.contains(ply, mv)
                 {
                     (late_move_reduction(depth, i) - i32::from(pv_node)
+                        + i32::from(!improving)
                         + i32::from(depth >= 4 && edge.contains(mv.to())))
                     .clamp(0, depth - 2)
                 } else {

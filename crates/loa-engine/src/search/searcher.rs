@@ -28,6 +28,9 @@ pub(super) struct Searcher<'a> {
     pub killers: Killers,
     /// The principal variation found at each ply.
     pub pv: Vec<Vec<Move>>,
+    /// The static evaluation at each ply of the current line, for the side to move there
+    /// (`None` where it was not taken).
+    pub static_evals: [Option<i32>; MAX_PLY + 1],
     /// Root moves already reported as better lines in a multi-line search.
     pub excluded: Vec<Move>,
 }
@@ -62,6 +65,7 @@ impl<'a> Searcher<'a> {
             game_len: game.len(),
             killers: Killers::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
+            static_evals: [None; MAX_PLY + 1],
             excluded: Vec::new(),
         }
     }
