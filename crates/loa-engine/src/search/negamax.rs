@@ -95,9 +95,8 @@ impl Searcher<'_> {
         // Improving: the side to move stands better than two plies ago; where it does
         // not, late quiet moves are pruned sooner and reduced more.
         let static_eval = self.evaluate(pos);
-        self.static_evals[ply] = Some(static_eval);
-        let improving = ply < 2
-            || self.static_evals[ply - 2].is_none_or(|before| static_eval > before);
+        self.static_evals[ply] = static_eval;
+        let improving = ply < 2 || static_eval > self.static_evals[ply - 2];
         // Null move: if passing still fails high at reduced depth, a real move will too.
         // Connection threats are not missed: after the pass the opponent may connect.
         if !pv_node

@@ -29,8 +29,8 @@ pub(super) struct Searcher<'a> {
     /// The principal variation found at each ply.
     pub pv: Vec<Vec<Move>>,
     /// The static evaluation at each ply of the current line, for the side to move there
-    /// (`None` where it was not taken).
-    pub static_evals: [Option<i32>; MAX_PLY + 1],
+    /// (every node with children takes it, so a node's ancestors' are all set).
+    pub static_evals: [i32; MAX_PLY + 1],
     /// Root moves already reported as better lines in a multi-line search.
     pub excluded: Vec<Move>,
 }
@@ -65,7 +65,7 @@ impl<'a> Searcher<'a> {
             game_len: game.len(),
             killers: Killers::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
-            static_evals: [None; MAX_PLY + 1],
+            static_evals: [0; MAX_PLY + 1],
             excluded: Vec::new(),
         }
     }
