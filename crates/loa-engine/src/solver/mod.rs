@@ -459,17 +459,6 @@ impl<'a> Solver<'a> {
             let child = &mut children[index];
             self.table.prefetch(child.pos.key());
             let outcome = child.pos.outcome_after(child.mv, self.rules);
-            if outcome.is_some_and(|o| o.winner == Some(mover)) {
-                (child.pn, child.dn) = if mover == self.attacker {
-                    (0, INF)
-                } else {
-                    (INF, 0)
-                };
-                child.ends = true;
-                children.swap(0, index);
-                children.truncate(1);
-                return children;
-            }
             child.ends = outcome.is_some();
             (child.pn, child.dn, child.path_dependent) = match outcome {
                 Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
@@ -478,6 +467,11 @@ impl<'a> Solver<'a> {
                 // Read from the table below.
                 None => (INF, INF, false),
             };
+            if outcome.is_some_and(|o| o.winner == Some(mover)) {
+                children.swap(0, index);
+                children.truncate(1);
+                return children;
+            }
         }
         for child in children.iter_mut().filter(|c| !c.ends && !c.path_dependent) {
             let key = child.pos.key();
