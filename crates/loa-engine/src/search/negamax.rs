@@ -147,6 +147,7 @@ impl Searcher<'_> {
             }
             let child = pos.after(mv);
             let quiet = !mv.is_capture() && Some(mv) != tt_move;
+            let killer = quiet && self.killers.contains(ply, mv);
             // Late move pruning: near the horizon, away from the principal line, late
             // quiet moves are left out once a move has been searched, unless they end
             // the game (a connection is never pruned).
@@ -156,7 +157,7 @@ impl Searcher<'_> {
                 && quiet
                 && searched >= late_move_limit(depth, improving)
                 && best > -MATE_BOUND
-                && !self.killers.contains(ply, mv)
+                && !killer
                 && child.outcome_after(mv, self.rules).is_none()
             {
                 continue;
@@ -166,8 +167,7 @@ impl Searcher<'_> {
             let score = if searched == 1 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, mv)
             } else {
-                let reduction = if depth >= 3 && i >= 3 && quiet && !self.killers.contains(ply, mv)
-                {
+                let reduction = if depth >= 3 && i >= 3 && quiet && !killer {
                     (late_move_reduction(depth, i) - i32::from(pv_node)
                         + i32::from(!improving)
                         + i32::from(depth >= 4 && edge.contains(mv.to())))
