@@ -613,8 +613,10 @@ fn eval_lists_the_features_and_the_total() {
     );
     // One row per feature: its name, Black's value, White's value and the weight.
     let [(_, black), (_, white)] = eval::terms(&pos);
+    let phase = eval::phase(pos.occupied().count(), pos.size());
     for (i, term) in TERMS.iter().enumerate() {
-        let expected = format!("{} {} {} {}", term.name, black[i], white[i], term.weight);
+        let weight = term.weight.at(phase);
+        let expected = format!("{} {} {} {weight}", term.name, black[i], white[i]);
         let row: Vec<&str> = lines[1 + i].split_whitespace().collect();
         assert_eq!(row.join(" "), expected, "{lines:?}");
     }
@@ -622,7 +624,7 @@ fn eval_lists_the_features_and_the_total() {
         lines[1 + TERMS.len()]
             .split_whitespace()
             .collect::<Vec<_>>(),
-        ["tempo", &weights::TEMPO.to_string()]
+        ["tempo", &weights::TEMPO.at(phase).to_string()]
     );
     assert_eq!(
         lines.last().unwrap(),

@@ -11,7 +11,7 @@ mod terms;
 pub mod variants;
 pub mod weights;
 
-pub use terms::{measure_all, weight_name, Shape, Term, TERMS};
+pub use terms::{measure_all, weight_name, Shape, Taper, Term, PHASES, TERMS};
 
 use loa_core::topology::{interior, quads, Quads};
 use loa_core::{Bitboard, BoardSize, Color, Position};
@@ -19,16 +19,26 @@ use loa_core::{Bitboard, BoardSize, Color, Position};
 /// How many terms the evaluation has.
 pub const TERM_COUNT: usize = TERMS.len();
 
-/// The terms' weights, in the order of `TERMS`, as plain numbers the compiler folds.
-const WEIGHTS: [i32; TERM_COUNT] = {
-    let mut weights = [0; TERM_COUNT];
+/// The terms' weights on a crowded and on a sparse board, in the order of `TERMS`, as
+/// plain numbers the compiler folds.
+const WEIGHTS: [[i32; TERM_COUNT]; 2] = {
+    let mut weights = [[0; TERM_COUNT]; 2];
     let mut i = 0;
     while i < TERM_COUNT {
-        weights[i] = TERMS[i].weight;
+        weights[0][i] = TERMS[i].weight.crowded;
+        weights[1][i] = TERMS[i].weight.sparse;
         i += 1;
     }
     weights
 };
+
+/// How crowded a board of `size` holding `pieces` is: from 0 (empty) to [`PHASES`] (the
+/// start's number of pieces), so that the three sizes share the weights.
+#[inline]
+pub fn phase(pieces: u32, size: BoardSize) -> i32 {
+    let start = 4 * (u32::from(size.side()) - 2);
+    (pieces.min(start) * PHASES as u32 / start) as i32
+}
 
 /// A 0-3 centralisation value per square of the 8x8 grid.
 const CENTRE: [i32; 64] = {
@@ -243,17 +253,20 @@ pub fn features(pos: &Position, color: Color) -> [i32; TERM_COUNT] {
 /// over 16, and the bonus for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
-    weigh(&features(pos, us), &features(pos, !us))
+    let phase = phase(pos.occupied().count(), pos.size());
+    weigh(&features(pos, us), &features(pos, !us), phase)
 }
 
-/// The side to move's terms against the other side's, weighted.
+/// The side to move's terms against the other side's, weighted for `phase`.
 #[inline]
-pub fn weigh(ours: &[i32; TERM_COUNT], theirs: &[i32; TERM_COUNT]) -> i32 {
-    let mut score = 0;
+pub fn weigh(ours: &[i32; TERM_COUNT], theirs: &[i32; TERM_COUNT], phase: i32) -> i32 {
+    let (mut crowded, mut sparse) = (0, 0);
     for i in 0..TERM_COUNT {
-        score += WEIGHTS[i] * (ours[i] - theirs[i]);
+        let difference = ours[i] - theirs[i];
+        crowded += WEIGHTS[0][i] * difference;
+        sparse += WEIGHTS[1][i] * difference;
     }
-    score / 16 + weights::TEMPO
+    (crowded * phase + sparse * (PHASES - phase)) / (16 * PHASES) + weights::TEMPO.at(phase)
 }
 
 /// The terms of a shape (all 0 when there are no pieces).
@@ -383,6 +396,7 @@ mod tests {
             width * height,
             blocked,
             walled,
+            n,
         ]
     }
 
@@ -409,7 +423,40 @@ mod tests {
         let start = Position::startpos();
         let [(_, b), (_, w)] = terms(&start);
         assert_eq!(b, w);
-        assert_eq!(evaluate(&start), weights::TEMPO);
+        assert_eq!(evaluate(&start), weights::TEMPO.crowded);
+    }
+
+    #[test]
+    fn phase_counts_the_pieces_against_the_start_of_each_size() {
+        let start = Position::startpos();
+        assert_eq!(phase(start.occupied().count(), start.size()), PHASES);
+        assert_eq!(phase(12, BoardSize::Eight), 12);
+        assert_eq!(phase(2, BoardSize::Eight), 2);
+        // 6x6 starts with 16 pieces, 7x7 with 20.
+        assert_eq!(phase(16, BoardSize::Six), PHASES);
+        assert_eq!(phase(8, BoardSize::Six), 12);
+        assert_eq!(phase(10, BoardSize::Seven), 12);
+        // More pieces than the start (AmbiLOA's teams) count as a full board.
+        assert_eq!(phase(30, BoardSize::Eight), PHASES);
+        assert_eq!(phase(0, BoardSize::Eight), 0);
+    }
+
+    #[test]
+    fn weights_move_from_crowded_to_sparse_with_the_phase() {
+        let taper = Taper::new(100, -20);
+        assert_eq!(taper.at(PHASES), 100);
+        assert_eq!(taper.at(0), -20);
+        assert_eq!(taper.at(PHASES / 2), 40);
+        assert_eq!(taper.at(6), 10);
+        // One term apart by 16 (one unit after the /16 scale), the rest equal: the score
+        // is that term's weight at the phase, plus the tempo there.
+        let ours = [0; TERM_COUNT];
+        let mut theirs = ours;
+        theirs[0] = -16;
+        for phase in [0, 7, 12, PHASES] {
+            let expected = TERMS[0].weight.at(phase) + weights::TEMPO.at(phase);
+            assert_eq!(weigh(&ours, &theirs, phase), expected, "phase {phase}");
+        }
     }
 
     #[test]

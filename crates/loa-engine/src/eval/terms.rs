@@ -32,11 +32,34 @@ pub struct Shape {
     pub walled: i32,
 }
 
+/// The weight of a term, moving with how crowded the board is: `crowded` with every piece
+/// of the start on the board, towards `sparse` as pieces are captured. What wins in the
+/// opening (staying mobile, walling the enemy in) is not what wins in the ending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Taper {
+    pub crowded: i32,
+    pub sparse: i32,
+}
+
+/// The phases of [`Taper`]: 0 for an empty board, `PHASES` for a full one.
+pub const PHASES: i32 = 24;
+
+impl Taper {
+    pub const fn new(crowded: i32, sparse: i32) -> Taper {
+        Taper { crowded, sparse }
+    }
+
+    /// The weight at `phase` (0 ..= `PHASES`).
+    pub const fn at(self, phase: i32) -> i32 {
+        (self.crowded * phase + self.sparse * (PHASES - phase)) / PHASES
+    }
+}
+
 /// One term: score = sum of weight x (ours - theirs) / 16.
 #[derive(Clone, Copy, Debug)]
 pub struct Term {
     pub name: &'static str,
-    pub weight: i32,
+    pub weight: Taper,
     pub measure: fn(&Shape) -> i32,
 }
 
@@ -69,6 +92,7 @@ terms! {
     "area" => AREA, |s| s.area;
     "edge-blocked" => EDGE_BLOCKED, |s| s.edge_blocked;
     "walled" => WALLED, |s| s.walled;
+    "pieces" => PIECES, |s| s.pieces;
 }
 
 /// The name of a term's weight in the weights file: `centre-of-mass` is `CENTRE_OF_MASS`.

@@ -3,7 +3,7 @@
 //! mobility; Fields of Action, won by captures, counts the progress to five consecutive
 //! captures, the pieces left and mobility.
 
-use super::{mobility, shape_features, weigh, Shape};
+use super::{mobility, phase, shape_features, weigh, Shape};
 use loa_core::variants::{AmbiPosition, FieldsPosition, NeighborsPosition, ParachutePosition};
 use loa_core::{Color, GameState};
 
@@ -26,7 +26,8 @@ pub fn neighbors(pos: &NeighborsPosition) -> i32 {
         ))
     };
     let us = board.side_to_move();
-    weigh(&shape(us), &shape(!us))
+    let phase = phase(board.occupied().count(), board.size());
+    weigh(&shape(us), &shape(!us), phase)
 }
 
 /// AmbiLOA: the standard terms on each side's pieces of both kinds.
@@ -44,7 +45,9 @@ pub fn ambiloa(pos: &AmbiPosition) -> i32 {
         ))
     };
     let us = pos.side_to_move();
-    weigh(&shape(us), &shape(!us))
+    let pieces = pos.team(Color::Black) | pos.team(Color::White);
+    let phase = phase(pieces.count(), pos.size());
+    weigh(&shape(us), &shape(!us), phase)
 }
 
 /// Parachute: the standard terms on the pieces on the board, less for each piece still in
@@ -91,14 +94,9 @@ mod tests {
 
     #[test]
     fn starts_are_even_but_for_the_side_to_move() {
-        assert_eq!(
-            neighbors(&NeighborsPosition::start()),
-            super::super::weights::TEMPO
-        );
-        assert_eq!(
-            ambiloa(&AmbiPosition::start()),
-            super::super::weights::TEMPO
-        );
+        let tempo = super::super::weights::TEMPO.crowded;
+        assert_eq!(neighbors(&NeighborsPosition::start()), tempo);
+        assert_eq!(ambiloa(&AmbiPosition::start()), tempo);
         assert_eq!(fields(&FieldsPosition::start()), TEMPO);
     }
 

@@ -1,15 +1,18 @@
-//! The evaluation's weights, written by `loa-tune fit` (docs/tuning.md): fitted on 295,195
-//! positions of self-play games, error 0.1979. Fit again rather than edit by hand.
+//! The evaluation's weights, written by `loa-tune fit` (docs/tuning.md): fitted on 249393
+//! positions of self-play games, error 0.1998. Fit again rather than edit by hand.
 
-pub const CONCENTRATION: i32 = -275;
-pub const CENTRALISATION: i32 = -6;
-pub const CENTRE_OF_MASS: i32 = 133;
-pub const SOLID_QUADS: i32 = -230;
-pub const EULER: i32 = 24;
-pub const MOBILITY: i32 = 106;
-pub const CONNECTIONS: i32 = 238;
-pub const AREA: i32 = -33;
-pub const EDGE_BLOCKED: i32 = -215;
-pub const WALLED: i32 = -376;
+use super::Taper;
+
+pub const CONCENTRATION: Taper = Taper::new(-178, -419);
+pub const CENTRALISATION: Taper = Taper::new(58, 68);
+pub const CENTRE_OF_MASS: Taper = Taper::new(215, 590);
+pub const SOLID_QUADS: Taper = Taper::new(-154, 1655);
+pub const EULER: Taper = Taper::new(15, -491);
+pub const MOBILITY: Taper = Taper::new(48, 125);
+pub const CONNECTIONS: Taper = Taper::new(17, -328);
+pub const AREA: Taper = Taper::new(-45, -139);
+pub const EDGE_BLOCKED: Taper = Taper::new(-303, -38);
+pub const WALLED: Taper = Taper::new(80, -1107);
+pub const PIECES: Taper = Taper::new(670, 1053);
 /// The bonus for the side to move.
-pub const TEMPO: i32 = 52;
+pub const TEMPO: Taper = Taper::new(55, 33);

@@ -80,6 +80,8 @@ impl Session {
             return;
         };
         let [(black, b), (white, w)] = eval::terms(pos);
+        // The weights where this position stands between a crowded board and a sparse one.
+        let phase = eval::phase(pos.occupied().count(), pos.size());
         self.out.text(&format!(
             "{:16} {:>7} {:>7} {:>7}",
             "feature",
@@ -90,11 +92,17 @@ impl Session {
         for (i, term) in eval::TERMS.iter().enumerate() {
             self.out.text(&format!(
                 "{:16} {:>7} {:>7} {:>7}",
-                term.name, b[i], w[i], term.weight
+                term.name,
+                b[i],
+                w[i],
+                term.weight.at(phase)
             ));
         }
-        self.out
-            .text(&format!("{:16} {:>23}", "tempo", eval::weights::TEMPO));
+        self.out.text(&format!(
+            "{:16} {:>23}",
+            "tempo",
+            eval::weights::TEMPO.at(phase)
+        ));
         self.out.text(&format!(
             "total {} (for {side}, the side to move)",
             eval::evaluate(pos)
