@@ -14,7 +14,7 @@ pub const MAX_LEVEL: u8 = 8;
 
 /// Each level's Elo above a player of random legal moves: the sum of the steps measured
 /// with `loa match`, each level against the one below (docs/web.md, "Strength levels").
-pub const LEVEL_ELO: [u32; MAX_LEVEL as usize] = [727, 968, 1331, 1669, 2071, 2473, 2836, 3367];
+pub const LEVEL_ELO: [u32; MAX_LEVEL as usize] = [728, 943, 1237, 1605, 1960, 2396, 2675, 3351];
 
 /// The search limits of `level` (1 to [`MAX_LEVEL`]), `None` outside them. Every level
 /// is bounded in time, so a deep level on a slow machine still answers.
