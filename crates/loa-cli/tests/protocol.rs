@@ -613,7 +613,7 @@ fn eval_lists_the_features_and_the_total() {
     );
     // One row per feature: its name, Black's value, White's value and the weight.
     let [(_, black), (_, white)] = eval::terms(&pos);
-    let phase = eval::phase(pos.occupied().count(), pos.size());
+    let phase = eval::phase_of(&pos);
     for (i, term) in TERMS.iter().enumerate() {
         let weight = term.weight.at(phase);
         let expected = format!("{} {} {} {weight}", term.name, black[i], white[i]);

@@ -49,8 +49,7 @@ impl Sample {
         } else {
             -1.0
         };
-        let crowded =
-            f64::from(eval::phase(pos.occupied().count(), pos.size())) / f64::from(PHASES);
+        let crowded = f64::from(eval::phase_of(pos)) / f64::from(PHASES);
         let mut x = [0.0; WEIGHTS];
         for (i, input) in inputs.iter().enumerate() {
             x[i] = input * crowded;

@@ -40,6 +40,12 @@ pub fn phase(pieces: u32, size: BoardSize) -> i32 {
     (pieces.min(start) * PHASES as u32 / start) as i32
 }
 
+/// The phase of `pos`, by the pieces on its board.
+#[inline]
+pub fn phase_of(pos: &Position) -> i32 {
+    phase(pos.occupied().count(), pos.size())
+}
+
 /// A 0-3 centralisation value per square of the 8x8 grid.
 const CENTRE: [i32; 64] = {
     let mut table = [0; 64];
@@ -253,8 +259,7 @@ pub fn features(pos: &Position, color: Color) -> [i32; TERM_COUNT] {
 /// over 16, and the bonus for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
-    let phase = phase(pos.occupied().count(), pos.size());
-    weigh(&features(pos, us), &features(pos, !us), phase)
+    weigh(&features(pos, us), &features(pos, !us), phase_of(pos))
 }
 
 /// The side to move's terms against the other side's, weighted for `phase`.
@@ -266,7 +271,7 @@ pub fn weigh(ours: &[i32; TERM_COUNT], theirs: &[i32; TERM_COUNT], phase: i32) -
         crowded += WEIGHTS[0][i] * difference;
         sparse += WEIGHTS[1][i] * difference;
     }
-    (crowded * phase + sparse * (PHASES - phase)) / (16 * PHASES) + weights::TEMPO.at(phase)
+    Taper::new(crowded, sparse).at(phase) / 16 + weights::TEMPO.at(phase)
 }
 
 /// The terms of a shape (all 0 when there are no pieces).
@@ -429,7 +434,7 @@ mod tests {
     #[test]
     fn phase_counts_the_pieces_against_the_start_of_each_size() {
         let start = Position::startpos();
-        assert_eq!(phase(start.occupied().count(), start.size()), PHASES);
+        assert_eq!(phase_of(&start), PHASES);
         assert_eq!(phase(12, BoardSize::Eight), 12);
         assert_eq!(phase(2, BoardSize::Eight), 2);
         // 6x6 starts with 16 pieces, 7x7 with 20.

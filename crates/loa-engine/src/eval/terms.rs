@@ -33,8 +33,8 @@ pub struct Shape {
 }
 
 /// The weight of a term, moving with how crowded the board is: `crowded` with every piece
-/// of the start on the board, towards `sparse` as pieces are captured. What wins in the
-/// opening (staying mobile, walling the enemy in) is not what wins in the ending.
+/// of the start on the board, towards `sparse` as pieces are captured: what counts with
+/// every piece on the board is not what counts in the ending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Taper {
     pub crowded: i32,

@@ -3,7 +3,7 @@
 //! mobility; Fields of Action, won by captures, counts the progress to five consecutive
 //! captures, the pieces left and mobility.
 
-use super::{mobility, phase, shape_features, weigh, Shape};
+use super::{mobility, phase, phase_of, shape_features, weigh, Shape};
 use loa_core::variants::{AmbiPosition, FieldsPosition, NeighborsPosition, ParachutePosition};
 use loa_core::{Color, GameState};
 
@@ -26,8 +26,7 @@ pub fn neighbors(pos: &NeighborsPosition) -> i32 {
         ))
     };
     let us = board.side_to_move();
-    let phase = phase(board.occupied().count(), board.size());
-    weigh(&shape(us), &shape(!us), phase)
+    weigh(&shape(us), &shape(!us), phase_of(board))
 }
 
 /// AmbiLOA: the standard terms on each side's pieces of both kinds.

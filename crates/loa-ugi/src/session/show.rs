@@ -81,7 +81,7 @@ impl Session {
         };
         let [(black, b), (white, w)] = eval::terms(pos);
         // The weights where this position stands between a crowded board and a sparse one.
-        let phase = eval::phase(pos.occupied().count(), pos.size());
+        let phase = eval::phase_of(pos);
         self.out.text(&format!(
             "{:16} {:>7} {:>7} {:>7}",
             "feature",
