@@ -91,7 +91,7 @@ impl Solver<'_> {
             }
             // A connection at once before any longer proof: the shorter line.
             let child = (children.iter().filter(|c| c.pn == 0)).min_by_key(|c| !c.ends)?;
-            let (mv, after) = (child.mv, child.pos);
+            let (mv, after) = (child.mv, pos.after(child.mv));
             if child.ends {
                 return Some(vec![(mv.to_string(), Next::Win)]);
             }
@@ -124,7 +124,7 @@ impl Solver<'_> {
                 // this line: not proved here.
                 return None;
             } else {
-                Next::Node(self.extract_node(&child.pos, draft)?)
+                Next::Node(self.extract_node(&pos.after(child.mv), draft)?)
             };
             entries.push((child.mv.to_string(), next));
         }

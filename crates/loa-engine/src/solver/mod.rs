@@ -166,11 +166,16 @@ pub struct Solver<'a> {
     /// The board symmetries that leave every position from the root to the node being
     /// searched as it is (see [`Solver::children`]).
     path_symmetries: u8,
+    /// Children lists of nodes searched before, kept for their memory.
+    spare: Vec<Vec<Child>>,
 }
 
-struct Child<P> {
+/// A move of the node being searched and what is known of the position it leads to
+/// (the position itself is made again where needed: it is cheap to make, and a child
+/// this small keeps a node's children in a few cache lines).
+struct Child {
     mv: Move,
-    pos: P,
+    key: u64,
     pn: u32,
     dn: u32,
     /// The numbers rest on a repetition on this line.
@@ -214,6 +219,7 @@ impl<'a> Solver<'a> {
             checkpoint_error: None,
             moves: Vec::new(),
             path_symmetries: 0,
+            spare: Vec::new(),
         })
     }
 
@@ -431,54 +437,55 @@ impl<'a> Solver<'a> {
     /// `pos` is its own image under one of `symmetries`, a move's image leads to the image
     /// of its position with the same history, so is worth the same: only the first move
     /// of each such set is kept.
-    fn children<P: GameState + Copy>(&mut self, pos: &P, symmetries: u8) -> Vec<Child<P>> {
+    fn children<P: GameState + Copy>(&mut self, pos: &P, symmetries: u8) -> Vec<Child> {
         let mut moves = std::mem::take(&mut self.moves);
         moves.clear();
         pos.for_each_move(|mv| moves.push(mv));
         if symmetries != 0 {
             moves = distinct_up_to(symmetries, &moves, pos.size());
         }
-        let mut children: Vec<Child<P>> = moves
-            .iter()
-            .map(|&mv| Child {
-                mv,
-                pos: pos.after(mv),
-                pn: 0,
-                dn: 0,
-                path_dependent: false,
-                ends: false,
-            })
-            .collect();
-        self.moves = moves;
+        let mut children = self.spare.pop().unwrap_or_default();
+        children.clear();
         // Each child's bucket is asked for as the rules judge its move, so that the
         // buckets arrive while the later moves are judged; the table is read after.
         // A move that wins for the side to move decides the node: the others are not
         // looked at.
         let mover = pos.side_to_move();
-        for index in 0..children.len() {
-            let child = &mut children[index];
-            self.table.prefetch(child.pos.key());
-            let outcome = child.pos.outcome_after(child.mv, self.rules);
-            child.ends = outcome.is_some();
-            (child.pn, child.dn, child.path_dependent) = match outcome {
+        for &mv in &moves {
+            let after = pos.after(mv);
+            let key = after.key();
+            self.table.prefetch(key);
+            let outcome = after.outcome_after(mv, self.rules);
+            let (pn, dn, path_dependent) = match outcome {
                 Some(o) if o.winner == Some(self.attacker) => (0, INF, false),
                 Some(_) => (INF, 0, false),
-                None if self.path.contains(child.pos.key()) => (INF, 0, true),
+                None if self.path.contains(key) => (INF, 0, true),
                 // Read from the table below.
                 None => (INF, INF, false),
             };
+            let child = Child {
+                mv,
+                key,
+                pn,
+                dn,
+                path_dependent,
+                ends: outcome.is_some(),
+            };
             if outcome.is_some_and(|o| o.winner == Some(mover)) {
-                children.swap(0, index);
-                children.truncate(1);
-                return children;
+                // The one child left ends the game: nothing to read below.
+                children.clear();
+                children.push(child);
+                break;
             }
+            children.push(child);
         }
+        self.moves = moves;
         for child in children.iter_mut().filter(|c| !c.ends && !c.path_dependent) {
-            let key = child.pos.key();
+            let key = child.key;
             let (pn, dn) = match self.table.get(key) {
                 Some(e) => (e.pn, e.dn),
                 None => {
-                    let (pn, dn) = self.initial(&child.pos);
+                    let (pn, dn) = self.initial(&pos.after(child.mv));
                     self.table.put_initial(Entry {
                         key,
                         pn,
@@ -538,13 +545,14 @@ impl<'a> Solver<'a> {
             } else {
                 (add(th_pn - pn.min(th_pn), child.pn), th_dn.min(limit))
             };
-            let child_pos = child.pos;
+            let child_pos = pos.after(child.mv);
             let (cpn, cdn, cdep) = self.mid(&child_pos, child_th_pn, child_th_dn);
             let child = &mut children[best];
             child.pn = cpn;
             child.dn = cdn;
             child.path_dependent = cdep;
         }
+        self.spare.push(children);
         self.path.pop();
         self.leave(key);
         self.path_symmetries = outer_symmetries;
@@ -596,7 +604,7 @@ fn add(a: u32, b: u32) -> u32 {
 
 /// A node's numbers from its children's: at an OR node the easiest child to prove and
 /// all of them to disprove; at an AND node the reverse.
-fn combine<P>(children: &[Child<P>], or_node: bool) -> (u32, u32, bool) {
+fn combine(children: &[Child], or_node: bool) -> (u32, u32, bool) {
     if children.is_empty() {
         // No move at all (not in games with a pass): the side to move cannot win.
         return if or_node {
@@ -622,18 +630,16 @@ fn combine<P>(children: &[Child<P>], or_node: bool) -> (u32, u32, bool) {
 /// The child to search and the second-best number: the least proof number at an OR
 /// node, the least disproof number at an AND node; ties go to the first in the order
 /// that starts at `first`.
-fn select<P>(children: &[Child<P>], or_node: bool, first: usize) -> (usize, u32) {
-    let number = |c: &Child<P>| if or_node { c.pn } else { c.dn };
-    let len = children.len();
-    let mut best = first;
-    let mut second = INF;
-    for i in (1..len).map(|step| (first + step) % len) {
-        let c = &children[i];
-        if number(c) < number(&children[best]) {
-            second = number(&children[best]);
-            best = i;
+fn select(children: &[Child], or_node: bool, first: usize) -> (usize, u32) {
+    let number = |c: &Child| if or_node { c.pn } else { c.dn };
+    let (mut best, mut least, mut second) = (first, number(&children[first]), INF);
+    // From `first` to the end, then from the start: no division in the loop.
+    for i in (first + 1..children.len()).chain(0..first) {
+        let n = number(&children[i]);
+        if n < least {
+            (best, least, second) = (i, n, least);
         } else {
-            second = second.min(number(c));
+            second = second.min(n);
         }
     }
     (best, second)

@@ -40,6 +40,7 @@ impl Solver<'_> {
             checkpoint_error: None,
             moves: Vec::new(),
             path_symmetries: self.path_symmetries,
+            spare: Vec::new(),
         }
     }
 

@@ -134,6 +134,7 @@ impl Table {
         let _ = key;
     }
 
+    #[inline]
     pub fn get(&self, key: u64) -> Option<Entry> {
         let bucket = self.bucket(key);
         (0..WAYS)
