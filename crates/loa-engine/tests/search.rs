@@ -290,8 +290,13 @@ fn the_solver_beside_the_search_takes_whole_parachute_turns() {
     // empty squares: some 600 turns, more than a move list holds.
     let pos: ParachutePosition = "7w/6w1/8/8/8/1b6/8/b7 b 0 1".parse().unwrap();
     let (stop, halt) = (AtomicBool::new(false), AtomicBool::new(false));
-    let proven = loa_engine::solver::beside::prove(&pos, &[], RuleSet::Draw, &stop, &halt);
-    let proven = proven.expect("a proved result");
+    let prove =
+        |only| loa_engine::solver::beside::prove(&pos, &[], RuleSet::Draw, only, &stop, &halt);
+    // Asked for the other side's win only (as on a clock), it proves nothing.
+    assert_eq!(prove(Some(!pos.side_to_move())), None);
+    assert!(!halt.load(std::sync::atomic::Ordering::Relaxed));
+    assert_eq!(prove(Some(pos.side_to_move())).map(|p| p.win), Some(true));
+    let proven = prove(None).expect("a proved result");
     assert!(proven.win);
     let best = proven.best.unwrap();
     let outcome = pos.after(best).outcome_after(best, RuleSet::Draw);

@@ -21,7 +21,7 @@ use crate::score::Score;
 
 use crate::solver::beside::{self, Proven};
 use crate::time::{Clock, TimeLimit};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, TranspositionTable};
 use crate::{SearchRequest, Searchable};
 use loa_core::{Move, RuleSet, VariantPosition};
 use rand::rngs::ChaCha8Rng;
@@ -32,6 +32,21 @@ use std::time::{Duration, Instant};
 
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
+
+/// On a clock, the solver beside the search runs only where an earlier search scored the
+/// root at least this much for the side to move, and tries that win alone: elsewhere it
+/// would take memory bandwidth and a core from the search for proofs that rarely change
+/// the move (three to four pieces' worth: a lead the search believes but cannot yet see
+/// through).
+const SUSPECTED_WIN: i32 = 200;
+
+/// Whether the solver runs beside a search whose root an earlier search left as `known`:
+/// always in analysis (no clock), on a clock only where that search found the side to
+/// move at least [`SUSPECTED_WIN`] ahead.
+fn solver_runs(on_clock: bool, known: Option<crate::tt::Entry>) -> bool {
+    !on_clock || known.is_some_and(|e| e.score >= SUSPECTED_WIN && e.bound != Bound::Upper)
+}
+
 /// The deepest iteration a search can be asked for.
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
 
@@ -194,7 +209,8 @@ impl Engine {
         let (tt, tables) = (&self.tt, &mut self.threads);
         let halt = AtomicBool::new(false);
         // The solver's answer concerns the best line only.
-        if !self.solver || limits.multipv > 1 {
+        let on_clock = limits.time.is_some();
+        if !self.solver || limits.multipv > 1 || !solver_runs(on_clock, tt.probe(root.key())) {
             return threads::search(
                 tt, tables, rules, root, history, limits, stop, &halt, on_info,
             );
@@ -206,7 +222,8 @@ impl Engine {
                 .name("solver".to_string())
                 .stack_size(64 << 20)
                 .spawn_scoped(scope, || {
-                    beside::prove(root, history, rules, &solver_stop, &halt)
+                    let only = on_clock.then(|| root.side_to_move());
+                    beside::prove(root, history, rules, only, &solver_stop, &halt)
                 });
             let mut result = threads::search(
                 tt,
@@ -348,6 +365,28 @@ mod tests {
     use super::*;
     use crate::score::MATE;
     use loa_core::Square;
+
+    #[test]
+    fn on_a_clock_the_solver_runs_only_where_the_side_to_move_was_found_well_ahead() {
+        let known = |score, bound| {
+            Some(crate::tt::Entry {
+                mv: None,
+                score,
+                depth: 6,
+                bound,
+            })
+        };
+        // Analysis: always, known or not.
+        assert!(solver_runs(false, None));
+        assert!(solver_runs(false, known(-500, Bound::Exact)));
+        // On a clock: a score of at least SUSPECTED_WIN that is not only an upper bound.
+        assert!(!solver_runs(true, None));
+        assert!(solver_runs(true, known(SUSPECTED_WIN, Bound::Exact)));
+        assert!(solver_runs(true, known(SUSPECTED_WIN + 300, Bound::Lower)));
+        assert!(!solver_runs(true, known(SUSPECTED_WIN - 1, Bound::Exact)));
+        assert!(!solver_runs(true, known(SUSPECTED_WIN + 300, Bound::Upper)));
+        assert!(!solver_runs(true, known(-SUSPECTED_WIN, Bound::Lower)));
+    }
 
     fn mv(from: u8, to: u8) -> Move {
         Move::new(Square::new(from), Square::new(to), false)

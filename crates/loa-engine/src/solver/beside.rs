@@ -5,7 +5,7 @@
 
 use super::{SolveLimits, Solver, Verdict};
 use crate::score::MATE;
-use loa_core::{GameState, Move, RuleSet, VariantPosition};
+use loa_core::{Color, GameState, Move, RuleSet, VariantPosition};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The solver's table beside a search, in megabytes: made for each search (the system
@@ -36,7 +36,7 @@ impl Proven {
     }
 }
 
-/// Tries to prove `root` until `stop`; sets `halt` when it proves a win, so that the
+/// Tries to prove `root` (only `only`'s win, where given) until `stop`; sets `halt` when it proves a win, so that the
 /// search ends and the win is played. The proof is written out (which checks that every
 /// line of it holds on its own), but not checked again with the rules as `loa solve`
 /// does: that would cost the engine time it plays against.
@@ -44,10 +44,14 @@ pub fn prove<P: GameState + Copy + Into<VariantPosition>>(
     root: &P,
     history: &[u64],
     rules: RuleSet,
+    only: Option<Color>,
     stop: &AtomicBool,
     halt: &AtomicBool,
 ) -> Option<Proven> {
     let mut solver = Solver::new(TABLE_MB, rules, SolveLimits::default(), stop).ok()?;
+    if let Some(side) = only {
+        solver.prove_only(side);
+    }
     let solution = solver.solve_as(root, history);
     let win = match solution.verdict {
         Verdict::Win => true,
