@@ -33,11 +33,12 @@ use std::time::{Duration, Instant};
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
 
+/// The deepest iteration a search can be asked for.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
+
 /// On a clock, the solver beside the search runs only where an earlier search scored the
-/// root at least this much for the side to move, and tries that win alone: elsewhere it
-/// would take memory bandwidth and a core from the search for proofs that rarely change
-/// the move (three to four pieces' worth: a lead the search believes but cannot yet see
-/// through).
+/// root at least this much for the side to move (three to five pieces' worth), and tries
+/// that win alone: beside every search it cost the engine about 70 Elo (docs/solver.md).
 const SUSPECTED_WIN: i32 = 200;
 
 /// Whether the solver runs beside a search whose root an earlier search left as `known`:
@@ -46,9 +47,6 @@ const SUSPECTED_WIN: i32 = 200;
 fn solver_runs(on_clock: bool, known: Option<crate::tt::Entry>) -> bool {
     !on_clock || known.is_some_and(|e| e.score >= SUSPECTED_WIN && e.bound != Bound::Upper)
 }
-
-/// The deepest iteration a search can be asked for.
-pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
 
 /// When to stop searching. With no limit at all the search runs until stopped.
 #[derive(Clone, Debug, Default)]

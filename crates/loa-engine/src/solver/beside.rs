@@ -36,10 +36,10 @@ impl Proven {
     }
 }
 
-/// Tries to prove `root` (only `only`'s win, where given) until `stop`; sets `halt` when it proves a win, so that the
-/// search ends and the win is played. The proof is written out (which checks that every
-/// line of it holds on its own), but not checked again with the rules as `loa solve`
-/// does: that would cost the engine time it plays against.
+/// Tries to prove `root` (only `only`'s win, where given) until `stop`; sets `halt` when
+/// it proves a win, so that the search ends and the win is played. The proof is written
+/// out (which checks that every line of it holds on its own), but not checked again with
+/// the rules as `loa solve` does: that would cost the engine time it plays against.
 pub fn prove<P: GameState + Copy + Into<VariantPosition>>(
     root: &P,
     history: &[u64],
