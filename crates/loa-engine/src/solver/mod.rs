@@ -168,6 +168,11 @@ pub struct Solver<'a> {
     path_symmetries: u8,
     /// Children lists of nodes searched before, kept for their memory.
     spare: Vec<Vec<Child>>,
+    /// The keys of the positions this thread's search is in, its root first.
+    searching: Vec<u64>,
+    /// With other threads: the place on `searching` of a position another thread solved,
+    /// where this thread goes back to take the result.
+    unwind_to: Option<usize>,
 }
 
 /// A move of the node being searched and what is known of the position it leads to
@@ -220,6 +225,8 @@ impl<'a> Solver<'a> {
             moves: Vec::new(),
             path_symmetries: 0,
             spare: Vec::new(),
+            searching: Vec::new(),
+            unwind_to: None,
         })
     }
 
@@ -413,8 +420,11 @@ impl<'a> Solver<'a> {
                 .is_some_and(|t| self.started.elapsed() >= t);
             let nodes_up = self.limits.nodes.is_some_and(|n| self.nodes >= n);
             self.stopped = time_up || nodes_up || self.stop.load(Ordering::Relaxed);
+            if self.busy.is_some() {
+                self.unwind_to = self.solved_elsewhere();
+            }
         }
-        self.stopped
+        self.stopped || self.unwind_to.is_some()
     }
 
     /// The numbers a position starts with, before it is searched: from the moves the
@@ -524,6 +534,8 @@ impl<'a> Solver<'a> {
         let key = pos.key();
         let start_nodes = self.nodes;
         self.path.push(key);
+        let depth = self.searching.len();
+        self.searching.push(key);
         self.enter(key);
         let (mut pn, mut dn, mut dependent);
         loop {
@@ -554,7 +566,15 @@ impl<'a> Solver<'a> {
         }
         self.spare.push(children);
         self.path.pop();
+        self.searching.pop();
         self.leave(key);
+        if self.unwind_to == Some(depth) {
+            // Another thread solved this position: its result, from the table.
+            self.unwind_to = None;
+            if let Some(e) = self.table.get(key).filter(|e| e.pn == 0 || e.dn == 0) {
+                (pn, dn, dependent) = (e.pn, e.dn, false);
+            }
+        }
         self.path_symmetries = outer_symmetries;
         // A "not won" that rests on a repetition holds on this line only.
         if !(dn == 0 && dependent) {

@@ -41,6 +41,8 @@ impl Solver<'_> {
             moves: Vec::new(),
             path_symmetries: self.path_symmetries,
             spare: Vec::new(),
+            searching: Vec::new(),
+            unwind_to: None,
         }
     }
 
@@ -104,6 +106,14 @@ impl Solver<'_> {
         (mixed >> 32) as usize % children
     }
 
+    /// The first position on this thread's line that the table holds solved: another
+    /// thread solved it (this one would have returned), so the work below it is moot.
+    pub(super) fn solved_elsewhere(&self) -> Option<usize> {
+        self.searching
+            .iter()
+            .position(|&key| self.table.get(key).is_some_and(|e| e.pn == 0 || e.dn == 0))
+    }
+
     /// Marks this thread in `key`'s position (with helpers only).
     pub(super) fn enter(&self, key: u64) {
         if let Some(busy) = &self.busy {
@@ -116,5 +126,33 @@ impl Solver<'_> {
         if let Some(busy) = &self.busy {
             busy[key as usize % BUSY_SLOTS].fetch_sub(1, Ordering::Relaxed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::table::Entry;
+    use super::*;
+    use loa_core::RuleSet;
+
+    #[test]
+    fn a_thread_goes_back_to_the_first_position_of_its_line_another_solved() {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(4, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
+        solver.searching = vec![11, 12, 13, 14];
+        let put = |key, pn, dn| {
+            solver.table.put(Entry {
+                key,
+                pn,
+                dn,
+                work: 5,
+            });
+        };
+        put(12, 3, 4);
+        assert_eq!(solver.solved_elsewhere(), None);
+        put(14, INF, 0);
+        assert_eq!(solver.solved_elsewhere(), Some(3));
+        put(13, 0, INF);
+        assert_eq!(solver.solved_elsewhere(), Some(2));
     }
 }

@@ -35,6 +35,11 @@ fn numbers(entry: &Entry) -> u64 {
     (u64::from(entry.pn) << 32) | u64::from(entry.dn)
 }
 
+/// Whether the entry is a proof or a disproof.
+fn solved(entry: &Entry) -> bool {
+    entry.pn == 0 || entry.dn == 0
+}
+
 /// The work in 16 bits, in order: exact below 2^11, then 5 bits of exponent and the
 /// next 11 bits.
 fn work_code(work: u32) -> u64 {
@@ -150,7 +155,12 @@ impl Table {
         let mut victim = (0, u64::MAX);
         for way in 0..WAYS {
             let held = read(bucket, way, low);
-            if held.is_some_and(|e| e.key == entry.key) {
+            if let Some(held) = held.filter(|e| e.key == entry.key) {
+                // A result stays: another thread may bring back numbers it worked out
+                // before the position was solved.
+                if solved(&held) && !solved(&entry) {
+                    return;
+                }
                 victim.0 = way;
                 break;
             }
@@ -359,6 +369,25 @@ mod tests {
         for i in 0..4 {
             assert!(table.get(other(i)).is_some(), "{i}");
         }
+    }
+
+    #[test]
+    fn a_result_is_kept_against_numbers_of_the_same_position() {
+        let table = Table::new(4).unwrap();
+        let entry = |key, pn, dn, work| Entry { key, pn, dn, work };
+        // Another thread's numbers from before the proof do not undo it.
+        table.put(entry(7, 0, INF, 40));
+        table.put(entry(7, 5, 9, 900));
+        assert_eq!(table.get(7), Some(entry(7, 0, INF, 40)));
+        // A disproof alike; a result may still replace a result, numbers numbers.
+        table.put(entry(8, INF, 0, 3));
+        table.put(entry(8, 2, 2, 3));
+        assert_eq!(table.get(8), Some(entry(8, INF, 0, 3)));
+        table.put(entry(8, 0, INF, 4));
+        assert_eq!(table.get(8), Some(entry(8, 0, INF, 4)));
+        table.put(entry(9, 3, 4, 1));
+        table.put(entry(9, 6, 2, 2));
+        assert_eq!(table.get(9), Some(entry(9, 6, 2, 2)));
     }
 
     #[test]
