@@ -573,6 +573,9 @@ impl<'a> Solver<'a> {
             self.unwind_to = None;
             if let Some(e) = self.table.get(key).filter(|e| e.pn == 0 || e.dn == 0) {
                 (pn, dn, dependent) = (e.pn, e.dn, false);
+                if key == self.root_key {
+                    self.root_numbers = (pn, dn);
+                }
             }
         }
         self.path_symmetries = outer_symmetries;
