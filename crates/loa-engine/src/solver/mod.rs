@@ -406,25 +406,27 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn out_of_budget(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        if self.nodes & 1023 == 0 {
-            if self.helper != 0 {
-                self.helper_nodes.fetch_add(1024, Ordering::Relaxed);
-            }
-            let time_up = self
-                .limits
-                .time
-                .is_some_and(|t| self.started.elapsed() >= t);
-            let nodes_up = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            self.stopped = time_up || nodes_up || self.stop.load(Ordering::Relaxed);
-            if self.busy.is_some() {
-                self.unwind_to = self.solved_elsewhere();
-            }
-        }
+    /// Whether to stop here: out of time or nodes, or going back to a position another
+    /// thread solved.
+    fn out_of_budget(&self) -> bool {
         self.stopped || self.unwind_to.is_some()
+    }
+
+    /// Every 1,024 nodes: the limits, and (with other threads) whether one of them solved
+    /// a position of this thread's line.
+    fn look_around(&mut self) {
+        if self.helper != 0 {
+            self.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+        }
+        let time_up = self
+            .limits
+            .time
+            .is_some_and(|t| self.started.elapsed() >= t);
+        let nodes_up = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        self.stopped |= time_up || nodes_up || self.stop.load(Ordering::Relaxed);
+        if self.busy.is_some() {
+            self.unwind_to = self.solved_elsewhere();
+        }
     }
 
     /// The numbers a position starts with, before it is searched: from the moves the
@@ -537,6 +539,9 @@ impl<'a> Solver<'a> {
         let depth = self.searching.len();
         self.searching.push(key);
         self.enter(key);
+        if self.nodes & 1023 == 0 {
+            self.look_around();
+        }
         let (mut pn, mut dn, mut dependent);
         loop {
             (pn, dn, dependent) = combine(&children, or_node);
@@ -571,7 +576,7 @@ impl<'a> Solver<'a> {
         if self.unwind_to == Some(depth) {
             // Another thread solved this position: its result, from the table.
             self.unwind_to = None;
-            if let Some(e) = self.table.get(key).filter(|e| e.pn == 0 || e.dn == 0) {
+            if let Some(e) = self.table.get(key).filter(Entry::is_solved) {
                 (pn, dn, dependent) = (e.pn, e.dn, false);
                 if key == self.root_key {
                     self.root_numbers = (pn, dn);

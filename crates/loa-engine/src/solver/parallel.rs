@@ -106,12 +106,11 @@ impl Solver<'_> {
         (mixed >> 32) as usize % children
     }
 
-    /// The first position on this thread's line that the table holds solved: another
-    /// thread solved it (this one would have returned), so the work below it is moot.
+    /// The first position on this thread's line that the table holds solved (by another
+    /// thread, as a rule: this one returns from a position it solves), so that the work
+    /// below it is moot.
     pub(super) fn solved_elsewhere(&self) -> Option<usize> {
-        self.searching
-            .iter()
-            .position(|&key| self.table.get(key).is_some_and(|e| e.pn == 0 || e.dn == 0))
+        (self.searching.iter()).position(|&key| self.table.get(key).is_some_and(|e| e.is_solved()))
     }
 
     /// Marks this thread in `key`'s position (with helpers only).
@@ -154,5 +153,33 @@ mod tests {
         assert_eq!(solver.solved_elsewhere(), Some(3));
         put(13, 0, INF);
         assert_eq!(solver.solved_elsewhere(), Some(2));
+    }
+
+    #[test]
+    fn a_search_goes_back_to_a_root_another_thread_solved_and_takes_its_result() {
+        let stop = AtomicBool::new(false);
+        // A node limit ends the search should it not go back.
+        let limits = SolveLimits {
+            time: None,
+            nodes: Some(50_000),
+        };
+        let mut solver = Solver::new(4, RuleSet::Draw, limits, &stop).unwrap();
+        solver.busy = Some((0..BUSY_SLOTS).map(|_| AtomicU32::new(0)).collect());
+        let root = loa_core::Position::startpos();
+        solver.root_key = root.key();
+        // Another thread's disproof of the root, found as this search's node 1,024 starts.
+        solver.table.put(Entry {
+            key: root.key(),
+            pn: INF,
+            dn: 0,
+            work: 9,
+        });
+        solver.nodes = 1_023;
+        assert_eq!(solver.mid(&root, INF, INF), (INF, 0, false));
+        assert_eq!(solver.nodes, 1_024);
+        assert_eq!(solver.unwind_to, None);
+        assert!(!solver.stopped);
+        assert_eq!(solver.root_numbers, (INF, 0));
+        assert!(solver.searching.is_empty());
     }
 }

@@ -1,7 +1,8 @@
 //! The solver's transposition table: proof and disproof numbers by position key, in
 //! buckets of four entries that fill one cache line each (a probe costs one memory
 //! access); a new entry takes an empty way of its bucket, or else the one that took the
-//! least work.
+//! least work. A result is not replaced by numbers of the same position, nor a disproof
+//! by a proof (see [`Entry::outranks`]).
 //!
 //! The table is shared by the solver's threads without locks. An entry is two words:
 //! the proof and disproof numbers, and the key's high 48 bits with the work below the
@@ -29,15 +30,25 @@ pub struct Entry {
     pub work: u32,
 }
 
+impl Entry {
+    /// Whether the entry is a proof or a disproof.
+    pub fn is_solved(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+
+    /// Whether this entry stays against `newer` numbers of the same position: a
+    /// disproof holds on every line (one resting on a repetition is never kept), so a
+    /// proof that contradicts it rests on another line's; and numbers worked out before
+    /// a result (by another thread, or from children's numbers read before) add nothing.
+    fn outranks(&self, newer: &Entry) -> bool {
+        (self.dn == 0 && newer.dn != 0) || (self.is_solved() && !newer.is_solved())
+    }
+}
+
 /// The numbers word: the proof number in the high half, the disproof number in the
 /// low; 0 is an empty entry (no position has both numbers 0).
 fn numbers(entry: &Entry) -> u64 {
     (u64::from(entry.pn) << 32) | u64::from(entry.dn)
-}
-
-/// Whether the entry is a proof or a disproof.
-fn solved(entry: &Entry) -> bool {
-    entry.pn == 0 || entry.dn == 0
 }
 
 /// The work in 16 bits, in order: exact below 2^11, then 5 bits of exponent and the
@@ -156,9 +167,7 @@ impl Table {
         for way in 0..WAYS {
             let held = read(bucket, way, low);
             if let Some(held) = held.filter(|e| e.key == entry.key) {
-                // A result stays: another thread may bring back numbers it worked out
-                // before the position was solved.
-                if solved(&held) && !solved(&entry) {
+                if held.outranks(&entry) {
                     return;
                 }
                 victim.0 = way;
@@ -379,12 +388,16 @@ mod tests {
         table.put(entry(7, 0, INF, 40));
         table.put(entry(7, 5, 9, 900));
         assert_eq!(table.get(7), Some(entry(7, 0, INF, 40)));
-        // A disproof alike; a result may still replace a result, numbers numbers.
+        // A disproof alike, and against a proof too (which rests on another line's).
         table.put(entry(8, INF, 0, 3));
         table.put(entry(8, 2, 2, 3));
         assert_eq!(table.get(8), Some(entry(8, INF, 0, 3)));
         table.put(entry(8, 0, INF, 4));
-        assert_eq!(table.get(8), Some(entry(8, 0, INF, 4)));
+        assert_eq!(table.get(8), Some(entry(8, INF, 0, 3)));
+        // A disproof replaces a proof (one that did not hold on a line is proved again);
+        // numbers replace numbers.
+        table.put(entry(7, INF, 0, 50));
+        assert_eq!(table.get(7), Some(entry(7, INF, 0, 50)));
         table.put(entry(9, 3, 4, 1));
         table.put(entry(9, 6, 2, 2));
         assert_eq!(table.get(9), Some(entry(9, 6, 2, 2)));
