@@ -408,7 +408,7 @@ impl<'a> Solver<'a> {
 
     /// Whether to stop here: out of time or nodes, or going back to a position another
     /// thread solved.
-    fn out_of_budget(&self) -> bool {
+    fn must_return(&self) -> bool {
         self.stopped || self.unwind_to.is_some()
     }
 
@@ -549,7 +549,7 @@ impl<'a> Solver<'a> {
             if key == self.root_key {
                 self.root_numbers = (pn, dn);
             }
-            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.must_return() {
                 break;
             }
             let first = self.first_child(key, children.len());

@@ -195,7 +195,7 @@ impl Table {
                     free = Some(way);
                     break;
                 }
-                Some(e) if free.is_none() && e.work == 0 && e.pn != 0 && e.dn != 0 => {
+                Some(e) if free.is_none() && e.work == 0 && !e.is_solved() => {
                     free = Some(way);
                 }
                 Some(_) => {}
