@@ -118,8 +118,7 @@ impl Solution {
 /// Where the root's numbers are reported.
 type ProgressReport<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 
-/// How much a node's threshold may exceed its second-best child (1 + epsilon); helper
-/// `n` takes `n + 1` times as much.
+/// How much a node's threshold may exceed its second-best child (1 + epsilon).
 const EPSILON: f64 = 0.25;
 
 pub struct Solver<'a> {
@@ -128,7 +127,8 @@ pub struct Solver<'a> {
     /// Threads in all, this one included.
     threads: usize,
     /// A helper's number from 1 (0: the main thread): it breaks ties between children
-    /// in an order of its own and takes a wider epsilon, so the threads spread out.
+    /// in an order of its own and steps aside from the children others are in, so the
+    /// threads spread out.
     helper: u64,
     /// The helpers' nodes so far, for the progress report.
     helper_nodes: Arc<AtomicU64>,
@@ -555,8 +555,7 @@ impl<'a> Solver<'a> {
             let first = self.first_child(key, children.len());
             let (best, second) = select(&children, or_node, first);
             let child = &children[best];
-            let epsilon = EPSILON * (self.helper + 1) as f64;
-            let limit = ((f64::from(second) * (1.0 + epsilon)).ceil() as u32).max(second + 1);
+            let limit = ((f64::from(second) * (1.0 + EPSILON)).ceil() as u32).max(second + 1);
             let (child_th_pn, child_th_dn) = if or_node {
                 (th_pn.min(limit), add(th_dn - dn.min(th_dn), child.dn))
             } else {
