@@ -495,6 +495,8 @@ impl<W: Write> Session<W> {
     }
 
     fn show(&mut self) -> Result<()> {
+        // Noted before it is shown, so that a Ctrl-C once a move is on the board saves it.
+        lock(&self.saver).note(&self.game);
         writeln!(self.out)?;
         write!(self.out, "{}", self.game.diagram())?;
         if let Some(mv) = self.game.last_move() {
