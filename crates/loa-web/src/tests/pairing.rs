@@ -510,6 +510,8 @@ async fn quick_pairing_waits_with_a_seek_then_pairs_the_next_person() {
     let tile = blitz(true, "random");
     let (status, waiting) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile.clone())).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{waiting}");
+    // Seeks are ordered by the millisecond they were made: the second one made later.
+    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     // Ann again: her own seek is not taken; she gets a second seek.
     let (status, _) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile.clone())).await;
     assert_eq!(status, StatusCode::ACCEPTED);
