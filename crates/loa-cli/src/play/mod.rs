@@ -255,7 +255,6 @@ impl<W: Write> Session<W> {
         self.introduce()?;
         self.show()?;
         loop {
-            lock(&self.saver).note(&self.game);
             if self.game.is_over() && !self.announced {
                 self.announce_end()?;
                 continue;
@@ -495,7 +494,8 @@ impl<W: Write> Session<W> {
     }
 
     fn show(&mut self) -> Result<()> {
-        // Noted before it is shown, so that a Ctrl-C once a move is on the board saves it.
+        // Every change of the game is shown: noted here, before it is, a Ctrl-C once a
+        // move is on the board saves it.
         lock(&self.saver).note(&self.game);
         writeln!(self.out)?;
         write!(self.out, "{}", self.game.diagram())?;
