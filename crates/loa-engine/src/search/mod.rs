@@ -140,6 +140,8 @@ pub struct Engine {
     threads: Vec<Box<ThreadTables>>,
     /// Whether a proof-number solver runs beside the search, on a thread of its own.
     solver: bool,
+    /// On a clock, the solver's table from one move to the next.
+    solver_memory: Option<beside::Memory>,
     /// Draws the move of a search with a spread.
     rng: ChaCha8Rng,
 }
@@ -150,6 +152,7 @@ impl Engine {
             tt: TranspositionTable::new(hash_mb),
             threads: vec![ThreadTables::new()],
             solver: false,
+            solver_memory: None,
             rng: ChaCha8Rng::seed_from_u64(clock_seed()),
         }
     }
@@ -167,6 +170,7 @@ impl Engine {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.threads.fill_with(ThreadTables::new);
+        self.solver_memory = None;
     }
 
     /// Sets the number of search threads (lazy SMP over the shared table).
@@ -215,13 +219,28 @@ impl Engine {
         }
         let start = limits.start.unwrap_or_else(Instant::now);
         let solver_stop = AtomicBool::new(false);
+        // On a clock the solver tries the side to move's win alone, and goes on from
+        // what it learnt at the side's earlier moves.
+        let side = root.side_to_move();
+        if on_clock
+            && !self
+                .solver_memory
+                .as_ref()
+                .is_some_and(|m| m.serves(side, rules))
+        {
+            self.solver_memory = beside::Memory::new(side, rules);
+        }
+        let memory = self.solver_memory.as_ref().filter(|_| on_clock);
         std::thread::scope(|scope| {
             let solver = std::thread::Builder::new()
                 .name("solver".to_string())
                 .stack_size(64 << 20)
-                .spawn_scoped(scope, || {
-                    let only = on_clock.then(|| root.side_to_move());
-                    beside::prove(root, history, rules, only, &solver_stop, &halt)
+                .spawn_scoped(scope, || match memory {
+                    Some(memory) => memory.prove(root, history, &solver_stop, &halt),
+                    None => {
+                        let only = on_clock.then_some(side);
+                        beside::prove(root, history, rules, only, &solver_stop, &halt)
+                    }
                 });
             let mut result = threads::search(
                 tt,

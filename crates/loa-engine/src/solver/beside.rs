@@ -3,13 +3,15 @@
 //! answer: a proved win is played at once and reported as a connection score, a proved
 //! loss is reported as one while the search picks the move that resists longest.
 
-use super::{SolveLimits, Solver, Verdict};
+use super::table::Table;
+use super::{Solution, SolveLimits, Solver, Verdict};
 use crate::score::MATE;
 use loa_core::{Color, GameState, Move, RuleSet, VariantPosition};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-/// The solver's table beside a search, in megabytes: made for each search (the system
-/// zeroes its pages as they are touched, so an early stop pays only for what was used).
+/// The solver's table beside a search, in megabytes (the system zeroes its pages as
+/// they are touched, so a short solve pays only for what it used).
 const TABLE_MB: usize = 64;
 
 /// A result the solver proved at the root.
@@ -52,7 +54,48 @@ pub fn prove<P: GameState + Copy + Into<VariantPosition>>(
     if let Some(side) = only {
         solver.prove_only(side);
     }
-    let solution = solver.solve_as(root, history);
+    proven(solver.solve_as(root, history), halt)
+}
+
+/// The solver's table kept from one search to the next for one side's wins. On a clock
+/// the solver tries the side to move's win alone, the same side move after move, and
+/// what it proved or learnt of the positions the game goes on to still holds there
+/// (a proof that rests on the line it was found on is proved again when written out).
+pub struct Memory {
+    table: Arc<Table>,
+    side: Color,
+    rules: RuleSet,
+}
+
+impl Memory {
+    /// An empty table for `side`'s wins under `rules`; `None` when the memory cannot be had.
+    pub fn new(side: Color, rules: RuleSet) -> Option<Memory> {
+        let table = Arc::new(Table::new(TABLE_MB).ok()?);
+        Some(Memory { table, side, rules })
+    }
+
+    /// Whether it holds what was learnt of `side`'s wins under `rules`.
+    pub fn serves(&self, side: Color, rules: RuleSet) -> bool {
+        self.side == side && self.rules == rules
+    }
+
+    /// [`prove`] of the side's win alone, going on from what earlier solves left.
+    pub fn prove<P: GameState + Copy + Into<VariantPosition>>(
+        &self,
+        root: &P,
+        history: &[u64],
+        stop: &AtomicBool,
+        halt: &AtomicBool,
+    ) -> Option<Proven> {
+        let limits = SolveLimits::default();
+        let mut solver = Solver::over(Arc::clone(&self.table), true, self.rules, limits, stop);
+        solver.prove_only(self.side);
+        proven(solver.solve_as(root, history), halt)
+    }
+}
+
+/// What a solve proved at the root, with `halt` set on a win.
+fn proven(solution: Solution, halt: &AtomicBool) -> Option<Proven> {
     let win = match solution.verdict {
         Verdict::Win => true,
         Verdict::Loss => false,

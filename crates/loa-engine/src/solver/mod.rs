@@ -124,6 +124,8 @@ const EPSILON: f64 = 0.25;
 pub struct Solver<'a> {
     /// Shared with the helper threads.
     table: Arc<Table>,
+    /// The table goes on from an earlier solve: it is not emptied.
+    table_kept: bool,
     /// Threads in all, this one included.
     threads: usize,
     /// A helper's number from 1 (0: the main thread): it breaks ties between children
@@ -198,8 +200,27 @@ impl<'a> Solver<'a> {
         limits: SolveLimits,
         stop: &'a AtomicBool,
     ) -> std::io::Result<Solver<'a>> {
-        Ok(Solver {
-            table: Arc::new(Table::new(hash_mb)?),
+        Ok(Solver::over(
+            Arc::new(Table::new(hash_mb)?),
+            false,
+            rules,
+            limits,
+            stop,
+        ))
+    }
+
+    /// A solver over `table`; a `kept` table is never emptied, as it goes on from one
+    /// solve to the next (for one attacker: see [`beside::Memory`]).
+    fn over(
+        table: Arc<Table>,
+        kept: bool,
+        rules: RuleSet,
+        limits: SolveLimits,
+        stop: &'a AtomicBool,
+    ) -> Solver<'a> {
+        Solver {
+            table,
+            table_kept: kept,
             threads: 1,
             helper: 0,
             helper_nodes: Arc::new(AtomicU64::new(0)),
@@ -227,7 +248,7 @@ impl<'a> Solver<'a> {
             spare: Vec::new(),
             searching: Vec::new(),
             unwind_to: None,
-        })
+        }
     }
 
     /// Searches on `threads` threads (at least one) over the shared table.
@@ -381,7 +402,7 @@ impl<'a> Solver<'a> {
         if self.stop.load(Ordering::Relaxed) {
             return None;
         }
-        if !keep_table {
+        if !keep_table && !self.table_kept {
             // No helper holds the table between two stages.
             match Arc::get_mut(&mut self.table) {
                 Some(table) => table.clear(),

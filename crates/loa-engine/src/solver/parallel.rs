@@ -23,6 +23,7 @@ impl Solver<'_> {
     fn helper<'s>(&self, index: usize, done: &'s AtomicBool) -> Solver<'s> {
         Solver {
             table: Arc::clone(&self.table),
+            table_kept: self.table_kept,
             threads: 1,
             helper: index as u64 + 1,
             helper_nodes: Arc::clone(&self.helper_nodes),

@@ -290,6 +290,46 @@ fn two_threads_prove_what_one_proves() {
 }
 
 #[test]
+fn a_kept_table_goes_on_from_the_last_solve_of_the_game() {
+    // As beside a search on a clock: the winner's next position, after the proof's move
+    // and a reply, is proved from what the first solve left in the table.
+    let stop = AtomicBool::new(false);
+    let table = Arc::new(Table::new(16).unwrap());
+    let prove = |pos: &Position, history: &[u64], table: Arc<Table>| {
+        let limits = SolveLimits::default();
+        let mut solver = Solver::over(table, true, RuleSet::Draw, limits, &stop);
+        solver.prove_only(pos.side_to_move());
+        solver.solve(&(*pos).into(), history)
+    };
+    let (start, _) = read_set(DEEP_TEST_SET)[0];
+    let first = prove(&start, &[], Arc::clone(&table));
+    assert_eq!(first.verdict, Verdict::Win);
+    let after = start.after(first.best.unwrap());
+    let history = [start.key(), after.key()];
+    // The reply that leaves the hardest win to prove afresh.
+    let (fresh, next) = (GameState::moves(&after).into_iter())
+        .filter(|&mv| after.after(mv).outcome_after(mv, RuleSet::Draw).is_none())
+        .map(|mv| after.after(mv))
+        .map(|next| {
+            (
+                prove(&next, &history, Arc::new(Table::new(16).unwrap())),
+                next,
+            )
+        })
+        .max_by_key(|(fresh, _)| fresh.nodes)
+        .unwrap();
+    let kept = prove(&next, &history, Arc::clone(&table));
+    assert_eq!((kept.verdict, fresh.verdict), (Verdict::Win, Verdict::Win));
+    kept.proof.unwrap().verify().unwrap();
+    assert!(
+        fresh.nodes > 100 && kept.nodes * 10 < fresh.nodes,
+        "{} nodes with the kept table, {} without",
+        kept.nodes,
+        fresh.nodes
+    );
+}
+
+#[test]
 fn wins_in_5_and_6_moves_are_proved() {
     let set = read_set(DEEP_TEST_SET);
     assert!(set.len() >= 20, "{} positions", set.len());
