@@ -141,14 +141,16 @@ pub async fn refuse_cross_site(
     }
 }
 
+/// Whether the request sends the session cookie. Read from the header's bytes: a
+/// header that is not all visible ASCII (another cookie of the host may hold any byte)
+/// still carries the session to the cookie reader, so it must not escape the check.
 fn carries_session(request: &Request) -> bool {
     request
         .headers()
         .get_all(header::COOKIE)
         .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .any(|c| c.trim_start().starts_with(SESSION_COOKIE))
+        .flat_map(|v| v.as_bytes().split(|&b| b == b';'))
+        .any(|c| c.trim_ascii_start().starts_with(SESSION_COOKIE.as_bytes()))
 }
 
 /// Whether a page's `Origin` is this site's.

@@ -9,10 +9,12 @@ use crate::page;
 use crate::store::Store;
 use crate::ws;
 use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderName, HeaderValue};
 use axum::routing::{delete, get, post};
 use axum::Router;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
@@ -210,7 +212,22 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
             auth::refuse_cross_site,
         ))
         .layer(sessions)
+        // Keeps browsers from misusing the site: no page of it in another site's frame
+        // (a click there would be a click here), no type guessed other than the one
+        // sent, no address (which may hold a mail link's secret) told to another site.
+        .layer(always(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(always(
+            header::CONTENT_SECURITY_POLICY,
+            "frame-ancestors 'none'",
+        ))
+        .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(always(header::REFERRER_POLICY, "same-origin"))
         .with_state(hub)
+}
+
+/// A header on every answer that has not set it.
+fn always(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
 }
 
 /// A body whose declared length is over the limit is refused before any of it is read:
@@ -222,7 +239,7 @@ async fn refuse_declared_oversize(
 ) -> axum::response::Response {
     let declared = request
         .headers()
-        .get(axum::http::header::CONTENT_LENGTH)
+        .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
     match declared {

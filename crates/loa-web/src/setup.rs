@@ -58,7 +58,7 @@ impl NewGame {
                     return Err("a record brings its own variant, start and moves".into());
                 }
                 let record = first_record(text)?;
-                let names = [record.black.clone(), record.white.clone()];
+                let names = [record_name(&record.black), record_name(&record.white)];
                 // The rules asked for win over the record's.
                 let rules = match spec.rules {
                     Some(_) => spec.rules()?,
@@ -88,6 +88,23 @@ impl NewGame {
             rated: self.rated,
         })
     }
+}
+
+/// The most characters of a player's name taken from a record.
+const MAX_RECORD_NAME: usize = 40;
+
+/// A player's name from a record as the site shows and mails it: on one line (control
+/// characters and runs of spaces made one space), at most [`MAX_RECORD_NAME`]
+/// characters; none if nothing is left.
+fn record_name(name: &Option<String>) -> Option<String> {
+    let words: Vec<&str> = name
+        .as_deref()?
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let name: String = words.join(" ").chars().take(MAX_RECORD_NAME).collect();
+    let name = name.trim_end();
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// The engine side and level of a game that may be rated: a person against an engine
@@ -137,6 +154,30 @@ mod tests {
         serde_json::from_str::<NewGame>(json)
             .map_err(|e| e.to_string())?
             .check()
+    }
+
+    #[test]
+    fn a_records_player_names_are_shown_on_one_line_and_cut_short() {
+        let name = |text: &str| record_name(&Some(text.to_string()));
+        assert_eq!(
+            name("  Mark\tH. M.\r\n Winands "),
+            Some("Mark H. M. Winands".into())
+        );
+        assert_eq!(name("Bob\u{7}\u{1b}[31m"), Some("Bob [31m".into()));
+        assert_eq!(name(" \n\t "), None);
+        assert_eq!(record_name(&None), None);
+        let long = name(&"é".repeat(100)).unwrap();
+        assert_eq!(long.chars().count(), MAX_RECORD_NAME);
+        // Cut at a space: no space left at the end.
+        let cut = name(&format!("{} b", "a".repeat(MAX_RECORD_NAME - 1))).unwrap();
+        assert_eq!(cut, "a".repeat(MAX_RECORD_NAME - 1));
+        let setup = new_game(
+            r#"{"record":"(;GM[9]PB[Ann\nSubject: win]PW[Bob];B[b1-b3])","black":"human","white":"human"}"#,
+        );
+        assert_eq!(
+            setup.unwrap().names,
+            [Some("Ann Subject: win".into()), Some("Bob".into())]
+        );
     }
 
     #[test]

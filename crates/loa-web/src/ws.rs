@@ -39,6 +39,7 @@ pub async fn game_socket(
     }
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
             let mut updates = hub.watch(&open, account).await;
             let first = {
@@ -134,6 +135,7 @@ pub async fn lobby_socket(
 ) -> ApiResult<Response> {
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |mut socket| async move {
             let mut changes = hub.lobby.subscribe();
             loop {
@@ -169,6 +171,7 @@ pub async fn tournament_socket(
     let _ = crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await?;
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |mut socket| async move {
             let mut changes = hub.director.changes.subscribe();
             loop {
@@ -205,6 +208,7 @@ pub async fn analysis_socket(
 ) -> ApiResult<Response> {
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| analysis_session(hub, socket)))
 }
 

@@ -136,11 +136,13 @@ pub async fn sign_in_with_password(
     let key = accounts::key_of(&request.name);
     let guarded = accounts::guard_key(&key);
     let now = now_ms();
-    let recent = hub
-        .store
-        .sign_in_failures(&guarded, now - accounts::GUARD_WINDOW_MS)
-        .await?;
-    if recent >= accounts::MAX_FAILURES {
+    let since = now - accounts::GUARD_WINDOW_MS;
+    // Every try counts as failed until its password is found right, and the count is
+    // read after this one is in it: sign-ins sent all at once cannot all read a count
+    // under the limit before any of them is counted.
+    hub.store.note_sign_in_failure(&guarded, now, since).await?;
+    let recent = hub.store.sign_in_failures(&guarded, since).await?;
+    if recent > accounts::MAX_FAILURES {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too many failed sign-ins for this name: wait a minute",
@@ -164,12 +166,7 @@ pub async fn sign_in_with_password(
             sign_in(&session, &account).await?;
             Ok(Json(Me::of(account)))
         }
-        None => {
-            hub.store
-                .note_sign_in_failure(&guarded, now, now - accounts::GUARD_WINDOW_MS)
-                .await?;
-            Err(wrong_name_or_password())
-        }
+        None => Err(wrong_name_or_password()),
     }
 }
 

@@ -152,6 +152,58 @@ async fn ten_failed_sign_ins_in_a_minute_lock_the_name() {
 }
 
 #[tokio::test]
+async fn sign_ins_sent_all_at_once_are_held_to_the_limit_too() {
+    let app = std::sync::Arc::new(App::new().await);
+    sign_up(&app, "Ann").await;
+    let tries: Vec<_> = (0..30)
+        .map(|_| {
+            let app = std::sync::Arc::clone(&app);
+            tokio::spawn(async move {
+                let body = json!({"name": "Ann", "password": "guess guess"});
+                app.call("POST", "/api/session", Some(body)).await.0
+            })
+        })
+        .collect();
+    let mut checked = 0;
+    for try_ in tries {
+        match try_.await.unwrap() {
+            StatusCode::UNAUTHORIZED => checked += 1,
+            status => assert_eq!(status, StatusCode::TOO_MANY_REQUESTS),
+        }
+    }
+    // No more passwords tried than ten tries one after the other would have.
+    assert!(checked <= 10, "{checked} passwords tried");
+    let body = json!({"name": "Ann", "password": "a long password"});
+    let status = app.call("POST", "/api/session", Some(body)).await.0;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn no_answer_may_be_framed_by_another_site_or_read_as_another_type() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let app = App::new().await;
+    for path in ["/", "/api/meta", "/no/such/page"] {
+        let request = Request::get(path).header("host", HOST).body(Body::empty());
+        let response = (app.router.clone().oneshot(request.unwrap()).await).unwrap();
+        let headers = response.headers();
+        for (name, value) in [
+            ("x-frame-options", "DENY"),
+            ("content-security-policy", "frame-ancestors 'none'"),
+            ("x-content-type-options", "nosniff"),
+            ("referrer-policy", "same-origin"),
+        ] {
+            assert_eq!(
+                headers.get(name).map(|v| v.as_bytes()),
+                Some(value.as_bytes()),
+                "{path} {name}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn a_cross_site_request_with_the_session_is_refused() {
     let app = App::new().await;
     let ann = sign_up(&app, "Ann").await;
@@ -171,6 +223,16 @@ async fn a_cross_site_request_with_the_session_is_refused() {
     ];
     let (status, _, _) = app
         .send("POST", "/api/tokens", Some(body.clone()), &fetch)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Another cookie of the host with bytes beyond ASCII does not hide the session.
+    let cookies = format!("theme=caf\u{e9}; {}", ann.cookie);
+    let mixed = [
+        ("cookie", cookies.as_str()),
+        ("origin", "http://evil.example"),
+    ];
+    let (status, _, _) = app
+        .send("POST", "/api/tokens", Some(body.clone()), &mixed)
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // Reading is not acting; and the site's own page acts.
