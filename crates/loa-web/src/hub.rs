@@ -426,7 +426,7 @@ impl Hub {
                 return Err(HubError::Contended);
             }
             let now = now_ms();
-            let next = LiveGame::create(live.rematch_setup(caller)?, now);
+            let next = LiveGame::create_rematch(live.rematch_setup(caller)?, &slots, now);
             let mut copy = live.clone();
             copy.rematch = Some(next.id.clone());
             let rematch = self.create(next).await?;
@@ -449,7 +449,7 @@ impl Hub {
             drop(next);
             break (rematch, true);
         };
-        let tokens = {
+        let tokens: BTreeMap<String, String> = {
             let next = rematch.game.lock().await;
             let all = next.tokens();
             slots
@@ -457,6 +457,23 @@ impl Hub {
                 .filter_map(|slot| all.get(&slot).map(|t| (slot, t.clone())))
                 .collect()
         };
+        if !made {
+            // The other person asks too: their seats of the rematch are taken now.
+            for token in tokens.values() {
+                let caller = Caller {
+                    token: Some(token.clone()),
+                    account: caller.account,
+                };
+                self.change_if(&rematch, |next, now| {
+                    let seat = next.seats.iter().find(|s| s.token == *token);
+                    match seat {
+                        Some(seat) if !seat.joined => next.join(&caller, now).ok(),
+                        _ => None,
+                    }
+                })
+                .await?;
+            }
+        }
         Ok((rematch, made, tokens))
     }
 

@@ -120,6 +120,23 @@ impl Changed {
 impl LiveGame {
     /// A new game from a checked setup, started at `now` unless people must join first.
     pub fn create(setup: GameSetup, now: i64) -> LiveGame {
+        // Every person's seat has a token of its own; an online seat is taken when its
+        // person opens the link (or at once, for an account named in the setup), the
+        // others are the creator's from the start.
+        let (online, accounts) = (setup.online, setup.accounts);
+        LiveGame::create_with(setup, now, |_, side| {
+            !online || accounts[side.index()].is_some()
+        })
+    }
+
+    /// A rematch: the seats of the person who asked for it (`asked`) are taken, another
+    /// person's only when they ask too. Nobody is put in a game they did not ask for,
+    /// rated or on a running correspondence clock.
+    pub fn create_rematch(setup: GameSetup, asked: &[String], now: i64) -> LiveGame {
+        LiveGame::create_with(setup, now, |slot, _| asked.iter().any(|s| s == slot))
+    }
+
+    fn create_with(setup: GameSetup, now: i64, taken: impl Fn(&str, Color) -> bool) -> LiveGame {
         let game = setup.game;
         let log = game
             .moves()
@@ -129,16 +146,14 @@ impl LiveGame {
                 clock_ms: None,
             })
             .collect();
-        // Every person's seat has a token of its own; an online seat is taken when its
-        // person opens the link, the others are the creator's from the start.
         let seats = setup
             .lineup
             .human_slots()
             .into_iter()
             .map(|(slot, side)| SeatRow {
+                joined: taken(&slot, side),
                 slot,
                 token: random_name(),
-                joined: !setup.online || setup.accounts[side.index()].is_some(),
                 account: setup.accounts[side.index()],
             })
             .collect();

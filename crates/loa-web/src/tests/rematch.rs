@@ -104,3 +104,67 @@ async fn against_the_engine_the_person_takes_the_other_colour() {
         ["white"]
     );
 }
+
+#[tokio::test]
+async fn a_rematch_between_accounts_waits_for_the_other_to_ask_too() {
+    use super::accounts::{as_person, sign_up};
+    let app = App::new().await;
+    let (ann, bob) = (sign_up(&app, "Ann").await, sign_up(&app, "Bob").await);
+    let created = app
+        .create(json!({
+            "black": "human", "white": "human", "online": true,
+            "clock": {"kind": "correspondence", "days": 3}
+        }))
+        .await;
+    let id = id_of(&created).to_string();
+    let game = |action: &str| format!("/api/games/{id}/{action}");
+    let (ann_token, bob_token) = (
+        created["tokens"]["black"].clone(),
+        created["tokens"]["white"].clone(),
+    );
+    for (person, token) in [(&ann, &ann_token), (&bob, &bob_token)] {
+        let (status, _) = as_person(
+            &app,
+            person,
+            "POST",
+            &game("join"),
+            Some(json!({"token": token})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (status, _) = as_person(
+        &app,
+        &bob,
+        "POST",
+        &game("resign"),
+        Some(json!({"token": bob_token})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // Ann asks: Bob is not put in a game on a running clock he did not ask for.
+    let (status, asked) = as_person(
+        &app,
+        &ann,
+        "POST",
+        &game("rematch"),
+        Some(json!({"token": ann_token})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{asked}");
+    let next = id_of(&asked).to_string();
+    assert_eq!(asked["game"]["started"], false, "{asked}");
+    assert_eq!(asked["game"]["waiting_for"], json!(["black"]));
+    // Bob asks too: the same game, begun.
+    let (status, joined) = as_person(
+        &app,
+        &bob,
+        "POST",
+        &game("rematch"),
+        Some(json!({"token": bob_token})),
+    )
+    .await;
+    assert_eq!((status, id_of(&joined)), (StatusCode::OK, next.as_str()));
+    assert_eq!(joined["game"]["started"], true, "{joined}");
+    assert_eq!(joined["game"]["waiting_for"], json!([]));
+}
