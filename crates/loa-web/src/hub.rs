@@ -426,7 +426,14 @@ impl Hub {
                 return Err(HubError::Contended);
             }
             let now = now_ms();
-            let next = LiveGame::create_rematch(live.rematch_setup(caller)?, &slots, now);
+            let setup = live.rematch_setup(caller)?;
+            let mut bots = [false; 2];
+            for side in Color::ALL {
+                if let Some(id) = setup.accounts[side.index()] {
+                    bots[side.index()] = self.store.account(id).await?.is_some_and(|a| a.bot);
+                }
+            }
+            let next = LiveGame::create_rematch(setup, &slots, bots, now);
             let mut copy = live.clone();
             copy.rematch = Some(next.id.clone());
             let rematch = self.create(next).await?;

@@ -129,11 +129,19 @@ impl LiveGame {
         })
     }
 
-    /// A rematch: the seats of the person who asked for it (`asked`) are taken, another
-    /// person's only when they ask too. Nobody is put in a game they did not ask for,
-    /// rated or on a running correspondence clock.
-    pub fn create_rematch(setup: GameSetup, asked: &[String], now: i64) -> LiveGame {
-        LiveGame::create_with(setup, now, |slot, _| asked.iter().any(|s| s == slot))
+    /// A rematch: the seats of the person who asked for it (`asked`) are taken, and a
+    /// bot's (a bot plays what it is given); another person's only when they ask too:
+    /// nobody is put in a game they did not ask for, rated or on a running
+    /// correspondence clock.
+    pub fn create_rematch(
+        setup: GameSetup,
+        asked: &[String],
+        bots: [bool; 2],
+        now: i64,
+    ) -> LiveGame {
+        LiveGame::create_with(setup, now, |slot, side| {
+            bots[side.index()] || asked.iter().any(|s| s == slot)
+        })
     }
 
     fn create_with(setup: GameSetup, now: i64, taken: impl Fn(&str, Color) -> bool) -> LiveGame {

@@ -1,8 +1,9 @@
 //! A rematch: the same game from its start with the sides swapped, one for both players.
 
+use super::accounts::{as_person, sign_up, Person};
 use super::{id_of, App};
 use axum::http::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn a_rematch_swaps_the_sides_and_is_one_game_for_both_players() {
@@ -105,11 +106,10 @@ async fn against_the_engine_the_person_takes_the_other_colour() {
     );
 }
 
-#[tokio::test]
-async fn a_rematch_between_accounts_waits_for_the_other_to_ask_too() {
-    use super::accounts::{as_person, sign_up};
-    let app = App::new().await;
-    let (ann, bob) = (sign_up(&app, "Ann").await, sign_up(&app, "Bob").await);
+/// Ann (Black) and `other` (White) play an online correspondence game that White
+/// resigns; Ann asks for a rematch. The rematch as Ann sees it, its path, and White's
+/// token of the finished game.
+async fn rematch_asked_by_ann(app: &App, ann: &Person, other: &Person) -> (Value, String, Value) {
     let created = app
         .create(json!({
             "black": "human", "white": "human", "online": true,
@@ -118,53 +118,47 @@ async fn a_rematch_between_accounts_waits_for_the_other_to_ask_too() {
         .await;
     let id = id_of(&created).to_string();
     let game = |action: &str| format!("/api/games/{id}/{action}");
-    let (ann_token, bob_token) = (
+    let tokens = [
         created["tokens"]["black"].clone(),
         created["tokens"]["white"].clone(),
-    );
-    for (person, token) in [(&ann, &ann_token), (&bob, &bob_token)] {
-        let (status, _) = as_person(
-            &app,
-            person,
-            "POST",
-            &game("join"),
-            Some(json!({"token": token})),
-        )
-        .await;
+    ];
+    for (person, token) in [(ann, &tokens[0]), (other, &tokens[1])] {
+        let body = Some(json!({"token": token}));
+        let (status, _) = as_person(app, person, "POST", &game("join"), body).await;
         assert_eq!(status, StatusCode::OK);
     }
-    let (status, _) = as_person(
-        &app,
-        &bob,
-        "POST",
-        &game("resign"),
-        Some(json!({"token": bob_token})),
-    )
-    .await;
+    let body = Some(json!({"token": tokens[1]}));
+    let (status, _) = as_person(app, other, "POST", &game("resign"), body).await;
     assert_eq!(status, StatusCode::OK);
-    // Ann asks: Bob is not put in a game on a running clock he did not ask for.
-    let (status, asked) = as_person(
-        &app,
-        &ann,
-        "POST",
-        &game("rematch"),
-        Some(json!({"token": ann_token})),
-    )
-    .await;
+    let body = Some(json!({"token": tokens[0]}));
+    let (status, asked) = as_person(app, ann, "POST", &game("rematch"), body).await;
     assert_eq!(status, StatusCode::CREATED, "{asked}");
-    let next = id_of(&asked).to_string();
+    (asked, game("rematch"), tokens[1].clone())
+}
+
+#[tokio::test]
+async fn a_rematch_between_accounts_waits_for_the_other_to_ask_too() {
+    let app = App::new().await;
+    let (ann, bob) = (sign_up(&app, "Ann").await, sign_up(&app, "Bob").await);
+    // Bob is not put in a game on a running clock he did not ask for.
+    let (asked, rematch, bob_token) = rematch_asked_by_ann(&app, &ann, &bob).await;
     assert_eq!(asked["game"]["started"], false, "{asked}");
     assert_eq!(asked["game"]["waiting_for"], json!(["black"]));
     // Bob asks too: the same game, begun.
-    let (status, joined) = as_person(
-        &app,
-        &bob,
-        "POST",
-        &game("rematch"),
-        Some(json!({"token": bob_token})),
-    )
-    .await;
-    assert_eq!((status, id_of(&joined)), (StatusCode::OK, next.as_str()));
+    let body = Some(json!({"token": bob_token}));
+    let (status, joined) = as_person(&app, &bob, "POST", &rematch, body).await;
+    assert_eq!((status, id_of(&joined)), (StatusCode::OK, id_of(&asked)));
     assert_eq!(joined["game"]["started"], true, "{joined}");
     assert_eq!(joined["game"]["waiting_for"], json!([]));
+}
+
+#[tokio::test]
+async fn a_rematch_with_a_bot_begins_at_once() {
+    let app = App::new().await;
+    let (ann, robo) = (sign_up(&app, "Ann").await, sign_up(&app, "Robo").await);
+    let (status, _) = as_person(&app, &robo, "POST", "/api/me/bot", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (asked, _, _) = rematch_asked_by_ann(&app, &ann, &robo).await;
+    assert_eq!(asked["game"]["started"], true, "{asked}");
+    assert_eq!(asked["game"]["waiting_for"], json!([]));
 }
