@@ -134,20 +134,7 @@ pub async fn sign_in_with_password(
     Body(request): Body<SignIn>,
 ) -> ApiResult<Json<Me>> {
     let key = accounts::key_of(&request.name);
-    let guarded = accounts::guard_key(&key);
-    let now = now_ms();
-    let since = now - accounts::GUARD_WINDOW_MS;
-    // Every try counts as failed until its password is found right, and the count is
-    // read after this one is in it: sign-ins sent all at once cannot all read a count
-    // under the limit before any of them is counted.
-    hub.store.note_sign_in_failure(&guarded, now, since).await?;
-    let recent = hub.store.sign_in_failures(&guarded, since).await?;
-    if recent > accounts::MAX_FAILURES {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many failed sign-ins for this name: wait a minute",
-        ));
-    }
+    let guarded = password_try(&hub, &key).await?;
     // Oversized input is refused the same way, before any hashing.
     let found = if key.len() > 64 || request.password.len() > 4 * accounts::MAX_PASSWORD {
         None
@@ -168,6 +155,24 @@ pub async fn sign_in_with_password(
         }
         None => Err(wrong_name_or_password()),
     }
+}
+
+/// Counts a try of a password for the name `key` (a sign-in, or a password asked again),
+/// or refuses it past the limit; the key to clear when the password is right. Every try
+/// counts as failed until its password is found right, and the count is read after this
+/// one is in it: tries sent all at once cannot all read a count under the limit.
+async fn password_try(hub: &Hub, key: &str) -> ApiResult<String> {
+    let guarded = accounts::guard_key(key);
+    let now = now_ms();
+    let since = now - accounts::GUARD_WINDOW_MS;
+    hub.store.note_sign_in_failure(&guarded, now, since).await?;
+    if hub.store.sign_in_failures(&guarded, since).await? > accounts::MAX_FAILURES {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many failed sign-ins for this name: wait a minute",
+        ));
+    }
+    Ok(guarded)
 }
 
 pub async fn sign_out(session: Session) -> ApiResult<StatusCode> {
@@ -197,9 +202,12 @@ pub(super) async fn confirm_password(
     account: &AccountRow,
     password: String,
 ) -> ApiResult<()> {
+    // The same limit as signing in: a session in other hands cannot guess the password.
+    let guarded = password_try(hub, &accounts::key_of(&account.name)).await?;
     let hash = hub.store.password_hash(account.id).await?;
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     if verified {
+        hub.store.clear_sign_in_failures(&guarded).await?;
         Ok(())
     } else {
         Err(ApiError::forbidden("the password is wrong"))

@@ -152,6 +152,25 @@ async fn ten_failed_sign_ins_in_a_minute_lock_the_name() {
 }
 
 #[tokio::test]
+async fn a_password_asked_again_is_held_to_the_sign_in_limit() {
+    // A session in other hands cannot guess the password it is asked for.
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let change = |current: &str| json!({"current": current, "new": "another long password"});
+    for _ in 0..10 {
+        let wrong = Some(change("guess guess"));
+        let (status, _) = as_person(&app, &ann, "POST", "/api/me/password", wrong).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+    }
+    let right = Some(change("a long password"));
+    let (status, _) = as_person(&app, &ann, "POST", "/api/me/password", right).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let body = json!({"name": "Ann", "password": "a long password"});
+    let status = app.call("POST", "/api/session", Some(body)).await.0;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
 async fn sign_ins_sent_all_at_once_are_held_to_the_limit_too() {
     let app = std::sync::Arc::new(App::new().await);
     sign_up(&app, "Ann").await;
