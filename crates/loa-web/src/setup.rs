@@ -58,7 +58,10 @@ impl NewGame {
                     return Err("a record brings its own variant, start and moves".into());
                 }
                 let record = first_record(text)?;
-                let names = [record_name(&record.black), record_name(&record.white)];
+                let names = [
+                    record_name(record.black.as_deref()),
+                    record_name(record.white.as_deref()),
+                ];
                 // The rules asked for win over the record's.
                 let rules = match spec.rules {
                     Some(_) => spec.rules()?,
@@ -96,9 +99,8 @@ const MAX_RECORD_NAME: usize = 40;
 /// A player's name from a record as the site shows and mails it: on one line (control
 /// characters and runs of spaces made one space), at most [`MAX_RECORD_NAME`]
 /// characters; none if nothing is left.
-fn record_name(name: &Option<String>) -> Option<String> {
-    let words: Vec<&str> = name
-        .as_deref()?
+fn record_name(name: Option<&str>) -> Option<String> {
+    let words: Vec<&str> = name?
         .split(|c: char| c.is_whitespace() || c.is_control())
         .filter(|w| !w.is_empty())
         .collect();
@@ -158,14 +160,14 @@ mod tests {
 
     #[test]
     fn a_records_player_names_are_shown_on_one_line_and_cut_short() {
-        let name = |text: &str| record_name(&Some(text.to_string()));
+        let name = |text: &str| record_name(Some(text));
         assert_eq!(
             name("  Mark\tH. M.\r\n Winands "),
             Some("Mark H. M. Winands".into())
         );
         assert_eq!(name("Bob\u{7}\u{1b}[31m"), Some("Bob [31m".into()));
         assert_eq!(name(" \n\t "), None);
-        assert_eq!(record_name(&None), None);
+        assert_eq!(record_name(None), None);
         let long = name(&"é".repeat(100)).unwrap();
         assert_eq!(long.chars().count(), MAX_RECORD_NAME);
         // Cut at a space: no space left at the end.

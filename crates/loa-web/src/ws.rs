@@ -26,6 +26,13 @@ pub const MAX_ANALYSIS: Duration = Duration::from_secs(60);
 /// The largest message the page may send.
 const MAX_MESSAGE: usize = 64 * 1024;
 
+/// A socket whose messages, and each frame of them, are at most [`MAX_MESSAGE`].
+fn limited(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
+    upgrade
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+}
+
 pub async fn game_socket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
@@ -37,47 +44,44 @@ pub async fn game_socket(
     if let Some(account) = account {
         crate::mail::game_seen(&hub, &id, account);
     }
-    Ok(upgrade
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| async move {
-            let mut updates = hub.watch(&open, account).await;
-            let first = {
-                let live = open.game.lock().await;
-                serde_json::to_string(&live.view(crate::clock::now_ms())).expect("serializable")
-            };
-            let mut socket = socket;
-            if socket.send(Message::Text(first.into())).await.is_ok() {
-                loop {
-                    tokio::select! {
-                        update = updates.recv() => match update {
-                            Ok(json) => {
-                                if socket.send(Message::Text(json.to_string().into())).await.is_err() {
-                                    break;
-                                }
+    Ok(limited(upgrade).on_upgrade(move |socket| async move {
+        let mut updates = hub.watch(&open, account).await;
+        let first = {
+            let live = open.game.lock().await;
+            serde_json::to_string(&live.view(crate::clock::now_ms())).expect("serializable")
+        };
+        let mut socket = socket;
+        if socket.send(Message::Text(first.into())).await.is_ok() {
+            loop {
+                tokio::select! {
+                    update = updates.recv() => match update {
+                        Ok(json) => {
+                            if socket.send(Message::Text(json.to_string().into())).await.is_err() {
+                                break;
                             }
-                            // A slow page missed updates: send the game as it is now.
-                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                                let json = {
-                                    let live = open.game.lock().await;
-                                    serde_json::to_string(&live.view(crate::clock::now_ms()))
-                                        .expect("serializable")
-                                };
-                                if socket.send(Message::Text(json.into())).await.is_err() {
-                                    break;
-                                }
+                        }
+                        // A slow page missed updates: send the game as it is now.
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                            let json = {
+                                let live = open.game.lock().await;
+                                serde_json::to_string(&live.view(crate::clock::now_ms()))
+                                    .expect("serializable")
+                            };
+                            if socket.send(Message::Text(json.into())).await.is_err() {
+                                break;
                             }
-                            Err(_) => break,
-                        },
-                        incoming = socket.recv() => match incoming {
-                            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                            Some(Ok(_)) => {}
-                        },
-                    }
+                        }
+                        Err(_) => break,
+                    },
+                    incoming = socket.recv() => match incoming {
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                        Some(Ok(_)) => {}
+                    },
                 }
             }
-            hub.unwatch(&open, &id, account);
-        }))
+        }
+        hub.unwatch(&open, &id, account);
+    }))
 }
 
 /// What the page asks of the analysis socket.
@@ -133,32 +137,29 @@ pub async fn lobby_socket(
     State(hub): State<Arc<Hub>>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    Ok(upgrade
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |mut socket| async move {
-            let mut changes = hub.lobby.subscribe();
-            loop {
-                let Ok(seeks) = crate::api::open_seeks(&hub).await else {
-                    break;
-                };
-                let json = serde_json::json!({ "seeks": seeks }).to_string();
-                if socket.send(Message::Text(json.into())).await.is_err() {
-                    break;
-                }
-                tokio::select! {
-                    change = changes.recv() => match change {
-                        // Missed changes are all in the next list.
-                        Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                        Err(_) => break,
-                    },
-                    incoming = socket.recv() => match incoming {
-                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                        Some(Ok(_)) => {}
-                    },
-                }
+    Ok(limited(upgrade).on_upgrade(move |mut socket| async move {
+        let mut changes = hub.lobby.subscribe();
+        loop {
+            let Ok(seeks) = crate::api::open_seeks(&hub).await else {
+                break;
+            };
+            let json = serde_json::json!({ "seeks": seeks }).to_string();
+            if socket.send(Message::Text(json.into())).await.is_err() {
+                break;
             }
-        }))
+            tokio::select! {
+                change = changes.recv() => match change {
+                    // Missed changes are all in the next list.
+                    Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(_) => break,
+                },
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => {}
+                },
+            }
+        }
+    }))
 }
 
 /// A tournament's view, sent at once and again after each change.
@@ -169,47 +170,41 @@ pub async fn tournament_socket(
 ) -> ApiResult<Response> {
     // The socket of a tournament that does not exist is refused before the upgrade.
     let _ = crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await?;
-    Ok(upgrade
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |mut socket| async move {
-            let mut changes = hub.director.changes.subscribe();
+    Ok(limited(upgrade).on_upgrade(move |mut socket| async move {
+        let mut changes = hub.director.changes.subscribe();
+        loop {
+            let Ok(axum::Json(view)) =
+                crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await
+            else {
+                break;
+            };
+            let json = serde_json::to_string(&view).unwrap_or_default();
+            if socket.send(Message::Text(json.into())).await.is_err() {
+                break;
+            }
+            // Until this tournament changes (a missed change is in the next view).
             loop {
-                let Ok(axum::Json(view)) =
-                    crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await
-                else {
-                    break;
-                };
-                let json = serde_json::to_string(&view).unwrap_or_default();
-                if socket.send(Message::Text(json.into())).await.is_err() {
-                    break;
-                }
-                // Until this tournament changes (a missed change is in the next view).
-                loop {
-                    tokio::select! {
-                        change = changes.recv() => match change {
-                            Ok(changed) if changed != id => continue,
-                            Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
-                            Err(_) => return,
-                        },
-                        incoming = socket.recv() => match incoming {
-                            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                            Some(Ok(_)) => continue,
-                        },
-                    }
+                tokio::select! {
+                    change = changes.recv() => match change {
+                        Ok(changed) if changed != id => continue,
+                        Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
+                        Err(_) => return,
+                    },
+                    incoming = socket.recv() => match incoming {
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                        Some(Ok(_)) => continue,
+                    },
                 }
             }
-        }))
+        }
+    }))
 }
 
 pub async fn analysis_socket(
     State(hub): State<Arc<Hub>>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    Ok(upgrade
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| analysis_session(hub, socket)))
+    Ok(limited(upgrade).on_upgrade(move |socket| analysis_session(hub, socket)))
 }
 
 async fn analysis_session(hub: Arc<Hub>, mut socket: WebSocket) {
