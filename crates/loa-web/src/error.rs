@@ -127,6 +127,7 @@ mod tests {
             GameError::StalePly { sent: 3, played: 1 },
             GameError::EngineDeclines,
             GameError::NothingToTakeBack,
+            GameError::NoTakebackRated,
             GameError::RematchBeforeEnd,
         ] {
             assert_eq!(status(state), StatusCode::CONFLICT);

@@ -313,7 +313,8 @@ export class AccountPage {
       if (next.value !== again.value) throw new Error('The new passwords differ');
       await api('POST', '/api/me/password', { current: current.value, new: next.value });
       for (const field of [current, next, again]) field.value = '';
-      said.textContent = 'Password changed. Your other sessions were signed out.';
+      said.textContent = 'Password changed. Your other sessions were signed out and your API tokens revoked.';
+      await this.loadTokens();
     });
   }
 

@@ -225,6 +225,9 @@ export class GamePage extends GameScreen {
     this.drawButton.disabled = over || mine.length === 0;
     // A takeback is asked for one's own move: none yet, nothing to ask.
     this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.holds(slot));
+    // A rated game against the engine has no takebacks.
+    const ratedAgainstEngine = game.rated && ['black', 'white'].some((slot) => playerOf(game.players, slot) !== 'human');
+    this.takebackButton.classList.toggle('hidden', ratedAgainstEngine);
     this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
     this.alertsRow.classList.toggle('hidden', over || mine.length === 0);
     this.rematchButton.textContent = game.rematch ? (mine.length > 0 ? 'Play the rematch' : 'Watch the rematch') : 'Rematch';

@@ -221,7 +221,7 @@ pub struct PasswordChange {
     pub new: String,
 }
 
-/// Changes the password; every other session of the account ends.
+/// Changes the password; every other session of the account ends, and every API token.
 pub async fn change_password(
     State(hub): State<Arc<Hub>>,
     session: Session,

@@ -2,7 +2,7 @@
 //! at their time; their pairings, standings and crosstable, live over a socket, and
 //! their games and standings to download.
 
-use super::ApiQuery;
+use super::{ApiQuery, Body};
 use crate::auth::Viewer;
 use crate::clock::{now_ms, TimeControl};
 use crate::director;
@@ -242,7 +242,7 @@ fn tournament_name(text: &str) -> ApiResult<String> {
 pub async fn create_tournament(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
-    Json(request): Json<NewTournament>,
+    Body(request): Body<NewTournament>,
 ) -> ApiResult<(StatusCode, Json<TournamentView>)> {
     let creator = viewer.required()?;
     let name = tournament_name(&request.name)?;

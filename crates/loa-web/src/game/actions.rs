@@ -269,7 +269,8 @@ impl LiveGame {
     }
 
     /// Asks to take back the asking side's last move, or grants the other side's
-    /// request. Against the engine, and at one board, it is granted at once.
+    /// request. Against the engine, and at one board, it is granted at once; in a rated
+    /// game against the engine, never (a rating must not be won by taking moves back).
     pub fn takeback(
         &mut self,
         caller: &Caller,
@@ -278,6 +279,9 @@ impl LiveGame {
     ) -> GameResult<Changed> {
         self.check_not_over()?;
         let side = self.caller_side(caller, side)?;
+        if self.rated && self.side_is_engine(!side) {
+            return Err(GameError::NoTakebackRated);
+        }
         let granted_to = if !self.online || self.side_is_engine(!side) {
             Some(side)
         } else if self.takeback_offer == Some(!side) {

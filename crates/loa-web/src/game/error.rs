@@ -28,6 +28,8 @@ pub enum GameError {
     EngineDeclines,
     #[error("there is no move to take back")]
     NothingToTakeBack,
+    #[error("a rated game against the engine has no takebacks")]
+    NoTakebackRated,
     #[error("a rematch follows a finished game")]
     RematchBeforeEnd,
     #[error("a chat line has 1 to 140 characters")]

@@ -109,12 +109,20 @@ impl Store {
         )
     }
 
+    /// Sets a new password and revokes every API token of the account: a token made by
+    /// whoever held a session must not outlive the password that ends it.
     pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL")
             .bind(id)
             .bind(password_hash)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query("DELETE FROM api_tokens WHERE account_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok(())
     }
 

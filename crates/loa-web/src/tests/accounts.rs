@@ -304,9 +304,16 @@ async fn signing_out_here_and_everywhere() {
 }
 
 #[tokio::test]
-async fn a_new_password_ends_the_other_sessions() {
+async fn a_new_password_ends_the_other_sessions_and_the_tokens() {
     let app = App::new().await;
     let here = sign_up(&app, "Ann").await;
+    // A token made by whoever held a session must not outlive the password.
+    let label = Some(json!({"label": "made by someone else"}));
+    let (_, made) = as_person(&app, &here, "POST", "/api/tokens", label).await;
+    let bearer = format!("Bearer {}", made["token"].as_str().unwrap());
+    let authorization = [("authorization", bearer.as_str())];
+    let by_token = || app.send("GET", "/api/me", None, &authorization);
+    assert_eq!(by_token().await.0, StatusCode::OK);
     let body = json!({"name": "Ann", "password": "a long password"});
     let (_, _, cookie) = app.send("POST", "/api/session", Some(body), &[]).await;
     let there = Person {
@@ -326,6 +333,7 @@ async fn a_new_password_ends_the_other_sessions() {
         as_person(&app, &there, "GET", "/api/me", None).await.0,
         StatusCode::UNAUTHORIZED
     );
+    assert_eq!(by_token().await.0, StatusCode::UNAUTHORIZED);
     let old = json!({"name": "Ann", "password": "a long password"});
     assert_eq!(
         app.call("POST", "/api/session", Some(old)).await.0,

@@ -453,6 +453,23 @@ async fn a_rated_game_against_a_level_rates_the_level_as_a_bot() {
     assert_eq!(status, StatusCode::CREATED, "{created}");
     assert_eq!(created["game"]["names"], json!(["Ann", "loa-level-3"]));
     let id = created["id"].as_str().unwrap();
+    // No takebacks: a rating is not won by taking moves back.
+    let first = Some(json!({"move": "b1-b3", "ply": 0}));
+    let (status, _) = as_person(&app, &ann, "POST", &format!("/api/games/{id}/moves"), first).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, refused) = as_person(
+        &app,
+        &ann,
+        "POST",
+        &format!("/api/games/{id}/takeback"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "a rated game against the engine has no takebacks"
+    );
     let (_, ended) = as_person(&app, &ann, "POST", &format!("/api/games/{id}/resign"), None).await;
     assert_eq!(ended["rating_changes"], json!([-162, 162]));
     let bot = app.ok("GET", "/api/players/loa-level-3", None).await;

@@ -65,6 +65,19 @@ async fn a_swiss_is_made_joined_started_and_paired_round_by_round() {
         StatusCode::UNAUTHORIZED
     );
     let people = people(&app, &["ann", "bob", "cy", "dan", "eve"]).await;
+    // A body of the wrong shape is the API's JSON error, as everywhere.
+    let mut wrong = swiss(3);
+    wrong["rounds"] = json!("three");
+    let (status, answer) = as_person(
+        &app,
+        &people["ann"],
+        "POST",
+        "/api/tournaments",
+        Some(wrong),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert!(answer["error"].is_string(), "{answer}");
     let (status, made) = as_person(
         &app,
         &people["ann"],
