@@ -60,6 +60,12 @@ pub struct ServeArgs {
     /// however often it is given. Repeat for more.
     #[arg(long, value_name = "FILE")]
     archive: Vec<std::path::PathBuf>,
+    /// Seconds a client may take to send a request's head, and again its body, 1 to
+    /// 3600: a slow client cannot hold a connection longer.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          default_value_t = loa_web::DEFAULT_CLIENT_TIMEOUT.as_secs(),
+          value_parser = whole(1u64, 3600))]
+    client_timeout: u64,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -85,6 +91,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         mail_in: args.mail_in,
         puzzles: args.puzzles,
         archives: args.archive,
+        client_timeout: std::time::Duration::from_secs(args.client_timeout),
     };
     log_to_stderr();
     loa_web::run(config, |address| {

@@ -434,6 +434,43 @@ fn behind_a_proxy_the_socket_is_open_to_the_public_urls_pages() {
 }
 
 #[test]
+fn a_slow_client_cannot_hold_a_connection() {
+    let (_dir, path) = db();
+    let server = Server::start_with(&path, &["--client-timeout", "1"]);
+    let address = server.base.trim_start_matches("http://").to_string();
+    let connect = || {
+        let stream = TcpStream::connect(&address).unwrap();
+        // Far past the client timeout: a server that waits on fails the read.
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+    };
+    let answer_to = |mut stream: TcpStream, sent: &str| {
+        stream.write_all(sent.as_bytes()).unwrap();
+        let started = std::time::Instant::now();
+        let mut answer = Vec::new();
+        let read = stream.read_to_end(&mut answer);
+        assert!(read.is_ok(), "the connection is held: {read:?}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    // A head that never ends: the connection is closed.
+    let head = answer_to(connect(), "GET /api/meta HTTP/1.1\r\nHost: x\r\n");
+    assert!(!head.contains("200 OK"), "{head}");
+    // A body that never comes whole: 408, and the connection closed.
+    let body = answer_to(
+        connect(),
+        "POST /api/position HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n\
+         content-length: 100\r\n\r\n{\"position\": ",
+    );
+    assert!(body.starts_with("HTTP/1.1 408"), "{body}");
+    assert!(body.contains("did not come within 1 seconds"), "{body}");
+    // A client in time is served as ever.
+    assert_eq!(server.call("GET", "/api/meta", None).0, 200);
+}
+
+#[test]
 fn offers_takebacks_and_resignation() {
     let (_dir, path) = db();
     let server = Server::start(&path);

@@ -16,6 +16,7 @@ mod ids;
 mod levels;
 mod line;
 mod lineup;
+mod listen;
 mod mail;
 mod meta;
 mod page;
@@ -36,6 +37,7 @@ mod ws;
 #[cfg(test)]
 mod tests;
 
+pub use listen::DEFAULT_CLIENT_TIMEOUT;
 pub use mail::{mail_address, smtp_url};
 pub use server::{public_url, run, Config, Server};
 #[cfg(feature = "testing")]

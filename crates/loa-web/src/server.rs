@@ -48,6 +48,8 @@ pub struct Config {
     pub puzzles: Vec<std::path::PathBuf>,
     /// Game records (SGF or PGN) counted in the opening explorer, each file once.
     pub archives: Vec<std::path::PathBuf>,
+    /// How long a client may take to send a request's head, and its body.
+    pub client_timeout: std::time::Duration,
 }
 
 /// The address mail comes from when none is given: `loa@` the site's host name, or
@@ -237,22 +239,26 @@ async fn refuse_declared_oversize(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    let declared = request
+    if declared_oversize(&request) {
+        use axum::response::IntoResponse;
+        ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request's body is over {MAX_BODY} bytes"),
+        )
+        .into_response()
+    } else {
+        next.run(request).await
+    }
+}
+
+/// Whether the request's declared length is over the limit.
+pub(crate) fn declared_oversize(request: &axum::extract::Request) -> bool {
+    request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<u64>().ok());
-    match declared {
-        Some(length) if length > MAX_BODY as u64 => {
-            use axum::response::IntoResponse;
-            ApiError::new(
-                axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the request's body is over {MAX_BODY} bytes"),
-            )
-            .into_response()
-        }
-        _ => next.run(request).await,
-    }
+        .and_then(|value| value.parse::<u64>().ok())
+        .is_some_and(|length| length > MAX_BODY as u64)
 }
 
 /// The puzzles every site starts with.
@@ -326,6 +332,7 @@ pub struct Server {
     hub: Arc<Hub>,
     public_url: Option<String>,
     report_nodes: u64,
+    client_timeout: std::time::Duration,
     /// A SQLite file, locked while this server runs: one file serves one server.
     _sole_user: Option<std::fs::File>,
 }
@@ -389,6 +396,7 @@ impl Server {
             listener,
             hub,
             report_nodes: config.report_nodes,
+            client_timeout: config.client_timeout,
             public_url: config.public_url.clone(),
             _sole_user: sole_user,
         })
@@ -439,9 +447,7 @@ impl Server {
         crate::explorer::start_worker(&self.hub);
         self.hub.store.sessions().sweep_expired();
         let app = router(self.hub, self.public_url.as_deref());
-        axum::serve(self.listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        crate::listen::serve(self.listener, app, self.client_timeout, shutdown).await;
         Ok(())
     }
 }

@@ -1,0 +1,134 @@
+//! Taking connections: HTTP/1.1 with limits on slow clients, each request told the
+//! address it came from, and a graceful end.
+//!
+//! A client that sends a request's head, or its body, a byte at a time would otherwise
+//! hold its connection (and the server's memory for it) as long as it likes: the head
+//! must come whole within the client timeout, and so must the body.
+
+use crate::error::ApiError;
+use crate::server::MAX_BODY;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::future::Future;
+use std::pin::pin;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tower::ServiceExt;
+
+/// How long a client may take over a request's head, and over its body, by default.
+pub const DEFAULT_CLIENT_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Serves `app` on `listener` until `shutdown` completes, then lets the requests under
+/// way finish (a socket, once upgraded, is no longer waited for).
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    client_timeout: Duration,
+    shutdown: impl Future<Output = ()>,
+) {
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        client_timeout,
+        read_body_in_time,
+    ));
+    // Every connection holds a receiver: the sender learns when the last has gone.
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    let mut shutdown = pin!(shutdown);
+    loop {
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    wait_after(&err).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service =
+            app.clone()
+                .map_request(move |mut request: Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(ConnectInfo(remote));
+                    request
+                });
+        let mut closing = closed.clone();
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(client_timeout)
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+                .with_upgrades();
+            let mut connection = pin!(connection);
+            tokio::select! {
+                result = connection.as_mut() => {
+                    if let Err(err) = result {
+                        tracing::debug!("connection from {remote}: {err}");
+                    }
+                }
+                _ = closing.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+    }
+    drop(closed);
+    let _ = closing.send(true);
+    closing.closed().await;
+}
+
+/// After a failed accept: a client that gave up is nothing; anything else (out of file
+/// descriptors, most often) is said, and the loop waits a moment rather than spin.
+async fn wait_after(err: &std::io::Error) {
+    use std::io::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    ) {
+        return;
+    }
+    tracing::error!("cannot take a connection: {err}");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+}
+
+/// Reads the request's body whole, within the client timeout, before the handler runs:
+/// 408 when it takes longer, 413 past the size limit. A body declared too long is left
+/// unread for the router to refuse at once.
+async fn read_body_in_time(
+    State(client_timeout): State<Duration>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if crate::server::declared_oversize(&request) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(client_timeout, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => next.run(Request::from_parts(parts, bytes.into())).await,
+        Ok(Err(err)) => {
+            let too_large = std::error::Error::source(&err)
+                .is_some_and(|inner| inner.is::<http_body_util::LengthLimitError>());
+            if too_large {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the request's body is over {MAX_BODY} bytes"),
+                )
+            } else {
+                ApiError::bad_request(format!("the request's body could not be read: {err}"))
+            }
+            .into_response()
+        }
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request's body did not come within {} seconds",
+                client_timeout.as_secs()
+            ),
+        )
+        .into_response(),
+    }
+}
