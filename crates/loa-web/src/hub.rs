@@ -526,11 +526,16 @@ impl Hub {
     }
 
     /// Starts the engine's search when the seat to move is the engine's and nobody who
-    /// was watching has left.
+    /// was watching has left. A game of engines alone is played only while watched:
+    /// no person's move paces it, and unwatched it would hold the engine pool for nobody.
     fn start_engine(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame) {
         let mut engine = open.engine.lock().unwrap_or_else(|e| e.into_inner());
         let ply = live.game.ply();
-        let Some(strength) = live.engine_to_move() else {
+        let unwatched = open.watchers.load(Ordering::Acquire) == 0;
+        let strength = live
+            .engine_to_move()
+            .filter(|_| live.lineup.has_human() || !unwatched);
+        let Some(strength) = strength else {
             if let Some((_, cancel)) = engine.take() {
                 cancel.cancel();
             }

@@ -134,6 +134,36 @@ async fn the_engine_answers_a_move() {
 }
 
 #[tokio::test]
+async fn a_game_of_engines_alone_is_played_while_watched() {
+    // Unwatched, it would hold the engine pool for nobody.
+    let app = App::new().await;
+    let engine = json!({"engine": {"level": 1}});
+    let created = app.create(json!({"black": engine, "white": engine})).await;
+    let id = id_of(&created);
+    let ply = || async { app.ok("GET", &format!("/api/games/{id}"), None).await["ply"].clone() };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(ply().await, 0);
+    let open = app.hub.open(&id).await.unwrap();
+    let watching = app.hub.watch(&open, None).await;
+    let mut played = json!(0);
+    for _ in 0..200 {
+        played = ply().await;
+        if played.as_u64() >= Some(2) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    assert!(played.as_u64() >= Some(2), "{played}");
+    // The last watcher gone, it stops.
+    app.hub.unwatch(&open, &id, None);
+    drop(watching);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let stopped = ply().await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(ply().await, stopped);
+}
+
+#[tokio::test]
 async fn a_games_record_in_both_formats() {
     let app = App::new().await;
     let created = app
