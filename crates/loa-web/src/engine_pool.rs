@@ -18,6 +18,9 @@ const BACKGROUND_POLL: Duration = Duration::from_millis(50);
 pub struct EnginePool {
     size: usize,
     permits: Semaphore,
+    /// Turns for study (the analysis board, evaluations): one place fewer than the pool
+    /// has, so that a crowd of analyses never holds up the engine's moves in games.
+    study_turns: Semaphore,
     /// Engines not in use, kept for their tables' memory.
     idle: Mutex<Vec<Engine>>,
     /// Who waits for a place and which background work holds one, under one lock: a
@@ -134,6 +137,7 @@ impl EnginePool {
         EnginePool {
             size: size.max(1),
             permits: Semaphore::new(size.max(1)),
+            study_turns: Semaphore::new(size.max(2) - 1),
             idle: Mutex::new(Vec::new()),
             places: Mutex::new(Places::default()),
         }
@@ -167,6 +171,21 @@ impl EnginePool {
             }
             tokio::time::sleep(BACKGROUND_POLL).await;
         }
+    }
+
+    /// A search for study, as `search`, in one of the places study may hold (all but
+    /// one; a pool of one place shares it).
+    pub async fn study(
+        &self,
+        request: SearchRequest,
+        on_info: impl FnMut(&Info) + Send + 'static,
+        cancel: &Arc<Cancel>,
+    ) -> Option<SearchResult> {
+        let _turn = tokio::select! {
+            turn = self.study_turns.acquire() => turn.ok()?,
+            () = cancel.cancelled() => return None,
+        };
+        self.search(request, on_info, cancel).await
     }
 
     /// Searches `request` when a place is free. `None` if cancelled first, or if the
@@ -257,6 +276,38 @@ mod tests {
             .await
             .expect("a free place is taken");
         assert!(!again.was_stopped());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn study_leaves_a_place_to_the_games() {
+        let pool = Arc::new(EnginePool::new(2));
+        let studies: Vec<_> = (0..3)
+            .map(|_| {
+                let (pool, cancel) = (Arc::clone(&pool), Cancel::new());
+                let task = {
+                    let cancel = Arc::clone(&cancel);
+                    tokio::spawn(async move {
+                        pool.study(request(SearchLimits::default()), |_| {}, &cancel)
+                            .await
+                    })
+                };
+                (cancel, task)
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // One study runs (the others wait their turn); a game's search runs at once.
+        let quick = SearchLimits {
+            depth: Some(1),
+            ..SearchLimits::default()
+        };
+        let cancel = Cancel::new();
+        let game = pool.search(request(quick), |_| {}, &cancel);
+        let answered = tokio::time::timeout(Duration::from_secs(2), game).await;
+        assert!(answered.expect("a place is left to games").is_some());
+        for (cancel, task) in studies {
+            cancel.cancel();
+            task.await.unwrap();
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

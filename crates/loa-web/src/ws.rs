@@ -287,7 +287,7 @@ fn start_analysis(
                 position: info_position.clone(),
             });
         };
-        let _ = hub.pool.search(search, on_info, &task_cancel).await;
+        let _ = hub.pool.study(search, on_info, &task_cancel).await;
         if !task_cancel.is_cancelled() {
             let _ = tx.send(AnalysisMessage::Done { position });
         }

@@ -293,7 +293,7 @@ pub async fn evaluate(
         };
         let result = hub
             .pool
-            .search(request, |_| {}, &cancel)
+            .study(request, |_| {}, &cancel)
             .await
             .ok_or_else(|| ApiError::internal("the search did not run"))?;
         scores.push(BlackScore::new(result.score, to_move));

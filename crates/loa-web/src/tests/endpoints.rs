@@ -143,7 +143,7 @@ async fn a_game_of_engines_alone_is_played_while_watched() {
     let ply = || async { app.ok("GET", &format!("/api/games/{id}"), None).await["ply"].clone() };
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(ply().await, 0);
-    let open = app.hub.open(&id).await.unwrap();
+    let open = app.hub.open(id).await.unwrap();
     let watching = app.hub.watch(&open, None).await;
     let mut played = json!(0);
     for _ in 0..200 {
@@ -155,7 +155,7 @@ async fn a_game_of_engines_alone_is_played_while_watched() {
     }
     assert!(played.as_u64() >= Some(2), "{played}");
     // The last watcher gone, it stops.
-    app.hub.unwatch(&open, &id, None);
+    app.hub.unwatch(&open, id, None);
     drop(watching);
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     let stopped = ply().await;
