@@ -656,6 +656,17 @@ impl Hub {
         }
     }
 
+    /// Lets go of the games in memory that nothing holds (no page watching, no engine
+    /// search, no clock to watch, no request under way): the database has all of them,
+    /// and games merely read would otherwise stay in memory for good. Answers how many
+    /// are left. The map's own reference is the only one when the count is one, and no
+    /// other can be taken but through the map, under the same lock.
+    pub fn forget_idle_games(&self) -> usize {
+        let mut games = self.games();
+        games.retain(|_, open| Arc::strong_count(open) > 1);
+        games.len()
+    }
+
     /// The games in memory: every game in progress with a running clock among them.
     pub fn open_games(&self) -> Vec<Arc<OpenGame>> {
         self.games().values().cloned().collect()

@@ -441,6 +441,14 @@ impl Server {
                 }
             });
         }
+        let hub = Arc::clone(&self.hub);
+        tokio::spawn(async move {
+            let mut sweep = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                sweep.tick().await;
+                hub.forget_idle_games();
+            }
+        });
         crate::director::spawn(&self.hub);
         crate::mail::spawn_ticker(&self.hub);
         crate::reports::start_workers(&self.hub, self.hub.pool.size(), self.report_nodes);

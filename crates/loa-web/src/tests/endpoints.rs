@@ -164,6 +164,47 @@ async fn a_game_of_engines_alone_is_played_while_watched() {
 }
 
 #[tokio::test]
+async fn games_nothing_holds_leave_memory() {
+    // Games merely read would otherwise stay in memory for good.
+    let app = App::new().await;
+    let two = json!({"black": "human", "white": "human"});
+    let watched = id_of(&app.create(two.clone()).await).to_string();
+    let read = id_of(&app.create(two.clone()).await).to_string();
+    let clocked = app
+        .create(json!({"black": "human", "white": "human",
+                       "clock": {"kind": "live", "initial_s": 300, "increment_s": 0}}))
+        .await;
+    let clocked_id = id_of(&clocked).to_string();
+    app.ok(
+        "POST",
+        &format!("/api/games/{clocked_id}/moves"),
+        Some(json!({"move": "b1-b3", "token": token(&clocked, "black")})),
+    )
+    .await;
+    app.ok("GET", &format!("/api/games/{read}"), None).await;
+    let open = app.hub.open(&watched).await.unwrap();
+    let _updates = app.hub.watch(&open, None).await;
+    // The watched game and the one whose clock runs stay; the others go.
+    assert_eq!(app.hub.forget_idle_games(), 2);
+    let mut kept: Vec<_> = app
+        .hub
+        .open_games()
+        .iter()
+        .map(|open| open.game.try_lock().unwrap().id.clone())
+        .collect();
+    kept.sort();
+    let mut expected = vec![watched.clone(), clocked_id.clone()];
+    expected.sort();
+    assert_eq!(kept, expected);
+    // A game let go is read again when asked for, as it was.
+    let again = app.ok("GET", &format!("/api/games/{read}"), None).await;
+    assert_eq!(again["ply"], 0);
+    app.hub.unwatch(&open, &watched, None);
+    drop(open);
+    assert_eq!(app.hub.forget_idle_games(), 1);
+}
+
+#[tokio::test]
 async fn a_games_record_in_both_formats() {
     let app = App::new().await;
     let created = app
