@@ -105,10 +105,19 @@ pub async fn sign_up(
         .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "that name is taken"))?;
     if let Some(email) = &account.email {
         // The account is made: a verification e-mail that cannot be queued is logged,
-        // and can be asked for again from the settings.
-        if let Err(err) =
-            crate::mail::send_verification(&hub, account.id, &account.name, email).await
-        {
+        // and can be asked for again from the settings; one over the address's limit
+        // (sign-ups giving someone else's address) is not sent.
+        let sent = match crate::mail::verification_refused(&hub, account.id, email).await {
+            Ok(None) => {
+                crate::mail::send_verification(&hub, account.id, &account.name, email).await
+            }
+            Ok(Some(why)) => {
+                tracing::info!("no verification e-mail at sign-up: {why}");
+                Ok(())
+            }
+            Err(err) => Err(err),
+        };
+        if let Err(err) = sent {
             tracing::error!("verification e-mail not queued: {err}");
         }
     }

@@ -89,7 +89,7 @@ pub async fn change_mail_settings(
         confirm_password(&hub, &account, password).await?;
         if account.email.as_deref() != Some(email) {
             if !email.is_empty() {
-                refuse_too_many_links(&hub, account.id).await?;
+                refuse_too_many_links(&hub, account.id, email).await?;
             }
             let email = Some(email).filter(|e| !e.is_empty());
             hub.store.set_email(account.id, email).await?;
@@ -127,18 +127,18 @@ pub async fn resend_verification(
             "the address is verified",
         )),
         (Some(email), false) => {
-            refuse_too_many_links(&hub, account.id).await?;
+            refuse_too_many_links(&hub, account.id, &email).await?;
             mail::send_verification(&hub, account.id, &account.name, &email).await?;
             Ok(StatusCode::ACCEPTED)
         }
     }
 }
 
-async fn refuse_too_many_links(hub: &Hub, account: i64) -> ApiResult<()> {
+async fn refuse_too_many_links(hub: &Hub, account: i64, email: &str) -> ApiResult<()> {
     if hub.mail.config().is_none() {
         return Ok(());
     }
-    match mail::verification_refused(hub, account).await? {
+    match mail::verification_refused(hub, account, email).await? {
         Some(why) => Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, why)),
         None => Ok(()),
     }

@@ -1,5 +1,5 @@
 //! The links that verify an address: sent at sign-up and when the address changes, one
-//! a minute and five a day an account, each working 7 days and once.
+//! a minute and five a day to an account or an address, each working 7 days and once.
 
 use super::compose;
 use super::notices::HOUR_MS;
@@ -43,14 +43,19 @@ pub async fn send_verification(
 }
 
 /// Why a verification link cannot be sent now, if it cannot: one a minute and five a
-/// day an account, so that nobody can use the site to flood someone else's address.
-pub async fn verification_refused(hub: &Hub, account: i64) -> Result<Option<String>, StoreError> {
+/// day to an account or an address (however many accounts give it), so that nobody can
+/// use the site to flood someone else's address.
+pub async fn verification_refused(
+    hub: &Hub,
+    account: i64,
+    email: &str,
+) -> Result<Option<String>, StoreError> {
     const MINUTE_MS: i64 = 60 * 1000;
     const MAX_A_DAY: i64 = 5;
     let now = now_ms();
     let (today, last) = hub
         .store
-        .verifications_since(account, now - 24 * HOUR_MS)
+        .verifications_since(account, email, now - 24 * HOUR_MS)
         .await?;
     Ok(if last.is_some_and(|last| now - last < MINUTE_MS) {
         Some("a verification link went less than a minute ago: wait a minute".into())

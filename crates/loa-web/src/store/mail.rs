@@ -88,17 +88,20 @@ impl Store {
         Ok(())
     }
 
-    /// The verification links made for an account since `since`, and when the last was.
+    /// The verification links made for an account, or to an address (in any case),
+    /// since `since`, and when the last was.
     pub async fn verifications_since(
         &self,
         account: i64,
+        email: &str,
         since: i64,
     ) -> Result<(i64, Option<i64>), StoreError> {
         let row = sqlx::query(
             "SELECT COUNT(*), MAX(created_at) FROM email_verifications
-             WHERE account_id = $1 AND created_at >= $2",
+             WHERE (account_id = $1 OR LOWER(email) = LOWER($2)) AND created_at >= $3",
         )
         .bind(account)
+        .bind(email)
         .bind(since)
         .fetch_one(&self.pool)
         .await?;

@@ -218,6 +218,30 @@ async fn a_new_address_needs_the_password_and_its_own_link() {
 }
 
 #[tokio::test]
+async fn an_address_given_by_many_sign_ups_gets_one_link_a_minute() {
+    // Nobody can use the site to flood someone else's address.
+    let app = mailing_app().await;
+    let mut people = Vec::new();
+    for (name, email) in [("Ann", "eve@example.org"), ("Bob", "EVE@example.org")] {
+        let body = json!({"name": name, "password": "a long password", "email": email});
+        let (status, _, cookie) = app.send("POST", "/api/accounts", Some(body), &[]).await;
+        assert_eq!(status, StatusCode::CREATED);
+        people.push(Person {
+            cookie: cookie.unwrap().0,
+        });
+    }
+    let letters = outbox(&app).await;
+    assert_eq!(letters.len(), 1);
+    assert_eq!(letters[0].to, "eve@example.org");
+    let (status, refused) = as_person(&app, &people[1], "POST", "/api/me/mail/verify", None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    let change = json!({"email": "Eve@Example.org", "password": "a long password"});
+    let (status, _) = as_person(&app, &people[1], "PUT", "/api/me/mail", Some(change)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(outbox(&app).await.is_empty());
+}
+
+#[tokio::test]
 async fn without_smtp_nothing_is_queued_and_the_settings_say_so() {
     let app = App::new().await;
     let body = json!({"name": "Ann", "password": "a long password", "email": "ann@example.org"});
