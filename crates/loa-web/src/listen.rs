@@ -1,5 +1,4 @@
-//! Taking connections: HTTP/1.1 with limits on slow clients, each request told the
-//! address it came from, and a graceful end.
+//! Taking connections: HTTP/1.1 with limits on slow clients, and a graceful end.
 //!
 //! A client that sends a request's head, or its body, a byte at a time would otherwise
 //! hold its connection (and the server's memory for it) as long as it likes: the head
@@ -7,7 +6,7 @@
 
 use crate::error::ApiError;
 use crate::server::MAX_BODY;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -18,7 +17,6 @@ use std::future::Future;
 use std::pin::pin;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tower::ServiceExt;
 
 /// How long a client may take over a request's head, and over its body, by default.
 pub const DEFAULT_CLIENT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -49,18 +47,13 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let service =
-            app.clone()
-                .map_request(move |mut request: Request<hyper::body::Incoming>| {
-                    request.extensions_mut().insert(ConnectInfo(remote));
-                    request
-                });
+        let service = TowerToHyperService::new(app.clone());
         let mut closing = closed.clone();
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(client_timeout)
-                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+                .serve_connection(TokioIo::new(stream), service)
                 .with_upgrades();
             let mut connection = pin!(connection);
             tokio::select! {
