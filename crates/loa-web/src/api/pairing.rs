@@ -186,6 +186,7 @@ async fn make_seek(
             "a rated seek needs an account: sign in",
         ));
     }
+    refuse_too_many_seeks(hub, viewer.id()).await?;
     let seek = SeekRow {
         id: random_name(),
         account: viewer.id(),
@@ -232,15 +233,58 @@ pub async fn open_seeks(hub: &Hub) -> ApiResult<Vec<SeekView>> {
         .await?;
     let mut views = Vec::with_capacity(seeks.len());
     for seek in seeks {
-        let clock: TimeControl =
-            serde_json::from_str(&seek.time_control).map_err(ApiError::internal)?;
-        let live = matches!(clock, TimeControl::Live { .. });
-        if live && seek.created_at < now - LIVE_SEEK_MS {
+        if !is_open(&seek.time_control, seek.created_at, now)? {
             continue;
         }
         views.push(seek_view(hub, seek).await?);
     }
     Ok(views)
+}
+
+/// Whether a seek not taken is still open: a live one for an hour, a correspondence one
+/// for two weeks.
+fn is_open(time_control: &str, created_at: i64, now: i64) -> ApiResult<bool> {
+    let clock: TimeControl = serde_json::from_str(time_control).map_err(ApiError::internal)?;
+    let lasts = match clock {
+        TimeControl::Live { .. } => LIVE_SEEK_MS,
+        TimeControl::Correspondence { .. } => CORRESPONDENCE_SEEK_MS,
+    };
+    Ok(created_at >= now - lasts)
+}
+
+/// The most seeks open at once of one account, and of everyone not signed in together:
+/// one person cannot fill the lobby and hide everyone else's.
+const MAX_OPEN_SEEKS: usize = 20;
+const MAX_OPEN_ANONYMOUS_SEEKS: usize = 100;
+
+async fn refuse_too_many_seeks(hub: &Hub, account: Option<i64>) -> ApiResult<()> {
+    let most = if account.is_some() {
+        MAX_OPEN_SEEKS
+    } else {
+        MAX_OPEN_ANONYMOUS_SEEKS
+    };
+    let now = now_ms();
+    let made = hub
+        .store
+        .open_seeks_by(account, now - CORRESPONDENCE_SEEK_MS, 4 * most)
+        .await?;
+    let mut open = 0;
+    for (time_control, created_at) in &made {
+        open += usize::from(is_open(time_control, *created_at, now)?);
+    }
+    if open < most {
+        Ok(())
+    } else if account.is_some() {
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("you have {most} open seeks: withdraw one first"),
+        ))
+    } else {
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{most} seeks without an account are open: sign in to seek"),
+        ))
+    }
 }
 
 fn no_seek() -> ApiError {

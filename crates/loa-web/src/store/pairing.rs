@@ -130,6 +130,31 @@ impl Store {
         Ok(rows.iter().map(seek_row).collect::<Result<_, _>>()?)
     }
 
+    /// The clocks and times of the seeks nobody has taken made after `since` by an
+    /// account, or (`None`) by people not signed in: at most `limit`.
+    pub async fn open_seeks_by(
+        &self,
+        account: Option<i64>,
+        since: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT time_control, created_at FROM seeks
+             WHERE game_id IS NULL AND created_at > $1
+               AND ((account_id IS NULL AND $2 IS NULL) OR account_id = $2)
+             LIMIT $3",
+        )
+        .bind(since)
+        .bind(account)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+
     /// Claims an open seek for a game about to be written: `false` if someone was first.
     pub async fn take_seek(&self, id: &str, game_id: &str) -> Result<bool, StoreError> {
         let taken = sqlx::query("UPDATE seeks SET game_id = $2 WHERE id = $1 AND game_id IS NULL")

@@ -432,6 +432,57 @@ async fn challenges_expire_and_a_player_has_at_most_twenty_open() {
 }
 
 #[tokio::test]
+async fn one_person_cannot_fill_the_lobby() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let mut made = Vec::new();
+    for _ in 0..20 {
+        let (status, seek) =
+            as_person(&app, &ann, "POST", "/api/seeks", Some(blitz(true, "black"))).await;
+        assert_eq!(status, StatusCode::CREATED, "{seek}");
+        made.push(seek["id"].as_str().unwrap().to_string());
+    }
+    let (status, refused) =
+        as_person(&app, &ann, "POST", "/api/seeks", Some(blitz(true, "black"))).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "you have 20 open seeks: withdraw one first"
+    );
+    // Others still seek; one withdrawn makes room.
+    let bob = sign_up(&app, "Bob").await;
+    let (status, _) = as_person(&app, &bob, "POST", "/api/seeks", Some(blitz(true, "white"))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let gone = format!("/api/seeks/{}", made[0]);
+    assert_eq!(
+        as_person(&app, &ann, "DELETE", &gone, None).await.0,
+        StatusCode::NO_CONTENT
+    );
+    let (status, _) = as_person(&app, &ann, "POST", "/api/seeks", Some(blitz(true, "black"))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    // People not signed in have a hundred together.
+    for _ in 0..100 {
+        let (status, _) = app
+            .call("POST", "/api/seeks", Some(blitz(false, "white")))
+            .await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let (status, refused) = app
+        .call("POST", "/api/seeks", Some(blitz(false, "white")))
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    let (status, _) = as_person(
+        &app,
+        &bob,
+        "POST",
+        "/api/seeks",
+        Some(blitz(false, "black")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+}
+
+#[tokio::test]
 async fn a_rated_game_against_a_level_rates_the_level_as_a_bot() {
     let app = App::new().await;
     let ann = sign_up(&app, "Ann").await;
