@@ -178,7 +178,7 @@ async fn password_try(hub: &Hub, key: &str) -> ApiResult<String> {
     if hub.store.sign_in_failures(&guarded, since).await? > accounts::MAX_FAILURES {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "too many failed sign-ins for this name: wait a minute",
+            "too many wrong passwords for this name: wait a minute",
         ));
     }
     Ok(guarded)

@@ -239,12 +239,22 @@ fn tournament_name(text: &str) -> ApiResult<String> {
     Ok(name.to_string())
 }
 
+/// The most tournaments an account may have made that are open or running.
+const MAX_UNFINISHED_MADE: i64 = 10;
+
 pub async fn create_tournament(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
     Body(request): Body<NewTournament>,
 ) -> ApiResult<(StatusCode, Json<TournamentView>)> {
     let creator = viewer.required()?;
+    // One person cannot bury the list of tournaments under their own.
+    if hub.store.unfinished_tournaments_of(creator.id).await? >= MAX_UNFINISHED_MADE {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("you have made {MAX_UNFINISHED_MADE} tournaments not yet finished"),
+        ));
+    }
     let name = tournament_name(&request.name)?;
     let format = Format::parse(&request.format).ok_or_else(|| {
         ApiError::bad_request(format!(

@@ -178,6 +178,16 @@ impl Store {
         Ok(ids)
     }
 
+    /// How many tournaments an account made are open or running.
+    pub async fn unfinished_tournaments_of(&self, creator: i64) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND status <> 'finished'",
+        )
+        .bind(creator)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
     /// Whether a championship has an edition open or running.
     pub async fn edition_pending(&self, championship: &str) -> Result<bool, StoreError> {
         let count: i64 = sqlx::query_scalar(

@@ -287,6 +287,27 @@ async fn joining_leaving_and_starting_follow_the_rules() {
 }
 
 #[tokio::test]
+async fn one_person_has_at_most_ten_tournaments_not_finished() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob"]).await;
+    let make = |who: &str| {
+        as_person(
+            &app,
+            &people[who],
+            "POST",
+            "/api/tournaments",
+            Some(swiss(3)),
+        )
+    };
+    for _ in 0..10 {
+        assert_eq!(make("ann").await.0, StatusCode::CREATED);
+    }
+    let (status, refused) = make("ann").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    assert_eq!(make("bob").await.0, StatusCode::CREATED);
+}
+
+#[tokio::test]
 async fn a_round_robin_follows_the_berger_table() {
     let app = App::new().await;
     let people = people(&app, &["ann", "bob", "cy", "dan"]).await;
