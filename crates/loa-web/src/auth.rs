@@ -1,17 +1,68 @@
 //! Who is asking, over HTTP: the account of a sign-in session (an HttpOnly cookie) or of
-//! an API token (`Authorization: Bearer T`); and the refusal of a cross-site request that
-//! would act with the session's cookie (CSRF, judged by `Origin`).
+//! an API token (`Authorization: Bearer T`); the browser a person signed in from before
+//! (its device cookie); and the refusal of a cross-site request that would act with the
+//! session's cookie (CSRF, judged by `Origin`).
 
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::store::{AccountRow, ACCOUNT_KEY};
 use axum::extract::{FromRequestParts, Request, State};
-use axum::http::{header, request::Parts, Method, StatusCode};
+use axum::http::{header, request::Parts, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
+use tower_sessions::cookie::{Cookie, SameSite};
 use tower_sessions::Session;
+
+/// The device cookie's name: set at a sign-in, it marks the browser as one its person
+/// signed in from, so that others' wrong passwords for the name never lock it out.
+pub const DEVICE_COOKIE: &str = "loa_device";
+/// How long a device cookie lasts.
+const DEVICE_DAYS: i64 = 365;
+
+/// Whether the cookies the site sets are `Secure` (its public address is https): for
+/// the handlers that set one beside the session's.
+#[derive(Clone, Copy)]
+pub struct SecureCookies(pub bool);
+
+/// The value of the request's cookie `name`, if it sends one.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.to_string())
+}
+
+/// The `Set-Cookie` header that gives a browser its device cookie.
+pub fn device_cookie(token: &str, secure: SecureCookies) -> HeaderValue {
+    let cookie = Cookie::build((DEVICE_COOKIE, token))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(secure.0)
+        .max_age(time::Duration::days(DEVICE_DAYS))
+        .build();
+    HeaderValue::from_str(&cookie.to_string()).expect("a cookie of plain characters")
+}
+
+/// A device cookie a handler gives; set by [`set_device_cookie`] after the session's own
+/// (clients that read the first `Set-Cookie` of a sign-in find the session there).
+#[derive(Clone)]
+pub struct NewDeviceCookie(pub HeaderValue);
+
+/// Puts a handler's device cookie in the answer, after the session's.
+pub async fn set_device_cookie(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    if let Some(NewDeviceCookie(cookie)) = response.extensions_mut().remove() {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "loa_session";

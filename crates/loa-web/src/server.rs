@@ -87,11 +87,12 @@ const SESSION_DAYS: i64 = 30;
 /// The routes of the page and the API, with sessions and the cross-site refusal.
 pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
     let own_origin: Option<Arc<str>> = public_url.and_then(auth::origin_of).map(Into::into);
+    let secure_cookies = public_url.is_some_and(|url| url.starts_with("https://"));
     let sessions = SessionManagerLayer::new(hub.store.sessions())
         .with_name(auth::SESSION_COOKIE)
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
-        .with_secure(public_url.is_some_and(|url| url.starts_with("https://")))
+        .with_secure(secure_cookies)
         .with_expiry(Expiry::OnInactivity(time::Duration::days(SESSION_DAYS)));
     Router::new()
         .route("/@/{name}", get(page::index))
@@ -213,7 +214,9 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
             own_origin,
             auth::refuse_cross_site,
         ))
+        .layer(axum::Extension(auth::SecureCookies(secure_cookies)))
         .layer(sessions)
+        .layer(axum::middleware::from_fn(auth::set_device_cookie))
         // Keeps browsers from misusing the site: no page of it in another site's frame
         // (a click there would be a click here), no type guessed other than the one
         // sent, no address (which may hold a mail link's secret) told to another site.

@@ -3,15 +3,16 @@
 
 use super::{ApiQuery, Body, MAX_LIST};
 use crate::accounts::{self, check_email, check_password, AccountError, AccountName};
-use crate::auth::{token_hash, Viewer};
+use crate::auth::{self, token_hash, NewDeviceCookie, SecureCookies, Viewer, DEVICE_COOKIE};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ids::random_name;
 use crate::store::{AccountRow, GameFilter, ACCOUNT_KEY};
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
@@ -80,9 +81,10 @@ async fn sign_in(session: &Session, account: &AccountRow) -> ApiResult<()> {
 
 pub async fn sign_up(
     State(hub): State<Arc<Hub>>,
+    Extension(secure): Extension<SecureCookies>,
     session: Session,
     Body(request): Body<SignUp>,
-) -> ApiResult<(StatusCode, Json<Me>)> {
+) -> ApiResult<impl IntoResponse> {
     let name = AccountName::parse(&request.name)?;
     check_password(&request.password)?;
     let email = request.email.filter(|e| !e.trim().is_empty());
@@ -122,7 +124,12 @@ pub async fn sign_up(
         }
     }
     sign_in(&session, &account).await?;
-    Ok((StatusCode::CREATED, Json(Me::of(account))))
+    let device = new_device(&hub, account.id, secure).await?;
+    Ok((
+        StatusCode::CREATED,
+        Extension(device),
+        Json(Me::of(account)),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -139,11 +146,12 @@ fn wrong_name_or_password() -> ApiError {
 
 pub async fn sign_in_with_password(
     State(hub): State<Arc<Hub>>,
+    Extension(secure): Extension<SecureCookies>,
+    headers: HeaderMap,
     session: Session,
     Body(request): Body<SignIn>,
-) -> ApiResult<Json<Me>> {
+) -> ApiResult<Response> {
     let key = accounts::key_of(&request.name);
-    let guarded = password_try(&hub, &key).await?;
     // Oversized input is refused the same way, before any hashing.
     let found = if key.len() > 64 || request.password.len() > 4 * accounts::MAX_PASSWORD {
         None
@@ -154,16 +162,49 @@ pub async fn sign_in_with_password(
         Some((account, hash)) if !account.deleted => (Some(account), Some(hash)),
         _ => (None, None),
     };
+    // A browser the person signed in from before has a limit of its own: others' wrong
+    // passwords for the name never keep them out of it. (Looked up whether or not the
+    // name exists: the time taken says nothing of it.)
+    let device = match auth::cookie(&headers, DEVICE_COOKIE) {
+        Some(token) if token.len() <= 64 => {
+            let hash = token_hash(&token);
+            let owner = hub.store.device_account(&hash).await?;
+            owner
+                .filter(|owner| account.as_ref().is_some_and(|a| a.id == *owner))
+                .map(|_| hash)
+        }
+        _ => None,
+    };
+    let counted = match &device {
+        Some(hash) => format!("{key}#{}", &hash[..16]),
+        None => key,
+    };
+    let guarded = password_try(&hub, &counted).await?;
     let password = request.password;
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
-    match account.filter(|_| verified) {
-        Some(account) => {
-            hub.store.clear_sign_in_failures(&guarded).await?;
-            sign_in(&session, &account).await?;
-            Ok(Json(Me::of(account)))
-        }
-        None => Err(wrong_name_or_password()),
+    let Some(account) = account.filter(|_| verified) else {
+        return Err(wrong_name_or_password());
+    };
+    hub.store.clear_sign_in_failures(&guarded).await?;
+    sign_in(&session, &account).await?;
+    let new_device = match device {
+        Some(_) => None,
+        None => Some(new_device(&hub, account.id, secure).await?),
+    };
+    let mut response = Json(Me::of(account)).into_response();
+    if let Some(cookie) = new_device {
+        response.extensions_mut().insert(cookie);
     }
+    Ok(response)
+}
+
+/// A device cookie for a browser the account signs in from (or signs up in).
+async fn new_device(hub: &Hub, account: i64, secure: SecureCookies) -> ApiResult<NewDeviceCookie> {
+    let token = format!("{}{}", random_name(), random_name());
+    hub.store
+        .add_device(&token_hash(&token), account, now_ms())
+        .await?;
+    Ok(NewDeviceCookie(auth::device_cookie(&token, secure)))
 }
 
 /// Counts a try of a password for the name `key` (a sign-in, or a password asked again),

@@ -165,6 +165,7 @@ impl Store {
         for statement in [
             "DELETE FROM sessions WHERE account_id = $1",
             "DELETE FROM api_tokens WHERE account_id = $1",
+            "DELETE FROM devices WHERE account_id = $1",
             "DELETE FROM email_verifications WHERE account_id = $1",
             "DELETE FROM mail_moves WHERE account_id = $1",
             "DELETE FROM seeks WHERE account_id = $1 AND game_id IS NULL",
@@ -345,6 +346,32 @@ impl Store {
             .await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Notes a browser the account signed in from, by its device cookie's hash.
+    pub async fn add_device(
+        &self,
+        token_hash: &str,
+        account: i64,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO devices (token_hash, account_id, created_at) VALUES ($1, $2, $3)")
+            .bind(token_hash)
+            .bind(account)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The account a device cookie's hash was given to, if any.
+    pub async fn device_account(&self, token_hash: &str) -> Result<Option<i64>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT account_id FROM devices WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     pub async fn clear_sign_in_failures(&self, name_key: &str) -> Result<(), StoreError> {

@@ -152,6 +152,73 @@ async fn ten_failed_sign_ins_in_a_minute_lock_the_name() {
 }
 
 #[tokio::test]
+async fn others_wrong_passwords_never_lock_a_person_out_of_their_own_browser() {
+    let app = App::new().await;
+    let body = json!({"name": "Ann", "password": "a long password"});
+    let (status, cookies) = app.cookies_set("POST", "/api/accounts", body).await;
+    assert_eq!(status, StatusCode::CREATED);
+    // The session's cookie first, then the device's: HttpOnly, Strict, a year.
+    assert!(cookies[0].starts_with("loa_session="), "{cookies:?}");
+    let device_line = cookies
+        .iter()
+        .find(|c| c.starts_with("loa_device="))
+        .expect("a device cookie");
+    for part in ["HttpOnly", "SameSite=Strict", "Max-Age=31536000", "Path=/"] {
+        assert!(device_line.contains(part), "{device_line}");
+    }
+    let device = device_line.split(';').next().unwrap().to_string();
+    let sign_in = |password: &str, cookie: Option<&str>| {
+        let body = json!({"name": "Ann", "password": password});
+        let cookie = cookie.map(str::to_string);
+        let app = &app;
+        async move {
+            let headers: Vec<(&str, &str)> =
+                cookie.iter().map(|c| ("cookie", c.as_str())).collect();
+            app.send("POST", "/api/session", Some(body), &headers)
+                .await
+                .0
+        }
+    };
+    for _ in 0..10 {
+        assert_eq!(sign_in("guess guess", None).await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(
+        sign_in("a long password", None).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // Ann's browser still signs in; a made-up device cookie is a stranger's.
+    assert_eq!(
+        sign_in(
+            "a long password",
+            Some("loa_device=madeupmadeupmadeupmadeupmadeup")
+        )
+        .await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        sign_in("a long password", Some(&device)).await,
+        StatusCode::OK
+    );
+    // Its own wrong passwords are limited as ever, for it alone.
+    for _ in 0..10 {
+        assert_eq!(
+            sign_in("guess guess", Some(&device)).await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        sign_in("a long password", Some(&device)).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // A device cookie stands for its account only.
+    sign_up(&app, "Bob").await;
+    let body = json!({"name": "Bob", "password": "a long password"});
+    let headers = [("cookie", device.as_str())];
+    let (status, _, _) = app.send("POST", "/api/session", Some(body), &headers).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
 async fn a_password_asked_again_is_held_to_the_sign_in_limit() {
     // A session in other hands cannot guess the password it is asked for.
     let app = App::new().await;

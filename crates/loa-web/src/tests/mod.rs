@@ -128,6 +128,35 @@ impl App {
         )
     }
 
+    /// A JSON request's status and every cookie its answer sets (the whole lines).
+    pub async fn cookies_set(
+        &self,
+        method: &str,
+        path: &str,
+        body: Value,
+    ) -> (StatusCode, Vec<String>) {
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", HOST)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .expect("a well-formed request");
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("the router answers");
+        let lines = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok().map(str::to_string))
+            .collect();
+        (response.status(), lines)
+    }
+
     /// A request that must succeed.
     pub async fn ok(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let (status, answer) = self.call(method, path, body).await;
