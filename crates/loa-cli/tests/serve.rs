@@ -225,7 +225,7 @@ fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
     let mut socket = TcpStream::connect(server.url("").trim_start_matches("http://")).unwrap();
     write!(
         socket,
-        "POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+        "POST /api/games HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n\
          content-length: 1100000\r\nconnection: close\r\n\r\n"
     )
     .unwrap();
@@ -456,18 +456,58 @@ fn a_slow_client_cannot_hold_a_connection() {
         String::from_utf8_lossy(&answer).into_owned()
     };
     // A head that never ends: the connection is closed.
-    let head = answer_to(connect(), "GET /api/meta HTTP/1.1\r\nHost: x\r\n");
+    let head = answer_to(connect(), "GET /api/meta HTTP/1.1\r\nHost: localhost\r\n");
     assert!(!head.contains("200 OK"), "{head}");
     // A body that never comes whole: 408, and the connection closed.
     let body = answer_to(
         connect(),
-        "POST /api/position HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n\
+        "POST /api/position HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\n\
          content-length: 100\r\n\r\n{\"position\": ",
     );
     assert!(body.starts_with("HTTP/1.1 408"), "{body}");
     assert!(body.contains("did not come within 1 seconds"), "{body}");
     // A client in time is served as ever.
     assert_eq!(server.call("GET", "/api/meta", None).0, 200);
+}
+
+#[test]
+fn on_loopback_the_server_answers_to_its_own_names_only() {
+    // Another site's name pointed at 127.0.0.1 (DNS rebinding) must not reach it.
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    let address = server.base.trim_start_matches("http://").to_string();
+    let port = address.rsplit(':').next().unwrap().to_string();
+    let status_for = |host: &str| {
+        let mut stream = TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "GET /api/meta HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(status_for(&format!("evil.example:{port}")), "421");
+    assert_eq!(status_for(&format!("localhost:{port}")), "200");
+    assert_eq!(status_for(&format!("127.0.0.1:{port}")), "200");
+    // With a public address, the proxy's names are the server's business.
+    let (_dir, path) = db();
+    let proxied = Server::start_with(&path, &["--public-url", "https://loa.example"]);
+    let address = proxied.base.trim_start_matches("http://").to_string();
+    let mut stream = TcpStream::connect(&address).unwrap();
+    write!(
+        stream,
+        "GET /api/meta HTTP/1.1\r\nHost: loa.example\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
 
 #[test]

@@ -254,6 +254,45 @@ async fn refuse_declared_oversize(
     }
 }
 
+/// Refuses (421) a request that names a host other than this machine, on a server that
+/// listens on loopback alone without a public address: another site's page whose name
+/// was pointed at 127.0.0.1 (DNS rebinding) would otherwise be of the server's own origin.
+async fn refuse_foreign_host(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(|value| value.to_str().unwrap_or_default());
+    match host {
+        Some(host) if !names_loopback(host) => {
+            use axum::response::IntoResponse;
+            ApiError::new(
+                axum::http::StatusCode::MISDIRECTED_REQUEST,
+                "this server answers to localhost only (give --public-url to serve a name)",
+            )
+            .into_response()
+        }
+        _ => next.run(request).await,
+    }
+}
+
+/// Whether a `Host` header names this machine: `localhost` (or a name under it) or a
+/// loopback address, with any port.
+fn names_loopback(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or_default(),
+        None => host.split(':').next().unwrap_or_default(),
+    }
+    .to_ascii_lowercase();
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 /// Whether the request's declared length is over the limit.
 pub(crate) fn declared_oversize(request: &axum::extract::Request) -> bool {
     request
@@ -336,6 +375,8 @@ pub struct Server {
     public_url: Option<String>,
     report_nodes: u64,
     client_timeout: std::time::Duration,
+    /// Whether the server listens on this machine's loopback address alone.
+    loopback: bool,
     /// A SQLite file, locked while this server runs: one file serves one server.
     _sole_user: Option<std::fs::File>,
 }
@@ -395,7 +436,9 @@ impl Server {
         } else if config.mail_in.is_some() {
             anyhow::bail!("--mail-in needs --smtp: a reply is answered by e-mail");
         }
+        let loopback = listener.local_addr()?.ip().is_loopback();
         Ok(Server {
+            loopback,
             listener,
             hub,
             report_nodes: config.report_nodes,
@@ -457,7 +500,10 @@ impl Server {
         crate::reports::start_workers(&self.hub, self.hub.pool.size(), self.report_nodes);
         crate::explorer::start_worker(&self.hub);
         self.hub.store.sessions().sweep_expired();
-        let app = router(self.hub, self.public_url.as_deref());
+        let mut app = router(self.hub, self.public_url.as_deref());
+        if self.loopback && self.public_url.is_none() {
+            app = app.layer(axum::middleware::from_fn(refuse_foreign_host));
+        }
         crate::listen::serve(self.listener, app, self.client_timeout, shutdown).await;
         Ok(())
     }
@@ -503,4 +549,34 @@ pub fn run(config: Config, on_ready: impl FnOnce(SocketAddr)) -> anyhow::Result<
             })
             .await
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_loopback;
+
+    #[test]
+    fn loopback_hosts_are_localhost_and_loopback_addresses() {
+        for host in [
+            "localhost",
+            "LOCALHOST:8080",
+            "app.localhost:80",
+            "127.0.0.1:8080",
+            "127.5.6.7",
+            "[::1]:8080",
+            "[::1]",
+        ] {
+            assert!(names_loopback(host), "{host}");
+        }
+        for host in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+            "10.0.0.1:8080",
+            "[::2]:80",
+            "",
+        ] {
+            assert!(!names_loopback(host), "{host}");
+        }
+    }
 }
