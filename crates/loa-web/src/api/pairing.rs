@@ -254,8 +254,8 @@ fn is_open(time_control: &str, created_at: i64, now: i64) -> ApiResult<bool> {
 
 /// The most seeks open at once of one account, and of everyone not signed in together:
 /// one person cannot fill the lobby and hide everyone else's.
-const MAX_OPEN_SEEKS: usize = 20;
-const MAX_OPEN_ANONYMOUS_SEEKS: usize = 100;
+const MAX_OPEN_SEEKS: i64 = 20;
+const MAX_OPEN_ANONYMOUS_SEEKS: i64 = 100;
 
 async fn refuse_too_many_seeks(hub: &Hub, account: Option<i64>) -> ApiResult<()> {
     let most = if account.is_some() {
@@ -264,14 +264,10 @@ async fn refuse_too_many_seeks(hub: &Hub, account: Option<i64>) -> ApiResult<()>
         MAX_OPEN_ANONYMOUS_SEEKS
     };
     let now = now_ms();
-    let made = hub
+    let open = hub
         .store
-        .open_seeks_by(account, now - CORRESPONDENCE_SEEK_MS, 4 * most)
+        .count_open_seeks_by(account, now - LIVE_SEEK_MS, now - CORRESPONDENCE_SEEK_MS)
         .await?;
-    let mut open = 0;
-    for (time_control, created_at) in &made {
-        open += usize::from(is_open(time_control, *created_at, now)?);
-    }
     if open < most {
         Ok(())
     } else if account.is_some() {

@@ -130,29 +130,27 @@ impl Store {
         Ok(rows.iter().map(seek_row).collect::<Result<_, _>>()?)
     }
 
-    /// The clocks and times of the seeks nobody has taken made after `since` by an
-    /// account, or (`None`) by people not signed in: at most `limit`.
-    pub async fn open_seeks_by(
+    /// How many seeks an account (or, `None`, people not signed in) has open: not taken,
+    /// and made after `live_since`, or after `correspondence_since` for a correspondence
+    /// clock (its kind is in the clock's JSON, as the server writes it).
+    pub async fn count_open_seeks_by(
         &self,
         account: Option<i64>,
-        since: i64,
-        limit: usize,
-    ) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT time_control, created_at FROM seeks
-             WHERE game_id IS NULL AND created_at > $1
-               AND ((account_id IS NULL AND $2 IS NULL) OR account_id = $2)
-             LIMIT $3",
+        live_since: i64,
+        correspondence_since: i64,
+    ) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM seeks
+             WHERE game_id IS NULL
+               AND ((account_id IS NULL AND $1 IS NULL) OR account_id = $1)
+               AND (created_at > $2
+                    OR (created_at > $3 AND time_control LIKE '%\"kind\":\"correspondence\"%'))",
         )
-        .bind(since)
         .bind(account)
-        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect::<Result<_, sqlx::Error>>()?)
+        .bind(live_since)
+        .bind(correspondence_since)
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// Claims an open seek for a game about to be written: `false` if someone was first.

@@ -435,8 +435,41 @@ async fn challenges_expire_and_a_player_has_at_most_twenty_open() {
 async fn one_person_cannot_fill_the_lobby() {
     let app = App::new().await;
     let ann = sign_up(&app, "Ann").await;
+    // Made two hours ago: 80 live seeks long gone, then 5 correspondence ones still
+    // open (which the gone ones must not hide from the count).
+    let ann_id = app
+        .hub
+        .store
+        .account_by_key("ann")
+        .await
+        .unwrap()
+        .unwrap()
+        .0
+        .id;
+    let two_hours_ago = crate::clock::now_ms() - 2 * 3_600_000;
+    for i in 0..85 {
+        let clock = if i >= 80 {
+            json!({"kind": "correspondence", "days": 3})
+        } else {
+            json!({"kind": "live", "initial_s": 180, "increment_s": 2})
+        };
+        let seek = crate::store::SeekRow {
+            id: crate::ids::random_name(),
+            account: Some(ann_id),
+            name: None,
+            token: crate::ids::random_name(),
+            variant: "standard".into(),
+            rules: "draw".into(),
+            time_control: clock.to_string(),
+            rated: true,
+            color: "black".into(),
+            created_at: two_hours_ago + i,
+            game_id: None,
+        };
+        app.hub.store.insert_seek(&seek).await.unwrap();
+    }
     let mut made = Vec::new();
-    for _ in 0..20 {
+    for _ in 0..15 {
         let (status, seek) =
             as_person(&app, &ann, "POST", "/api/seeks", Some(blitz(true, "black"))).await;
         assert_eq!(status, StatusCode::CREATED, "{seek}");
