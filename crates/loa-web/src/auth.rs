@@ -19,7 +19,9 @@ use tower_sessions::Session;
 /// signed in from, so that others' wrong passwords for the name never lock it out.
 pub const DEVICE_COOKIE: &str = "loa_device";
 /// How long a device cookie lasts.
-const DEVICE_DAYS: i64 = 365;
+pub const DEVICE_DAYS: i64 = 365;
+/// The most devices an account keeps (the latest).
+pub const MAX_DEVICES: i64 = 20;
 
 /// Whether the cookies the site sets are `Secure` (its public address is https): for
 /// the handlers that set one beside the session's.

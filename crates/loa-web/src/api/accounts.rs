@@ -124,10 +124,10 @@ pub async fn sign_up(
         }
     }
     sign_in(&session, &account).await?;
-    let device = new_device(&hub, account.id, secure).await?;
+    let device = new_device(&hub, account.id, secure).await;
     Ok((
         StatusCode::CREATED,
-        Extension(device),
+        device.map(Extension),
         Json(Me::of(account)),
     ))
 }
@@ -168,7 +168,8 @@ pub async fn sign_in_with_password(
     let device = match auth::cookie(&headers, DEVICE_COOKIE) {
         Some(token) if token.len() <= 64 => {
             let hash = token_hash(&token);
-            let owner = hub.store.device_account(&hash).await?;
+            let since = now_ms() - auth::DEVICE_DAYS * 24 * 3_600_000;
+            let owner = hub.store.device_account(&hash, since).await?;
             owner
                 .filter(|owner| account.as_ref().is_some_and(|a| a.id == *owner))
                 .map(|_| hash)
@@ -189,7 +190,7 @@ pub async fn sign_in_with_password(
     sign_in(&session, &account).await?;
     let new_device = match device {
         Some(_) => None,
-        None => Some(new_device(&hub, account.id, secure).await?),
+        None => new_device(&hub, account.id, secure).await,
     };
     let mut response = Json(Me::of(account)).into_response();
     if let Some(cookie) = new_device {
@@ -198,13 +199,22 @@ pub async fn sign_in_with_password(
     Ok(response)
 }
 
-/// A device cookie for a browser the account signs in from (or signs up in).
-async fn new_device(hub: &Hub, account: i64, secure: SecureCookies) -> ApiResult<NewDeviceCookie> {
+/// A device cookie for a browser the account signs in from (or signs up in). The person
+/// is signed in already: a device that cannot be written is logged, and the answer goes
+/// without it.
+async fn new_device(hub: &Hub, account: i64, secure: SecureCookies) -> Option<NewDeviceCookie> {
     let token = format!("{}{}", random_name(), random_name());
-    hub.store
-        .add_device(&token_hash(&token), account, now_ms())
-        .await?;
-    Ok(NewDeviceCookie(auth::device_cookie(&token, secure)))
+    let added = hub
+        .store
+        .add_device(&token_hash(&token), account, now_ms(), auth::MAX_DEVICES)
+        .await;
+    match added {
+        Ok(()) => Some(NewDeviceCookie(auth::device_cookie(&token, secure))),
+        Err(err) => {
+            tracing::error!("device cookie not kept: {err}");
+            None
+        }
+    }
 }
 
 /// Counts a try of a password for the name `key` (a sign-in, or a password asked again),

@@ -109,8 +109,9 @@ impl Store {
         )
     }
 
-    /// Sets a new password and revokes every API token of the account: a token made by
-    /// whoever held a session must not outlive the password that ends it.
+    /// Sets a new password and revokes every API token and device of the account: a
+    /// token made, or a browser signed in, by whoever held a session must not outlive the
+    /// password that ends it.
     pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL")
@@ -118,10 +119,12 @@ impl Store {
             .bind(password_hash)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM api_tokens WHERE account_id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        for statement in [
+            "DELETE FROM api_tokens WHERE account_id = $1",
+            "DELETE FROM devices WHERE account_id = $1",
+        ] {
+            sqlx::query(statement).bind(id).execute(&mut *tx).await?;
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -348,30 +351,49 @@ impl Store {
         Ok(())
     }
 
-    /// Notes a browser the account signed in from, by its device cookie's hash.
+    /// Notes a browser the account signed in from, by its device cookie's hash; the
+    /// account keeps its `keep` latest devices, so that the sign-in limits they each have
+    /// cannot be added up without end.
     pub async fn add_device(
         &self,
         token_hash: &str,
         account: i64,
         now: i64,
+        keep: i64,
     ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
         sqlx::query("INSERT INTO devices (token_hash, account_id, created_at) VALUES ($1, $2, $3)")
             .bind(token_hash)
             .bind(account)
             .bind(now)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query(
+            "DELETE FROM devices WHERE account_id = $1 AND token_hash NOT IN (
+                 SELECT token_hash FROM devices WHERE account_id = $1
+                 ORDER BY created_at DESC, token_hash LIMIT $2)",
+        )
+        .bind(account)
+        .bind(keep)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
-    /// The account a device cookie's hash was given to, if any.
-    pub async fn device_account(&self, token_hash: &str) -> Result<Option<i64>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT account_id FROM devices WHERE token_hash = $1")
-                .bind(token_hash)
-                .fetch_optional(&self.pool)
-                .await?,
+    /// The account a device cookie's hash was given to after `since`, if any.
+    pub async fn device_account(
+        &self,
+        token_hash: &str,
+        since: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT account_id FROM devices WHERE token_hash = $1 AND created_at > $2",
         )
+        .bind(token_hash)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?)
     }
 
     pub async fn clear_sign_in_failures(&self, name_key: &str) -> Result<(), StoreError> {

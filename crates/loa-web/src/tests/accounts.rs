@@ -212,10 +212,54 @@ async fn others_wrong_passwords_never_lock_a_person_out_of_their_own_browser() {
     );
     // A device cookie stands for its account only.
     sign_up(&app, "Bob").await;
-    let body = json!({"name": "Bob", "password": "a long password"});
-    let headers = [("cookie", device.as_str())];
-    let (status, _, _) = app.send("POST", "/api/session", Some(body), &headers).await;
-    assert_eq!(status, StatusCode::OK);
+    let bob = |password: &str| {
+        let body = json!({"name": "Bob", "password": password});
+        let app = &app;
+        let device = device.clone();
+        async move {
+            let headers = [("cookie", device.as_str())];
+            app.send("POST", "/api/session", Some(body), &headers)
+                .await
+                .0
+        }
+    };
+    for _ in 0..10 {
+        assert_eq!(bob("guess guess").await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(bob("a long password").await, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn a_new_password_forgets_the_browsers_signed_in_before() {
+    // Browsers signed in by whoever knew the old password keep no limit of their own.
+    let app = App::new().await;
+    let body = json!({"name": "Ann", "password": "a long password"});
+    let (_, cookies) = app.cookies_set("POST", "/api/accounts", body).await;
+    let session = cookies[0].split(';').next().unwrap().to_string();
+    let device = cookies[1].split(';').next().unwrap().to_string();
+    let ann = Person { cookie: session };
+    let change = json!({"current": "a long password", "new": "another long one"});
+    let (status, _) = as_person(&app, &ann, "POST", "/api/me/password", Some(change)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let sign_in = |password: &str| {
+        let body = json!({"name": "Ann", "password": password});
+        let app = &app;
+        let device = device.clone();
+        async move {
+            let headers = [("cookie", device.as_str())];
+            app.send("POST", "/api/session", Some(body), &headers)
+                .await
+                .0
+        }
+    };
+    for _ in 0..10 {
+        assert_eq!(sign_in("guess guess").await, StatusCode::UNAUTHORIZED);
+    }
+    let body = json!({"name": "Ann", "password": "another long one"});
+    assert_eq!(
+        app.call("POST", "/api/session", Some(body)).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
 }
 
 #[tokio::test]
