@@ -12,7 +12,7 @@ use crate::store::{Event, Heard, RatingRow, RatingUpdate, Store, StoreError};
 use loa_core::{Color, GameState};
 use loa_engine::{SearchLimits, SearchRequest};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -83,6 +83,9 @@ pub struct Hub {
     pub puzzle_ratings_lock: tokio::sync::Mutex<()>,
     ratings_lock: tokio::sync::Mutex<()>,
     games: Mutex<HashMap<String, Arc<OpenGame>>>,
+    /// How many times idle games were let go of: a game read from the database while
+    /// one of them ran may be older than the copy it let go of.
+    sweeps: AtomicU64,
 }
 
 impl Hub {
@@ -100,6 +103,7 @@ impl Hub {
             puzzle_ratings_lock: tokio::sync::Mutex::new(()),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),
+            sweeps: AtomicU64::new(0),
         })
     }
 
@@ -122,16 +126,23 @@ impl Hub {
         if !ids::is_well_formed(id) {
             return Err(HubError::NotFound);
         }
-        if let Some(open) = self.games().get(id) {
+        loop {
+            let sweeps = self.sweeps.load(Ordering::Acquire);
+            if let Some(open) = self.games().get(id) {
+                return Ok(Arc::clone(open));
+            }
+            let live = self.read(id).await?;
+            let mut games = self.games();
+            // Another request may have opened it meanwhile: keep the first. A sweep
+            // meanwhile may have let go of a copy changed after this read: read again.
+            if !games.contains_key(id) && self.sweeps.load(Ordering::Acquire) != sweeps {
+                continue;
+            }
+            let open = games
+                .entry(id.to_string())
+                .or_insert_with(|| Arc::new(OpenGame::new(live)));
             return Ok(Arc::clone(open));
         }
-        let live = self.read(id).await?;
-        let mut games = self.games();
-        // Another request may have opened it meanwhile: keep the first.
-        let open = games
-            .entry(id.to_string())
-            .or_insert_with(|| Arc::new(OpenGame::new(live)));
-        Ok(Arc::clone(open))
     }
 
     /// A game as the database has it now.
@@ -663,6 +674,7 @@ impl Hub {
     /// other can be taken but through the map, under the same lock.
     pub fn forget_idle_games(&self) -> usize {
         let mut games = self.games();
+        self.sweeps.fetch_add(1, Ordering::AcqRel);
         games.retain(|_, open| Arc::strong_count(open) > 1);
         games.len()
     }

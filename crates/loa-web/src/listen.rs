@@ -22,7 +22,7 @@ use tokio::net::TcpListener;
 pub const DEFAULT_CLIENT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets the requests under
-/// way finish (a socket, once upgraded, is no longer waited for).
+/// way finish, for a while (a socket, once upgraded, is no longer waited for).
 pub async fn serve(
     listener: TcpListener,
     app: Router,
@@ -69,10 +69,21 @@ pub async fn serve(
             }
         });
     }
+    // New connections are refused at once, and the requests under way given a while.
+    drop(listener);
     drop(closed);
     let _ = closing.send(true);
-    closing.closed().await;
+    if tokio::time::timeout(SHUTDOWN_GRACE, closing.closed())
+        .await
+        .is_err()
+    {
+        tracing::warn!("stopping with requests still under way");
+    }
 }
+
+/// How long the requests under way at a stop may take to finish: a client that stops
+/// reading its answer must not hold the stop.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// After a failed accept: a client that gave up is nothing; anything else (out of file
 /// descriptors, most often) is said, and the loop waits a moment rather than spin.

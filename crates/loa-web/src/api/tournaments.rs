@@ -239,7 +239,7 @@ fn tournament_name(text: &str) -> ApiResult<String> {
     Ok(name.to_string())
 }
 
-/// The most tournaments an account may have made that are open or running.
+/// The most tournaments an account may have made in a week that are open or running.
 const MAX_UNFINISHED_MADE: i64 = 10;
 
 pub async fn create_tournament(
@@ -248,11 +248,17 @@ pub async fn create_tournament(
     Body(request): Body<NewTournament>,
 ) -> ApiResult<(StatusCode, Json<TournamentView>)> {
     let creator = viewer.required()?;
-    // One person cannot bury the list of tournaments under their own.
-    if hub.store.unfinished_tournaments_of(creator.id).await? >= MAX_UNFINISHED_MADE {
+    // One person cannot bury the list of tournaments under their own. (Counted over a
+    // week: a tournament nobody joins stays open, and must not bar its maker for good.)
+    let week_ago = now_ms() - 7 * 24 * 3_600_000;
+    let made = hub
+        .store
+        .unfinished_tournaments_of(creator.id, week_ago)
+        .await?;
+    if made >= MAX_UNFINISHED_MADE {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            format!("you have made {MAX_UNFINISHED_MADE} tournaments not yet finished"),
+            format!("you made {MAX_UNFINISHED_MADE} tournaments this week that are not finished"),
         ));
     }
     let name = tournament_name(&request.name)?;

@@ -178,12 +178,18 @@ impl Store {
         Ok(ids)
     }
 
-    /// How many tournaments an account made are open or running.
-    pub async fn unfinished_tournaments_of(&self, creator: i64) -> Result<i64, StoreError> {
+    /// How many tournaments an account made after `since` are open or running.
+    pub async fn unfinished_tournaments_of(
+        &self,
+        creator: i64,
+        since: i64,
+    ) -> Result<i64, StoreError> {
         Ok(sqlx::query_scalar(
-            "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND status <> 'finished'",
+            "SELECT COUNT(*) FROM tournaments
+             WHERE creator = $1 AND status <> 'finished' AND created_at > $2",
         )
         .bind(creator)
+        .bind(since)
         .fetch_one(&self.pool)
         .await?)
     }

@@ -182,8 +182,13 @@ async fn games_nothing_holds_leave_memory() {
     )
     .await;
     app.ok("GET", &format!("/api/games/{read}"), None).await;
+    // A page's socket holds its game while it watches.
     let open = app.hub.open(&watched).await.unwrap();
-    let _updates = app.hub.watch(&open, None).await;
+    let updates = app.hub.watch(&open, None).await;
+    let socket = tokio::spawn(async move {
+        let _watching = (open, updates);
+        std::future::pending::<()>().await;
+    });
     // The watched game and the one whose clock runs stay; the others go.
     assert_eq!(app.hub.forget_idle_games(), 2);
     let mut kept: Vec<_> = app
@@ -199,8 +204,11 @@ async fn games_nothing_holds_leave_memory() {
     // A game let go is read again when asked for, as it was.
     let again = app.ok("GET", &format!("/api/games/{read}"), None).await;
     assert_eq!(again["ply"], 0);
+    let open = app.hub.open(&watched).await.unwrap();
     app.hub.unwatch(&open, &watched, None);
     drop(open);
+    socket.abort();
+    let _ = socket.await;
     assert_eq!(app.hub.forget_idle_games(), 1);
 }
 
