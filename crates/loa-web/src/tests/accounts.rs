@@ -151,6 +151,15 @@ async fn ten_failed_sign_ins_in_a_minute_lock_the_name() {
     assert_eq!(sign_in("Bob", "a long password").await, StatusCode::OK);
 }
 
+/// A sign-in's status, from a browser that sends `cookie` (a device cookie) if any.
+async fn sign_in_from(app: &App, name: &str, password: &str, cookie: Option<&str>) -> StatusCode {
+    let body = json!({"name": name, "password": password});
+    let headers: Vec<(&str, &str)> = cookie.map(|c| ("cookie", c)).into_iter().collect();
+    app.send("POST", "/api/session", Some(body), &headers)
+        .await
+        .0
+}
+
 #[tokio::test]
 async fn others_wrong_passwords_never_lock_a_person_out_of_their_own_browser() {
     let app = App::new().await;
@@ -167,18 +176,7 @@ async fn others_wrong_passwords_never_lock_a_person_out_of_their_own_browser() {
         assert!(device_line.contains(part), "{device_line}");
     }
     let device = device_line.split(';').next().unwrap().to_string();
-    let sign_in = |password: &str, cookie: Option<&str>| {
-        let body = json!({"name": "Ann", "password": password});
-        let cookie = cookie.map(str::to_string);
-        let app = &app;
-        async move {
-            let headers: Vec<(&str, &str)> =
-                cookie.iter().map(|c| ("cookie", c.as_str())).collect();
-            app.send("POST", "/api/session", Some(body), &headers)
-                .await
-                .0
-        }
-    };
+    let sign_in = |password, cookie| sign_in_from(&app, "Ann", password, cookie);
     for _ in 0..10 {
         assert_eq!(sign_in("guess guess", None).await, StatusCode::UNAUTHORIZED);
     }
@@ -212,17 +210,7 @@ async fn others_wrong_passwords_never_lock_a_person_out_of_their_own_browser() {
     );
     // A device cookie stands for its account only.
     sign_up(&app, "Bob").await;
-    let bob = |password: &str| {
-        let body = json!({"name": "Bob", "password": password});
-        let app = &app;
-        let device = device.clone();
-        async move {
-            let headers = [("cookie", device.as_str())];
-            app.send("POST", "/api/session", Some(body), &headers)
-                .await
-                .0
-        }
-    };
+    let bob = |password| sign_in_from(&app, "Bob", password, Some(&device));
     for _ in 0..10 {
         assert_eq!(bob("guess guess").await, StatusCode::UNAUTHORIZED);
     }
@@ -241,17 +229,7 @@ async fn a_new_password_forgets_the_browsers_signed_in_before() {
     let change = json!({"current": "a long password", "new": "another long one"});
     let (status, _) = as_person(&app, &ann, "POST", "/api/me/password", Some(change)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let sign_in = |password: &str| {
-        let body = json!({"name": "Ann", "password": password});
-        let app = &app;
-        let device = device.clone();
-        async move {
-            let headers = [("cookie", device.as_str())];
-            app.send("POST", "/api/session", Some(body), &headers)
-                .await
-                .0
-        }
-    };
+    let sign_in = |password| sign_in_from(&app, "Ann", password, Some(&device));
     for _ in 0..10 {
         assert_eq!(sign_in("guess guess").await, StatusCode::UNAUTHORIZED);
     }

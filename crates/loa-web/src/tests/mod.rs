@@ -85,26 +85,7 @@ impl App {
         body: Option<Value>,
         headers: &[(&str, &str)],
     ) -> (StatusCode, Value, Option<(String, String)>) {
-        let mut builder = Request::builder()
-            .method(method)
-            .uri(path)
-            .header("host", HOST);
-        for (name, value) in headers {
-            builder = builder.header(*name, *value);
-        }
-        let request = match body {
-            Some(body) => builder
-                .header("content-type", "application/json")
-                .body(Body::from(body.to_string())),
-            None => builder.body(Body::empty()),
-        }
-        .expect("a well-formed request");
-        let response = self
-            .router
-            .clone()
-            .oneshot(request)
-            .await
-            .expect("the router answers");
+        let response = self.respond(method, path, body, headers).await;
         let status = response.status();
         let cookie = response
             .headers()
@@ -128,6 +109,35 @@ impl App {
         )
     }
 
+    /// The router's answer to a request (with a JSON body, if any).
+    async fn respond(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> axum::response::Response {
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", HOST);
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        let request = match body {
+            Some(body) => builder
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string())),
+            None => builder.body(Body::empty()),
+        }
+        .expect("a well-formed request");
+        self.router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("the router answers")
+    }
+
     /// A JSON request's status and every cookie its answer sets (the whole lines).
     pub async fn cookies_set(
         &self,
@@ -135,19 +145,7 @@ impl App {
         path: &str,
         body: Value,
     ) -> (StatusCode, Vec<String>) {
-        let request = Request::builder()
-            .method(method)
-            .uri(path)
-            .header("host", HOST)
-            .header("content-type", "application/json")
-            .body(Body::from(body.to_string()))
-            .expect("a well-formed request");
-        let response = self
-            .router
-            .clone()
-            .oneshot(request)
-            .await
-            .expect("the router answers");
+        let response = self.respond(method, path, Some(body), &[]).await;
         let lines = response
             .headers()
             .get_all("set-cookie")
