@@ -162,25 +162,8 @@ pub async fn sign_in_with_password(
         Some((account, hash)) if !account.deleted => (Some(account), Some(hash)),
         _ => (None, None),
     };
-    // A browser the person signed in from before has a limit of its own: others' wrong
-    // passwords for the name never keep them out of it. (Looked up whether or not the
-    // name exists: the time taken says nothing of it.)
-    let device = match auth::cookie(&headers, DEVICE_COOKIE) {
-        Some(token) if token.len() <= 64 => {
-            let hash = token_hash(&token);
-            let since = now_ms() - auth::DEVICE_DAYS * 24 * 3_600_000;
-            let owner = hub.store.device_account(&hash, since).await?;
-            owner
-                .filter(|owner| account.as_ref().is_some_and(|a| a.id == *owner))
-                .map(|_| hash)
-        }
-        _ => None,
-    };
-    let counted = match &device {
-        Some(hash) => format!("{key}#{}", &hash[..16]),
-        None => key,
-    };
-    let guarded = password_try(&hub, &counted).await?;
+    let device = device_of(&hub, &headers, account.as_ref().map(|a| a.id)).await?;
+    let guarded = password_try(&hub, &counted_key(key, device.as_deref())).await?;
     let password = request.password;
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     let Some(account) = account.filter(|_| verified) else {
@@ -197,6 +180,32 @@ pub async fn sign_in_with_password(
         response.extensions_mut().insert(cookie);
     }
     Ok(response)
+}
+
+/// The hash of the request's device cookie when it is one of `account`'s: a browser the
+/// person signed in from before has a password limit of its own, so that others' wrong
+/// passwords for the name never keep them out of it. (Looked up whether or not the name
+/// exists: the time taken says nothing of it.)
+async fn device_of(
+    hub: &Hub,
+    headers: &HeaderMap,
+    account: Option<i64>,
+) -> ApiResult<Option<String>> {
+    let Some(token) = auth::cookie(headers, DEVICE_COOKIE).filter(|t| t.len() <= 64) else {
+        return Ok(None);
+    };
+    let hash = token_hash(&token);
+    let since = now_ms() - auth::DEVICE_DAYS * 24 * 3_600_000;
+    let owner = hub.store.device_account(&hash, since).await?;
+    Ok(owner.filter(|owner| account == Some(*owner)).map(|_| hash))
+}
+
+/// The key a password try is counted under: the name's, or its device's.
+fn counted_key(key: String, device: Option<&str>) -> String {
+    match device {
+        Some(hash) => format!("{key}#{}", &hash[..16]),
+        None => key,
+    }
 }
 
 /// A device cookie for a browser the account signs in from (or signs up in). The person
@@ -259,11 +268,15 @@ pub async fn me(viewer: Viewer) -> ApiResult<Json<Me>> {
 /// The account's password checked again before it changes anything lasting.
 pub(super) async fn confirm_password(
     hub: &Hub,
+    headers: &HeaderMap,
     account: &AccountRow,
     password: String,
 ) -> ApiResult<()> {
-    // The same limit as signing in: a session in other hands cannot guess the password.
-    let guarded = password_try(hub, &accounts::key_of(&account.name)).await?;
+    // The same limit as signing in: a session in other hands cannot guess the password,
+    // and the person's own browser is not held by others' guesses.
+    let device = device_of(hub, headers, Some(account.id)).await?;
+    let key = counted_key(accounts::key_of(&account.name), device.as_deref());
+    let guarded = password_try(hub, &key).await?;
     let hash = hub.store.password_hash(account.id).await?;
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     if verified {
@@ -284,13 +297,14 @@ pub struct PasswordChange {
 /// Changes the password; every other session of the account ends, and every API token.
 pub async fn change_password(
     State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
     session: Session,
     viewer: Viewer,
     Body(request): Body<PasswordChange>,
 ) -> ApiResult<StatusCode> {
     let account = viewer.required()?;
     check_password(&request.new)?;
-    confirm_password(&hub, &account, request.current).await?;
+    confirm_password(&hub, &headers, &account, request.current).await?;
     let new = request.new;
     let hash = blocking(move || accounts::hash_password(&new)).await?;
     hub.store.set_password(account.id, &hash).await?;
@@ -310,12 +324,13 @@ pub struct Confirmation {
 /// Deletes the account: its games stay, under an anonymous name.
 pub async fn delete_account(
     State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
     session: Session,
     viewer: Viewer,
     Body(request): Body<Confirmation>,
 ) -> ApiResult<StatusCode> {
     let account = viewer.required()?;
-    confirm_password(&hub, &account, request.password).await?;
+    confirm_password(&hub, &headers, &account, request.password).await?;
     hub.store.delete_account(account.id, now_ms()).await?;
     session.flush().await.map_err(ApiError::internal)?;
     Ok(StatusCode::NO_CONTENT)

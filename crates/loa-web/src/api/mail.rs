@@ -68,6 +68,7 @@ pub struct MailChange {
 /// `PUT /api/me/mail`: what is sent, and the address (a new one gets its link at once).
 pub async fn change_mail_settings(
     State(hub): State<Arc<Hub>>,
+    headers: axum::http::HeaderMap,
     viewer: Viewer,
     Body(change): Body<MailChange>,
 ) -> ApiResult<Json<MailSettings>> {
@@ -86,7 +87,7 @@ pub async fn change_mail_settings(
         let password = change
             .password
             .ok_or_else(|| ApiError::bad_request("changing the address needs your password"))?;
-        confirm_password(&hub, &account, password).await?;
+        confirm_password(&hub, &headers, &account, password).await?;
         if account.email.as_deref() != Some(email) {
             if !email.is_empty() {
                 refuse_too_many_links(&hub, account.id, email).await?;
