@@ -229,27 +229,13 @@ pub async fn open_seeks(hub: &Hub) -> ApiResult<Vec<SeekView>> {
     let now = now_ms();
     let seeks = hub
         .store
-        .open_seeks(now - CORRESPONDENCE_SEEK_MS, MAX_SEEKS)
+        .open_seeks(now - LIVE_SEEK_MS, now - CORRESPONDENCE_SEEK_MS, MAX_SEEKS)
         .await?;
     let mut views = Vec::with_capacity(seeks.len());
     for seek in seeks {
-        if !is_open(&seek.time_control, seek.created_at, now)? {
-            continue;
-        }
         views.push(seek_view(hub, seek).await?);
     }
     Ok(views)
-}
-
-/// Whether a seek not taken is still open: a live one for an hour, a correspondence one
-/// for two weeks.
-fn is_open(time_control: &str, created_at: i64, now: i64) -> ApiResult<bool> {
-    let clock: TimeControl = serde_json::from_str(time_control).map_err(ApiError::internal)?;
-    let lasts = match clock {
-        TimeControl::Live { .. } => LIVE_SEEK_MS,
-        TimeControl::Correspondence { .. } => CORRESPONDENCE_SEEK_MS,
-    };
-    Ok(created_at >= now - lasts)
 }
 
 /// The most seeks open at once of one account, and of everyone not signed in together:

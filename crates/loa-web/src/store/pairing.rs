@@ -84,6 +84,17 @@ fn challenge_row(r: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
     })
 }
 
+/// The condition of a seek `s` still open: not taken, and made after the time `live`,
+/// or after the time `correspondence` for a correspondence clock (its kind is in the
+/// clock's JSON as the server writes it). The lobby's list and the seeks' limits both
+/// read it, so they never differ on which seeks are open.
+fn open_seek(live: &str, correspondence: &str) -> String {
+    format!(
+        "s.game_id IS NULL AND (s.created_at > {live} OR (s.created_at > {correspondence}
+             AND s.time_control LIKE '%\"kind\":\"correspondence\"%'))"
+    )
+}
+
 impl Store {
     pub async fn insert_seek(&self, seek: &SeekRow) -> Result<(), StoreError> {
         sqlx::query(
@@ -116,41 +127,46 @@ impl Store {
         Ok(row.as_ref().map(seek_row).transpose()?)
     }
 
-    /// The seeks nobody has taken, made after `since`, oldest first.
-    pub async fn open_seeks(&self, since: i64, limit: usize) -> Result<Vec<SeekRow>, StoreError> {
+    /// The seeks still open (see [`open_seek`]), oldest first.
+    pub async fn open_seeks(
+        &self,
+        live_since: i64,
+        correspondence_since: i64,
+        limit: usize,
+    ) -> Result<Vec<SeekRow>, StoreError> {
         let select = format!(
             "SELECT {SEEK_COLUMNS} FROM seeks s LEFT JOIN accounts a ON a.id = s.account_id
-             WHERE s.game_id IS NULL AND s.created_at > $1 ORDER BY s.created_at, s.id LIMIT $2"
+             WHERE {} ORDER BY s.created_at, s.id LIMIT $3",
+            open_seek("$1", "$2")
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(select))
-            .bind(since)
+            .bind(live_since)
+            .bind(correspondence_since)
             .bind(i64::try_from(limit).unwrap_or(i64::MAX))
             .fetch_all(&self.pool)
             .await?;
         Ok(rows.iter().map(seek_row).collect::<Result<_, _>>()?)
     }
 
-    /// How many seeks an account (or, `None`, people not signed in) has open: not taken,
-    /// and made after `live_since`, or after `correspondence_since` for a correspondence
-    /// clock (its kind is in the clock's JSON, as the server writes it).
+    /// How many seeks still open (see [`open_seek`]) an account has, or (`None`) people
+    /// not signed in.
     pub async fn count_open_seeks_by(
         &self,
         account: Option<i64>,
         live_since: i64,
         correspondence_since: i64,
     ) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT COUNT(*) FROM seeks
-             WHERE game_id IS NULL
-               AND ((account_id IS NULL AND $1 IS NULL) OR account_id = $1)
-               AND (created_at > $2
-                    OR (created_at > $3 AND time_control LIKE '%\"kind\":\"correspondence\"%'))",
-        )
-        .bind(account)
-        .bind(live_since)
-        .bind(correspondence_since)
-        .fetch_one(&self.pool)
-        .await?)
+        let count = format!(
+            "SELECT COUNT(*) FROM seeks s
+             WHERE {} AND ((s.account_id IS NULL AND $3 IS NULL) OR s.account_id = $3)",
+            open_seek("$1", "$2")
+        );
+        Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(count))
+            .bind(live_since)
+            .bind(correspondence_since)
+            .bind(account)
+            .fetch_one(&self.pool)
+            .await?)
     }
 
     /// Claims an open seek for a game about to be written: `false` if someone was first.

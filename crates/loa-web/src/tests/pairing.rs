@@ -468,6 +468,9 @@ async fn one_person_cannot_fill_the_lobby() {
         };
         app.hub.store.insert_seek(&seek).await.unwrap();
     }
+    // The lobby lists the open ones only.
+    let listed = app.ok("GET", "/api/seeks", None).await;
+    assert_eq!(listed.as_array().unwrap().len(), 5, "{listed}");
     let mut made = Vec::new();
     for _ in 0..15 {
         let (status, seek) =
