@@ -375,8 +375,6 @@ pub struct Server {
     public_url: Option<String>,
     report_nodes: u64,
     client_timeout: std::time::Duration,
-    /// Whether the server listens on this machine's loopback address alone.
-    loopback: bool,
     /// A SQLite file, locked while this server runs: one file serves one server.
     _sole_user: Option<std::fs::File>,
 }
@@ -436,9 +434,7 @@ impl Server {
         } else if config.mail_in.is_some() {
             anyhow::bail!("--mail-in needs --smtp: a reply is answered by e-mail");
         }
-        let loopback = listener.local_addr()?.ip().is_loopback();
         Ok(Server {
-            loopback,
             listener,
             hub,
             report_nodes: config.report_nodes,
@@ -500,8 +496,9 @@ impl Server {
         crate::reports::start_workers(&self.hub, self.hub.pool.size(), self.report_nodes);
         crate::explorer::start_worker(&self.hub);
         self.hub.store.sessions().sweep_expired();
+        let loopback = self.listener.local_addr()?.ip().is_loopback();
         let mut app = router(self.hub, self.public_url.as_deref());
-        if self.loopback && self.public_url.is_none() {
+        if loopback && self.public_url.is_none() {
             app = app.layer(axum::middleware::from_fn(refuse_foreign_host));
         }
         crate::listen::serve(self.listener, app, self.client_timeout, shutdown).await;

@@ -162,8 +162,8 @@ pub async fn sign_in_with_password(
         Some((account, hash)) if !account.deleted => (Some(account), Some(hash)),
         _ => (None, None),
     };
-    let device = device_of(&hub, &headers, account.as_ref().map(|a| a.id)).await?;
-    let guarded = password_try(&hub, &counted_key(key, device.as_deref())).await?;
+    let (guarded, device) =
+        password_try_from(&hub, &headers, key, account.as_ref().map(|a| a.id)).await?;
     let password = request.password;
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     let Some(account) = account.filter(|_| verified) else {
@@ -200,12 +200,22 @@ async fn device_of(
     Ok(owner.filter(|owner| account == Some(*owner)).map(|_| hash))
 }
 
-/// The key a password try is counted under: the name's, or its device's.
-fn counted_key(key: String, device: Option<&str>) -> String {
-    match device {
+/// Counts a try of a password for the name `key` (of `account`, when it exists) from the
+/// request's browser: under the browser's own limit when it is one the account signed in
+/// from, else under the name's. Answers the key to clear when the password is right, and
+/// the browser's device hash if it was one of the account's.
+async fn password_try_from(
+    hub: &Hub,
+    headers: &HeaderMap,
+    key: String,
+    account: Option<i64>,
+) -> ApiResult<(String, Option<String>)> {
+    let device = device_of(hub, headers, account).await?;
+    let counted = match &device {
         Some(hash) => format!("{key}#{}", &hash[..16]),
         None => key,
-    }
+    };
+    Ok((password_try(hub, &counted).await?, device))
 }
 
 /// A device cookie for a browser the account signs in from (or signs up in). The person
@@ -274,9 +284,8 @@ pub(super) async fn confirm_password(
 ) -> ApiResult<()> {
     // The same limit as signing in: a session in other hands cannot guess the password,
     // and the person's own browser is not held by others' guesses.
-    let device = device_of(hub, headers, Some(account.id)).await?;
-    let key = counted_key(accounts::key_of(&account.name), device.as_deref());
-    let guarded = password_try(hub, &key).await?;
+    let key = accounts::key_of(&account.name);
+    let (guarded, _) = password_try_from(hub, headers, key, Some(account.id)).await?;
     let hash = hub.store.password_hash(account.id).await?;
     let verified = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     if verified {
