@@ -60,8 +60,9 @@ pub struct ServeArgs {
     /// however often it is given. Repeat for more.
     #[arg(long, value_name = "FILE")]
     archive: Vec<std::path::PathBuf>,
-    /// Seconds a client may take to send a request's head, and again its body, 1 to
-    /// 3600: a slow client cannot hold a connection longer.
+    /// Seconds a client may take to send a request's head, and again its body, and may
+    /// leave what it is sent unread, 1 to 3600: a slow client cannot hold a connection
+    /// longer.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
           default_value_t = loa_web::DEFAULT_CLIENT_TIMEOUT.as_secs(),
           value_parser = whole(1u64, 3600))]

@@ -2,7 +2,9 @@
 //!
 //! A client that sends a request's head, or its body, a byte at a time would otherwise
 //! hold its connection (and the server's memory for it) as long as it likes: the head
-//! must come whole within the client timeout, and so must the body.
+//! must come whole within the client timeout, and so must the body. One that stops
+//! reading what it is sent holds it no longer than that either: a write that waits
+//! longer closes the connection (sockets included, once upgraded).
 
 use crate::error::ApiError;
 use crate::server::MAX_BODY;
@@ -17,8 +19,10 @@ use std::future::Future;
 use std::pin::pin;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio_io_timeout::TimeoutStream;
 
-/// How long a client may take over a request's head, and over its body, by default.
+/// How long a client may take over a request's head, and over its body, and may leave
+/// what it is sent unread, by default.
 pub const DEFAULT_CLIENT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets the requests under
@@ -50,6 +54,10 @@ pub async fn serve(
         let service = TowerToHyperService::new(app.clone());
         let mut closing = closed.clone();
         tokio::spawn(async move {
+            let mut stream = Box::pin(TimeoutStream::new(stream));
+            stream
+                .as_mut()
+                .set_write_timeout_pinned(Some(client_timeout));
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(client_timeout)
@@ -134,5 +142,45 @@ async fn read_body_in_time(
             ),
         )
         .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    #[tokio::test]
+    async fn a_client_that_stops_reading_is_let_go() {
+        const LARGE: usize = 64 << 20;
+        let app = Router::new().route("/large", get(|| async { vec![b'x'; LARGE] }));
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(serve(listener, app, Duration::from_secs(1), async {
+            let _ = stopped.await;
+        }));
+        let mut client = tokio::net::TcpStream::connect(address).await.unwrap();
+        client
+            .write_all(b"GET /large HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            .await
+            .unwrap();
+        // Far past the timeout, with the socket's buffers full: the server gives up.
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let mut received = 0;
+        let mut buffer = vec![0; 1 << 16];
+        let read_all = tokio::time::timeout(Duration::from_secs(20), async {
+            while let Ok(n @ 1..) = client.read(&mut buffer).await {
+                received += n;
+            }
+        });
+        read_all.await.expect("the connection is closed");
+        assert!(
+            received < LARGE,
+            "the whole answer was sent: {received} bytes"
+        );
+        let _ = stop.send(());
+        server.await.unwrap();
     }
 }
