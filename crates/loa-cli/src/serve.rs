@@ -67,6 +67,13 @@ pub struct ServeArgs {
           default_value_t = loa_web::DEFAULT_CLIENT_TIMEOUT.as_secs(),
           value_parser = whole(1u64, 3600))]
     client_timeout: u64,
+    /// Behind a proxy: the header it gives the client's address in (X-Real-IP, or
+    /// X-Forwarded-For, whose last address is read), for the limits counted by client
+    /// (accounts made). Give it only when the proxy always writes it: a client can send
+    /// any header itself. Without it the connection's peer is the client, and this
+    /// machine's own address is not counted.
+    #[arg(long, value_name = "HEADER", value_parser = loa_web::client_address_header)]
+    client_address_header: Option<String>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -93,6 +100,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         puzzles: args.puzzles,
         archives: args.archive,
         client_timeout: std::time::Duration::from_secs(args.client_timeout),
+        client_address_header: args.client_address_header,
     };
     log_to_stderr();
     loa_web::run(config, |address| {

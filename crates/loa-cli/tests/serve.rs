@@ -681,3 +681,55 @@ fn a_database_that_cannot_be_opened_is_said_once() {
     assert!(err.contains("is a directory"), "{err}");
     assert_eq!(err.matches("cannot open").count(), 1, "{err}");
 }
+
+#[test]
+fn accounts_made_from_one_network_are_limited() {
+    let (_dir, path) = db();
+    let server = Server::start_with(&path, &["--client-address-header", "X-Real-IP"]);
+    let sign_up = |name: &str, from: &[(&str, &str)]| {
+        let body = json!({"name": name, "password": "correct horse"});
+        let (status, answer, _) = server.call_with("POST", "/api/accounts", Some(body), from);
+        (status, answer)
+    };
+    let client = [("X-Real-IP", "203.0.113.7")];
+    for n in 0..10 {
+        assert_eq!(sign_up(&format!("pupil{n}"), &client).0, 201);
+    }
+    let (status, answer) = sign_up("pupil10", &client);
+    assert_eq!(status, 429, "{answer}");
+    assert!(answer["error"]
+        .as_str()
+        .unwrap()
+        .contains("too many accounts made from your network"));
+    // A name taken is said before anything is counted or hashed.
+    assert_eq!(sign_up("pupil3", &client).0, 409);
+    // Another client, and this machine itself (a header missing), are not held back.
+    assert_eq!(sign_up("visitor", &[("X-Real-IP", "203.0.113.8")]).0, 201);
+    assert_eq!(sign_up("teacher", &[]).0, 201);
+    // The same /64 is one IPv6 client.
+    for n in 0..10 {
+        let from = format!("2001:db8:5:6::{n:x}");
+        assert_eq!(sign_up(&format!("six{n}"), &[("X-Real-IP", &from)]).0, 201);
+    }
+    assert_eq!(
+        sign_up("six10", &[("X-Real-IP", "2001:db8:5:6::ff")]).0,
+        429
+    );
+}
+
+#[test]
+fn a_client_address_header_not_named_is_not_believed() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    // Every sign-up names one address: without --client-address-header it is the
+    // client's own word, and the peer (this machine) is the client.
+    for n in 0..11 {
+        let body = json!({"name": format!("pupil{n}"), "password": "correct horse"});
+        let from = [
+            ("X-Real-IP", "203.0.113.7"),
+            ("X-Forwarded-For", "203.0.113.7"),
+        ];
+        let (status, answer, _) = server.call_with("POST", "/api/accounts", Some(body), &from);
+        assert_eq!(status, 201, "{answer}");
+    }
+}

@@ -5,6 +5,7 @@
 mod accounts;
 mod api;
 mod auth;
+mod client;
 mod clock;
 mod director;
 mod engine_pool;
@@ -39,7 +40,7 @@ mod tests;
 
 pub use listen::DEFAULT_CLIENT_TIMEOUT;
 pub use mail::{mail_address, smtp_url};
-pub use server::{public_url, run, Config, Server};
+pub use server::{client_address_header, public_url, run, Config, Server};
 #[cfg(feature = "testing")]
 pub use store::testing;
 pub use store::Database;

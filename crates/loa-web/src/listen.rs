@@ -6,6 +6,7 @@
 //! reading what it is sent holds it no longer than that either: a write that waits
 //! longer closes the connection (sockets included, once upgraded).
 
+use crate::client::Peer;
 use crate::error::ApiError;
 use crate::server::MAX_BODY;
 use axum::extract::{Request, State};
@@ -20,6 +21,7 @@ use std::pin::pin;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_io_timeout::TimeoutStream;
+use tower::ServiceExt;
 
 /// How long a client may take over a request's head, and over its body, and may leave
 /// what it is sent unread, by default.
@@ -51,7 +53,12 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let service = TowerToHyperService::new(app.clone());
+        let service = TowerToHyperService::new(app.clone().map_request(
+            move |mut request: Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(Peer(remote));
+                request
+            },
+        ));
         let mut closing = closed.clone();
         tokio::spawn(async move {
             let mut stream = Box::pin(TimeoutStream::new(stream));

@@ -50,6 +50,9 @@ pub struct Config {
     pub archives: Vec<std::path::PathBuf>,
     /// How long a client may take to send a request's head, and its body.
     pub client_timeout: std::time::Duration,
+    /// The header a proxy in front gives the client's address in (`X-Real-IP`), as
+    /// [`client_address_header`] checked it; without it the peer is the client.
+    pub client_address_header: Option<String>,
 }
 
 /// The address mail comes from when none is given: `loa@` the site's host name, or
@@ -78,6 +81,17 @@ pub fn public_url(text: &str) -> Result<String, String> {
             "'{}' is not an address like https://loa.example",
             loa_core::excerpt(text)
         ))
+    }
+}
+
+/// The name of the header a trusted proxy gives the client's address in, checked.
+pub fn client_address_header(text: &str) -> Result<String, String> {
+    match text.parse::<HeaderName>() {
+        Ok(name) => Ok(name.as_str().to_string()),
+        Err(_) => Err(format!(
+            "'{}' is not a header name like X-Real-IP",
+            loa_core::excerpt(text)
+        )),
     }
 }
 
@@ -375,6 +389,7 @@ pub struct Server {
     public_url: Option<String>,
     report_nodes: u64,
     client_timeout: std::time::Duration,
+    client_address_header: Option<HeaderName>,
     /// A SQLite file, locked while this server runs: one file serves one server.
     _sole_user: Option<std::fs::File>,
 }
@@ -439,6 +454,12 @@ impl Server {
             hub,
             report_nodes: config.report_nodes,
             client_timeout: config.client_timeout,
+            client_address_header: match &config.client_address_header {
+                Some(name) => Some(name.parse().map_err(|_| {
+                    anyhow::anyhow!("'{name}' is not a header name like X-Real-IP")
+                })?),
+                None => None,
+            },
             public_url: config.public_url.clone(),
             _sole_user: sole_user,
         })
@@ -500,6 +521,9 @@ impl Server {
         let mut app = router(self.hub, self.public_url.as_deref());
         if loopback && self.public_url.is_none() {
             app = app.layer(axum::middleware::from_fn(refuse_foreign_host));
+        }
+        if let Some(header) = self.client_address_header {
+            app = app.layer(axum::Extension(crate::client::AddressHeader(header)));
         }
         crate::listen::serve(self.listener, app, self.client_timeout, shutdown).await;
         Ok(())

@@ -4,6 +4,7 @@
 use super::{ApiQuery, Body, MAX_LIST};
 use crate::accounts::{self, check_email, check_password, AccountError, AccountName};
 use crate::auth::{self, token_hash, NewDeviceCookie, SecureCookies, Viewer, DEVICE_COOKIE};
+use crate::client::ClientNetwork;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
@@ -82,6 +83,7 @@ async fn sign_in(session: &Session, account: &AccountRow) -> ApiResult<()> {
 pub async fn sign_up(
     State(hub): State<Arc<Hub>>,
     Extension(secure): Extension<SecureCookies>,
+    ClientNetwork(network): ClientNetwork,
     session: Session,
     Body(request): Body<SignUp>,
 ) -> ApiResult<impl IntoResponse> {
@@ -90,6 +92,12 @@ pub async fn sign_up(
     let email = request.email.filter(|e| !e.trim().is_empty());
     if let Some(email) = &email {
         check_email(email)?;
+    }
+    if hub.store.account_by_key(&name.key()).await?.is_some() {
+        return Err(name_taken());
+    }
+    if let Some(network) = network {
+        sign_up_from(&hub, &network).await?;
     }
     let password = request.password;
     let hash = blocking(move || accounts::hash_password(&password)).await?;
@@ -104,7 +112,7 @@ pub async fn sign_up(
             now_ms(),
         )
         .await?
-        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "that name is taken"))?;
+        .ok_or_else(name_taken)?;
     if let Some(email) = &account.email {
         // The account is made: a verification e-mail that cannot be queued is logged,
         // and can be asked for again from the settings; one over the address's limit
@@ -130,6 +138,32 @@ pub async fn sign_up(
         device.map(Extension),
         Json(Me::of(account)),
     ))
+}
+
+fn name_taken() -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, "that name is taken")
+}
+
+/// Counts an account made from a client's network, or refuses it past the limits (so
+/// that one client cannot make accounts without end, nor keep the server hashing). The
+/// count is read after this one is in it: sign-ups sent all at once cannot all pass.
+async fn sign_up_from(hub: &Hub, network: &str) -> ApiResult<()> {
+    let now = now_ms();
+    let day = now - 24 * 3_600_000;
+    hub.store.note_sign_up(network, now, day).await?;
+    let refused = |when: &str| {
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many accounts made from your network lately: try again {when}"),
+        ))
+    };
+    if hub.store.sign_ups(network, day).await? > accounts::MAX_SIGN_UPS_A_DAY {
+        return refused("tomorrow");
+    }
+    if hub.store.sign_ups(network, now - 3_600_000).await? > accounts::MAX_SIGN_UPS_AN_HOUR {
+        return refused("in an hour");
+    }
+    Ok(())
 }
 
 #[derive(Deserialize)]

@@ -396,6 +396,39 @@ impl Store {
         .await?)
     }
 
+    /// Counts an account being made from a client's network, and forgets every one from
+    /// before `forget_before`.
+    pub async fn note_sign_up(
+        &self,
+        network: &str,
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM sign_ups WHERE at <= $1")
+            .bind(forget_before)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO sign_ups (network, at) VALUES ($1, $2)")
+            .bind(network)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// How many accounts were made from a client's network since `since`.
+    pub async fn sign_ups(&self, network: &str, since: i64) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM sign_ups WHERE network = $1 AND at > $2")
+                .bind(network)
+                .bind(since)
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
     pub async fn clear_sign_in_failures(&self, name_key: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM sign_in_failures WHERE name_key = $1")
             .bind(name_key)
@@ -469,6 +502,26 @@ mod tests {
             store.clear_sign_in_failures("ann").await.unwrap();
             assert_eq!(store.sign_in_failures("ann", 0).await.unwrap(), 0);
             assert_eq!(store.sign_in_failures("bob", 0).await.unwrap(), 1);
+        }
+    }
+
+    #[tokio::test]
+    async fn sign_ups_are_counted_by_network_for_a_day() {
+        for db in super::super::testing::every_database().await {
+            let (store, other_server) = (db.open().await, db.open().await);
+            for at in [1_000, 2_000, 3_000] {
+                store.note_sign_up("203.0.113.7", at, 0).await.unwrap();
+            }
+            assert_eq!(other_server.sign_ups("203.0.113.7", 0).await.unwrap(), 3);
+            assert_eq!(store.sign_ups("203.0.113.7", 1_000).await.unwrap(), 2);
+            assert_eq!(store.sign_ups("2001:db8::/64", 0).await.unwrap(), 0);
+            // Those from before the day are forgotten as the next is counted.
+            store
+                .note_sign_up("2001:db8::/64", 9_000, 2_000)
+                .await
+                .unwrap();
+            assert_eq!(store.sign_ups("203.0.113.7", 0).await.unwrap(), 1);
+            assert_eq!(store.sign_ups("2001:db8::/64", 0).await.unwrap(), 1);
         }
     }
 }
