@@ -733,3 +733,49 @@ fn a_client_address_header_not_named_is_not_believed() {
         assert_eq!(status, 201, "{answer}");
     }
 }
+
+#[test]
+fn one_client_holds_two_of_the_engines_study_places_at_most() {
+    let (_dir, path) = db();
+    let server = Server::start_with(
+        &path,
+        &["--engines", "4", "--client-address-header", "X-Real-IP"],
+    );
+    let url = format!("{}/api/analysis", server.base.replace("http://", "ws://"));
+    let analyse = |from: &str| {
+        let mut request =
+            tungstenite::client::IntoClientRequest::into_client_request(url.as_str()).unwrap();
+        let headers = request.headers_mut();
+        headers.insert("origin", server.base.parse().unwrap());
+        headers.insert("x-real-ip", from.parse().unwrap());
+        let (mut socket, _) = tungstenite::connect(request).unwrap();
+        if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_mut() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(3)))
+                .unwrap();
+        }
+        let ask = json!({"variant": "standard", "rules": "draw", "moves": []});
+        socket.send(Message::text(ask.to_string())).unwrap();
+        socket
+    };
+    let searching = |socket: &mut tungstenite::WebSocket<_>| match socket.read() {
+        Ok(message) => {
+            let message: Value = serde_json::from_str(message.to_text().unwrap()).unwrap();
+            assert_eq!(message["type"], "info", "{message}");
+            true
+        }
+        Err(tungstenite::Error::Io(err)) if err.kind() == std::io::ErrorKind::WouldBlock => false,
+        Err(err) => panic!("{err}"),
+    };
+    let mut first = analyse("203.0.113.7");
+    let mut second = analyse("203.0.113.7");
+    assert!(searching(&mut first) && searching(&mut second));
+    // The client's third board waits for its own turn; another client's does not.
+    let mut third = analyse("203.0.113.7");
+    assert!(!searching(&mut third), "a third study place was taken");
+    let mut other = analyse("198.51.100.1");
+    assert!(searching(&mut other));
+    // A board closed gives the turn on.
+    drop(first);
+    assert!(searching(&mut third));
+}

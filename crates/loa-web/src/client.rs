@@ -1,5 +1,5 @@
 //! Where a request comes from: the network of the client's address, for the limits that
-//! count by client rather than by account (sign-ups).
+//! count by client rather than by account (sign-ups, the engine's study places).
 //!
 //! The address is the connection's peer, or, behind a proxy, the one the proxy writes in
 //! a header the server is told to trust (`--client-address-header`). A client may write
@@ -8,8 +8,11 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::HeaderName;
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The connection's peer, put on each request as it is taken.
 #[derive(Clone, Copy, Debug)]
@@ -66,10 +69,66 @@ fn network_of(address: IpAddr) -> Option<String> {
     })
 }
 
+/// Study places (analysis boards, evaluations) one client's network may hold at once:
+/// a client that opens many analysis boards waits for its own turns, and leaves the
+/// others' places to them.
+pub const STUDIES_PER_CLIENT: usize = 2;
+
+/// Each client network's turns, while it has any taken or awaited.
+pub struct ClientTurns {
+    per_client: usize,
+    turns: Mutex<Turns>,
+}
+
+struct Turns {
+    by_network: HashMap<String, Weak<Semaphore>>,
+    /// The map's size at which the networks nobody holds a turn of are let go.
+    sweep_at: usize,
+}
+
+impl ClientTurns {
+    pub fn new(per_client: usize) -> ClientTurns {
+        ClientTurns {
+            per_client,
+            turns: Mutex::new(Turns {
+                by_network: HashMap::new(),
+                sweep_at: 1_024,
+            }),
+        }
+    }
+
+    /// Waits for one of the client's turns, held until the permit is dropped; at once
+    /// for a client whose network is not known (this machine, a test).
+    pub async fn take(&self, client: &ClientNetwork) -> Option<OwnedSemaphorePermit> {
+        let network = client.0.as_deref()?;
+        self.turns_of(network).acquire_owned().await.ok()
+    }
+
+    fn turns_of(&self, network: &str) -> Arc<Semaphore> {
+        let mut turns = self
+            .turns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(held) = turns.by_network.get(network).and_then(Weak::upgrade) {
+            return held;
+        }
+        if turns.by_network.len() >= turns.sweep_at {
+            turns.by_network.retain(|_, held| held.strong_count() > 0);
+            turns.sweep_at = (2 * turns.by_network.len()).max(1_024);
+        }
+        let fresh = Arc::new(Semaphore::new(self.per_client));
+        turns
+            .by_network
+            .insert(network.to_string(), Arc::downgrade(&fresh));
+        fresh
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use axum::http::Request;
+    use std::time::Duration;
 
     async fn network(
         peer: &str,
@@ -148,5 +207,44 @@ mod tests {
             Some("203.0.113.7")
         );
         assert_eq!(network_of("0.0.0.0".parse().unwrap()), None);
+    }
+
+    #[tokio::test]
+    async fn a_client_waits_for_its_own_turns_only() {
+        let turns = ClientTurns::new(2);
+        let (a, b) = (known("203.0.113.7"), known("2001:db8::/64"));
+        let first = turns.take(&a).await.unwrap();
+        let _second = turns.take(&a).await.unwrap();
+        let third = turns.take(&a);
+        let mut third = std::pin::pin!(third);
+        let waits = tokio::time::timeout(Duration::from_millis(50), third.as_mut()).await;
+        assert!(waits.is_err(), "a third turn is given");
+        // Another client, or one not known, is not held up.
+        assert!(turns.take(&b).await.is_some());
+        assert!(turns.take(&ClientNetwork(None)).await.is_none());
+        drop(first);
+        assert!(third.await.is_some());
+    }
+
+    #[tokio::test]
+    async fn networks_with_no_turn_held_are_let_go() {
+        let turns = ClientTurns::new(1);
+        let client = known("198.51.100.1");
+        let held = turns.take(&client).await;
+        for n in 0..3_000 {
+            drop(
+                turns
+                    .take(&known(&format!("10.0.{}.{}", n / 256, n % 256)))
+                    .await,
+            );
+        }
+        let kept = turns.turns.lock().unwrap().by_network.len();
+        assert!(kept <= 2_048, "{kept} networks kept");
+        // The network whose turn is held still waits for it.
+        let again = turns.take(&client);
+        assert!(tokio::time::timeout(Duration::from_millis(50), again)
+            .await
+            .is_err());
+        drop(held);
     }
 }

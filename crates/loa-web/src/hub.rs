@@ -79,6 +79,8 @@ pub struct Hub {
     pub explorer_verdicts: crate::explorer::ExplorerVerdicts,
     /// Solver work people ask for, in turn: a puzzle's other move, the explorer.
     pub solver_jobs: crate::solver_jobs::SolverJobs,
+    /// The study places each client's network holds (analysis boards, evaluations).
+    pub client_studies: crate::client::ClientTurns,
     /// First tries at puzzles rated one at a time on this server.
     pub puzzle_ratings_lock: tokio::sync::Mutex<()>,
     ratings_lock: tokio::sync::Mutex<()>,
@@ -100,6 +102,7 @@ impl Hub {
             puzzle_proofs: crate::puzzles::AlternativeProofs::default(),
             explorer_verdicts: crate::explorer::ExplorerVerdicts::default(),
             solver_jobs: crate::solver_jobs::SolverJobs::default(),
+            client_studies: crate::client::ClientTurns::new(crate::client::STUDIES_PER_CLIENT),
             puzzle_ratings_lock: tokio::sync::Mutex::new(()),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),

@@ -3,6 +3,7 @@
 //! hears each iteration as it finishes. Both check that the page comes from this server.
 
 use crate::api::BlackScore;
+use crate::client::ClientNetwork;
 use crate::engine_pool::Cancel;
 use crate::error::ApiResult;
 use crate::hub::Hub;
@@ -202,12 +203,13 @@ pub async fn tournament_socket(
 
 pub async fn analysis_socket(
     State(hub): State<Arc<Hub>>,
+    network: ClientNetwork,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    Ok(limited(upgrade).on_upgrade(move |socket| analysis_session(hub, socket)))
+    Ok(limited(upgrade).on_upgrade(move |socket| analysis_session(hub, network, socket)))
 }
 
-async fn analysis_session(hub: Arc<Hub>, mut socket: WebSocket) {
+async fn analysis_session(hub: Arc<Hub>, network: ClientNetwork, mut socket: WebSocket) {
     let (tx, mut rx) = mpsc::unbounded_channel::<AnalysisMessage>();
     let mut current: Option<Arc<Cancel>> = None;
     loop {
@@ -233,7 +235,7 @@ async fn analysis_session(hub: Arc<Hub>, mut socket: WebSocket) {
                         let _ = tx.send(AnalysisMessage::Error { error: format!("bad request: {e}") });
                     }
                     Ok(request) if !request.run => {}
-                    Ok(request) => match start_analysis(&hub, request, tx.clone()) {
+                    Ok(request) => match start_analysis(&hub, &network, request, tx.clone()) {
                         Ok(cancel) => current = Some(cancel),
                         Err(error) => {
                             let _ = tx.send(AnalysisMessage::Error { error });
@@ -251,6 +253,7 @@ async fn analysis_session(hub: Arc<Hub>, mut socket: WebSocket) {
 
 fn start_analysis(
     hub: &Arc<Hub>,
+    network: &ClientNetwork,
     request: AnalysisRequest,
     tx: mpsc::UnboundedSender<AnalysisMessage>,
 ) -> Result<Arc<Cancel>, String> {
@@ -273,7 +276,13 @@ fn start_analysis(
     let (hub, task_cancel) = (Arc::clone(hub), Arc::clone(&cancel));
     let info_tx = tx.clone();
     let info_position = position.clone();
+    let network = network.clone();
     tokio::spawn(async move {
+        // The client's own turn first: many boards of one client wait for each other.
+        let _client_turn = tokio::select! {
+            turn = hub.client_studies.take(&network) => turn,
+            () = task_cancel.cancelled() => return,
+        };
         let on_info = move |info: &Info| {
             let nps = (info.nodes as f64 / info.time.as_secs_f64().max(1e-3)) as u64;
             let pv = info.pv.iter().map(|mv| mv.to_string()).collect();

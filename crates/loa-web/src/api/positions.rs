@@ -2,6 +2,7 @@
 //! from any game in play.
 
 use super::{refuse_unknown, Body, MAX_EVALUATIONS, MAX_EVALUATION_DEPTH};
+use crate::client::ClientNetwork;
 use crate::engine_pool::Cancel;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
@@ -237,6 +238,7 @@ impl BlackScore {
 /// Scores for a list of positions (the evaluation graph of a game).
 pub async fn evaluate(
     State(hub): State<Arc<Hub>>,
+    network: ClientNetwork,
     Body(request): Body<EvaluateRequest>,
 ) -> ApiResult<Json<Vec<BlackScore>>> {
     let variant = variant_named(request.variant.as_deref()).map_err(ApiError::bad_request)?;
@@ -263,6 +265,7 @@ pub async fn evaluate(
         .collect::<ApiResult<Vec<_>>>()?;
     let mut scores = Vec::with_capacity(positions.len());
     let cancel = Cancel::new();
+    let _client_turn = hub.client_studies.take(&network).await;
     for pos in positions {
         let to_move = pos.side_to_move();
         if let Some(outcome) = pos.outcome(rules) {
