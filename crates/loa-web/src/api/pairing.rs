@@ -4,6 +4,7 @@
 
 use super::{Body, OptionalBody};
 use crate::auth::Viewer;
+use crate::client::ClientNetwork;
 use crate::clock::{now_ms, TimeControl};
 use crate::error::{ApiError, ApiResult};
 use crate::game::LiveGame;
@@ -167,16 +168,18 @@ async fn anonymous_seeks(session: &Session) -> ApiResult<Vec<String>> {
 pub async fn create_seek(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
+    network: ClientNetwork,
     session: Session,
     Body(request): Body<TermsRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedSeek>)> {
     let terms = request.check().map_err(ApiError::bad_request)?;
-    make_seek(&hub, &viewer, &session, &terms).await
+    make_seek(&hub, &viewer, &network, &session, &terms).await
 }
 
 async fn make_seek(
     hub: &Arc<Hub>,
     viewer: &Viewer,
+    network: &ClientNetwork,
     session: &Session,
     terms: &Terms,
 ) -> ApiResult<(StatusCode, Json<CreatedSeek>)> {
@@ -186,7 +189,12 @@ async fn make_seek(
             "a rated seek needs an account: sign in",
         ));
     }
-    refuse_too_many_seeks(hub, viewer.id()).await?;
+    // A seek made without an account is counted for its client's network.
+    let network = match viewer.id() {
+        Some(_) => None,
+        None => network.0.as_deref(),
+    };
+    refuse_too_many_seeks(hub, viewer.id(), network).await?;
     let seek = SeekRow {
         id: random_name(),
         account: viewer.id(),
@@ -200,7 +208,7 @@ async fn make_seek(
         created_at: now_ms(),
         game_id: None,
     };
-    hub.store.insert_seek(&seek).await?;
+    hub.store.insert_seek(&seek, network).await?;
     if viewer.account.is_none() {
         let mut made = anonymous_seeks(session).await?;
         made.push(seek.id.clone());
@@ -238,18 +246,39 @@ pub async fn open_seeks(hub: &Hub) -> ApiResult<Vec<SeekView>> {
     Ok(views)
 }
 
-/// The most seeks open at once of one account, and of everyone not signed in together:
-/// one person cannot fill the lobby and hide everyone else's.
+/// The most seeks open at once of one account, of everyone not signed in together, and
+/// of one client's network not signed in: one person cannot fill the lobby and hide
+/// everyone else's, nor take every place of those not signed in.
 const MAX_OPEN_SEEKS: i64 = 20;
 const MAX_OPEN_ANONYMOUS_SEEKS: i64 = 100;
+const MAX_OPEN_SEEKS_OF_A_CLIENT: i64 = 10;
 
-async fn refuse_too_many_seeks(hub: &Hub, account: Option<i64>) -> ApiResult<()> {
+async fn refuse_too_many_seeks(
+    hub: &Hub,
+    account: Option<i64>,
+    network: Option<&str>,
+) -> ApiResult<()> {
     let most = if account.is_some() {
         MAX_OPEN_SEEKS
     } else {
         MAX_OPEN_ANONYMOUS_SEEKS
     };
     let now = now_ms();
+    if let Some(network) = network {
+        let of_client = hub
+            .store
+            .count_open_seeks_from(network, now - LIVE_SEEK_MS, now - CORRESPONDENCE_SEEK_MS)
+            .await?;
+        if of_client >= MAX_OPEN_SEEKS_OF_A_CLIENT {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{MAX_OPEN_SEEKS_OF_A_CLIENT} seeks made from your network without an \
+                     account are open: withdraw one, or sign in"
+                ),
+            ));
+        }
+    }
     let open = hub
         .store
         .count_open_seeks_by(account, now - LIVE_SEEK_MS, now - CORRESPONDENCE_SEEK_MS)
@@ -362,6 +391,7 @@ pub enum Paired {
 pub async fn quick_pairing(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
+    network: ClientNetwork,
     session: Session,
     Body(request): Body<TermsRequest>,
 ) -> ApiResult<(StatusCode, Json<Paired>)> {
@@ -416,7 +446,7 @@ pub async fn quick_pairing(
             Err(err) => return Err(err),
         }
     }
-    let (_, Json(seek)) = make_seek(&hub, &viewer, &session, &terms).await?;
+    let (_, Json(seek)) = make_seek(&hub, &viewer, &network, &session, &terms).await?;
     Ok((StatusCode::ACCEPTED, Json(Paired::Seek(seek))))
 }
 

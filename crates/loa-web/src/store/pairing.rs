@@ -96,10 +96,16 @@ fn open_seek(live: &str, correspondence: &str) -> String {
 }
 
 impl Store {
-    pub async fn insert_seek(&self, seek: &SeekRow) -> Result<(), StoreError> {
+    /// Keeps a new seek, with the network of the client that made it (for a seek made
+    /// without an account).
+    pub async fn insert_seek(
+        &self,
+        seek: &SeekRow,
+        network: Option<&str>,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO seeks (id, account_id, token, variant, rules, time_control, rated,
-                color, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                color, created_at, network) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&seek.id)
         .bind(seek.account)
@@ -110,6 +116,7 @@ impl Store {
         .bind(i64::from(seek.rated))
         .bind(&seek.color)
         .bind(seek.created_at)
+        .bind(network)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -165,6 +172,27 @@ impl Store {
             .bind(live_since)
             .bind(correspondence_since)
             .bind(account)
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    /// How many seeks still open (see [`open_seek`]) a client's network made without an
+    /// account.
+    pub async fn count_open_seeks_from(
+        &self,
+        network: &str,
+        live_since: i64,
+        correspondence_since: i64,
+    ) -> Result<i64, StoreError> {
+        let count = format!(
+            "SELECT COUNT(*) FROM seeks s
+             WHERE {} AND s.account_id IS NULL AND s.network = $3",
+            open_seek("$1", "$2")
+        );
+        Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(count))
+            .bind(live_since)
+            .bind(correspondence_since)
+            .bind(network)
             .fetch_one(&self.pool)
             .await?)
     }

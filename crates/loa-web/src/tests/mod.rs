@@ -48,7 +48,10 @@ impl App {
         let hub = Hub::new(db.open().await, EnginePool::new(1));
         tokio::spawn(std::sync::Arc::clone(&hub).follow_other_servers());
         App {
-            router: router(std::sync::Arc::clone(&hub), None),
+            // As behind a proxy: a request's `x-real-ip` is its client's address.
+            router: router(std::sync::Arc::clone(&hub), None).layer(axum::Extension(
+                crate::client::AddressHeader(axum::http::HeaderName::from_static("x-real-ip")),
+            )),
             hub,
             db,
         }

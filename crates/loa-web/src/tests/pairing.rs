@@ -466,7 +466,7 @@ async fn one_person_cannot_fill_the_lobby() {
             created_at: two_hours_ago + i,
             game_id: None,
         };
-        app.hub.store.insert_seek(&seek).await.unwrap();
+        app.hub.store.insert_seek(&seek, None).await.unwrap();
     }
     // The lobby lists the open ones only.
     let listed = app.ok("GET", "/api/seeks", None).await;
@@ -676,4 +676,53 @@ async fn two_rated_games_ending_at_once_both_count() {
         "{profile}"
     );
     assert_eq!(profile["history"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn one_client_keeps_ten_seeks_without_an_account_open_at_most() {
+    let app = App::new().await;
+    let app = &app;
+    let seek_from = |client: &'static str| async move {
+        let header = [("x-real-ip", client)];
+        let headers: &[(&str, &str)] = if client.is_empty() { &[] } else { &header };
+        app.send("POST", "/api/seeks", Some(blitz(false, "random")), headers)
+            .await
+    };
+    let mut made = Vec::new();
+    for _ in 0..10 {
+        let (status, seek, _) = seek_from("203.0.113.7").await;
+        assert_eq!(status, StatusCode::CREATED);
+        made.push(seek);
+    }
+    let (status, answer, _) = seek_from("203.0.113.7").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{answer}");
+    assert!(answer["error"]
+        .as_str()
+        .unwrap()
+        .contains("from your network"));
+    // Quick pairing makes its seek under the same limit.
+    let (status, _, _) = app
+        .send(
+            "POST",
+            "/api/pairing",
+            Some(json!({"variant": "standard", "rules": "mover-wins",
+                        "clock": {"kind": "live", "initial_s": 60, "increment_s": 0},
+                        "rated": false})),
+            &[("x-real-ip", "203.0.113.7")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    // Another client's seeks, and those of a client not known, are not held back.
+    assert_eq!(seek_from("198.51.100.1").await.0, StatusCode::CREATED);
+    assert_eq!(seek_from("").await.0, StatusCode::CREATED);
+    let listed = app.ok("GET", "/api/seeks", None).await;
+    assert_eq!(listed.as_array().unwrap().len(), 12);
+    // A seek withdrawn gives its place back.
+    let first = &made[0];
+    let path = format!("/api/seeks/{}", first["id"].as_str().unwrap());
+    let (status, _) = app
+        .call("DELETE", &path, Some(json!({"token": first["token"]})))
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(seek_from("203.0.113.7").await.0, StatusCode::CREATED);
 }
