@@ -69,11 +69,11 @@ pub struct ServeArgs {
     client_timeout: u64,
     /// Behind a proxy: the header it gives the client's address in (X-Real-IP, or
     /// X-Forwarded-For, whose last address is read), for the limits counted by client
-    /// (accounts made). Give it only when the proxy always writes it: a client can send
-    /// any header itself. Without it the connection's peer is the client, and this
-    /// machine's own address is not counted.
+    /// (accounts made, seeks without an account, study places). Give it only when the
+    /// proxy always writes it: a client can send any header itself. Without it the
+    /// connection's peer is the client; addresses that are not public are not counted.
     #[arg(long, value_name = "HEADER", value_parser = loa_web::client_address_header)]
-    client_address_header: Option<String>,
+    client_address_header: Option<loa_web::HeaderName>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {

@@ -17,10 +17,10 @@ pub const MAX_PASSWORD: usize = 256;
 pub const MAX_FAILURES: i64 = 10;
 pub const GUARD_WINDOW_MS: i64 = 60_000;
 
-/// Accounts one client's network may make in an hour, and in a day (a class or a club
-/// signing up together behind one address is some tens of people).
-pub const MAX_SIGN_UPS_AN_HOUR: i64 = 10;
-pub const MAX_SIGN_UPS_A_DAY: i64 = 30;
+/// Accounts one client's network may make in an hour, and in a day: a class or a club
+/// signing up together behind one address is some tens of people.
+pub const MAX_SIGN_UPS_AN_HOUR: i64 = 30;
+pub const MAX_SIGN_UPS_A_DAY: i64 = 60;
 
 /// Names nobody may take: the site's own, its bots', and words the page uses.
 const RESERVED: &[&str] = &[

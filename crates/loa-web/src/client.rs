@@ -1,22 +1,24 @@
 //! Where a request comes from: the network of the client's address, for the limits that
-//! count by client rather than by account (sign-ups, the engine's study places).
+//! count by client rather than by account (sign-ups, seeks made without an account, the
+//! engine's study places).
 //!
 //! The address is the connection's peer, or, behind a proxy, the one the proxy writes in
 //! a header the server is told to trust (`--client-address-header`). A client may write
-//! any header itself, so the proxy's is the last address of it: the one the proxy added.
+//! any header itself, so the proxy's is the last address of the header's last line: the
+//! one the proxy added (a proxy may add a line of its own beside a client's).
+//!
+//! Addresses that are not public (this machine, a private network, a carrier's shared
+//! range) are not counted: a proxy in front that was not named, or a club's own network,
+//! would otherwise make every visitor one client.
 
-use axum::extract::FromRequestParts;
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderName;
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-
-/// The connection's peer, put on each request as it is taken.
-#[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
 
 /// The header a trusted proxy gives the client's address in (`X-Real-IP`,
 /// `X-Forwarded-For`), when the server is behind one.
@@ -25,54 +27,83 @@ pub struct AddressHeader(pub HeaderName);
 
 /// The client's network, as the limits count it: an IPv4 address, or an IPv6 address's
 /// /64 (one household or one machine is given a /64, and could walk its addresses).
-/// `None` when it is not known, or is this machine (an unconfigured proxy in front would
-/// otherwise make every visitor one client).
+/// `None` when it is not known, or not public.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientNetwork(pub Option<String>);
+
+/// The network of every request whose trusted header holds no address: they share one
+/// limit rather than escape it.
+const UNREADABLE: &str = "unreadable";
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientNetwork {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let peer = parts.extensions.get::<Peer>().map(|peer| peer.0.ip());
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .and_then(|peer| network_of(peer.0.ip()));
         let given = parts
             .extensions
             .get::<AddressHeader>()
-            .and_then(|header| parts.headers.get(&header.0))
-            .and_then(|value| value.to_str().ok())
-            .and_then(last_address);
-        Ok(ClientNetwork(given.or(peer).and_then(network_of)))
+            .and_then(|header| parts.headers.get_all(&header.0).iter().next_back());
+        Ok(ClientNetwork(match given {
+            // Without the header the request did not come through the proxy.
+            None => peer,
+            Some(value) => match last_address(value.as_bytes()) {
+                Some(address) => network_of(address),
+                None => Some(UNREADABLE.to_string()),
+            },
+        }))
     }
 }
 
 /// The last address of a header's value (`client, proxy1, proxy2`): the one written by
-/// the proxy in front of the server.
-fn last_address(value: &str) -> Option<IpAddr> {
-    let last = value.rsplit(',').next()?.trim();
-    last.parse().ok().or_else(|| {
-        // "1.2.3.4:5678" and "[::1]:5678", as some proxies write them.
-        last.parse::<SocketAddr>().ok().map(|a| a.ip())
-    })
+/// the proxy in front of the server. Whatever bytes a client put before it are not read.
+fn last_address(value: &[u8]) -> Option<IpAddr> {
+    let last = value.rsplit(|&b| b == b',').next()?;
+    let last = std::str::from_utf8(last).ok()?.trim();
+    // "1.2.3.4:5678", "[2001:db8::1]:5678" and "[2001:db8::1]", as some proxies write them.
+    last.parse()
+        .ok()
+        .or_else(|| last.parse::<SocketAddr>().ok().map(|a| a.ip()))
+        .or_else(|| last.strip_prefix('[')?.strip_suffix(']')?.parse().ok())
 }
 
 fn network_of(address: IpAddr) -> Option<String> {
-    let address = address.to_canonical();
-    if address.is_loopback() || address.is_unspecified() {
-        return None;
-    }
-    Some(match address {
-        IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => {
+    match address.to_canonical() {
+        IpAddr::V4(v4) => is_public_v4(v4).then(|| v4.to_string()),
+        IpAddr::V6(v6) => is_public_v6(v6).then(|| {
             let s = v6.segments();
             format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-        }
-    })
+        }),
+    }
 }
 
-/// Study places (analysis boards, evaluations) one client's network may hold at once:
-/// a client that opens many analysis boards waits for its own turns, and leaves the
-/// others' places to them.
-pub const STUDIES_PER_CLIENT: usize = 2;
+fn is_public_v4(address: Ipv4Addr) -> bool {
+    let [a, b, ..] = address.octets();
+    let shared = a == 100 && (64..128).contains(&b);
+    !(address.is_loopback()
+        || address.is_unspecified()
+        || address.is_private()
+        || address.is_link_local()
+        || shared)
+}
+
+fn is_public_v6(address: Ipv6Addr) -> bool {
+    !(address.is_loopback()
+        || address.is_unspecified()
+        || address.is_unique_local()
+        || address.is_unicast_link_local())
+}
+
+/// Study places (analysis boards, evaluations) one client's network may hold at once,
+/// on one server, of its `places`: half of them, and two at least. A client that opens
+/// many analysis boards waits for its own turns, so that it cannot keep every place
+/// from the others.
+pub fn studies_per_client(places: usize) -> usize {
+    (places / 2).max(2)
+}
 
 /// Each client network's turns, while it has any taken or awaited.
 pub struct ClientTurns {
@@ -101,6 +132,7 @@ impl ClientTurns {
     /// for a client whose network is not known (this machine, a test).
     pub async fn take(&self, client: &ClientNetwork) -> Option<OwnedSemaphorePermit> {
         let network = client.0.as_deref()?;
+        // The semaphore is never closed, so the turn always comes.
         self.turns_of(network).acquire_owned().await.ok()
     }
 
@@ -127,20 +159,23 @@ impl ClientTurns {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::Request;
+    use axum::http::{HeaderValue, Request};
     use std::time::Duration;
 
+    /// The network of a request from `peer` with `headers`, `trusted` the header named.
     async fn network(
         peer: &str,
-        header: Option<(&str, &str)>,
+        headers: &[(&str, &[u8])],
         trusted: Option<&'static str>,
     ) -> ClientNetwork {
         let mut request = Request::builder().uri("/");
-        if let Some((name, value)) = header {
-            request = request.header(name, value);
+        for &(name, value) in headers {
+            request = request.header(name, HeaderValue::from_bytes(value).unwrap());
         }
         let (mut parts, ()) = request.body(()).unwrap().into_parts();
-        parts.extensions.insert(Peer(peer.parse().unwrap()));
+        parts
+            .extensions
+            .insert(ConnectInfo::<SocketAddr>(peer.parse().unwrap()));
         if let Some(trusted) = trusted {
             parts
                 .extensions
@@ -154,44 +189,46 @@ mod tests {
         ClientNetwork(Some(network.to_string()))
     }
 
+    const PROXY: &str = "127.0.0.1:4000";
+    const FORWARDED: Option<&str> = Some("x-forwarded-for");
+
     #[tokio::test]
     async fn the_peer_is_the_client_unless_a_proxy_is_trusted() {
-        assert_eq!(
-            network("203.0.113.7:4000", None, None).await,
-            known("203.0.113.7")
-        );
+        let client = known("203.0.113.7");
+        assert_eq!(network("203.0.113.7:4000", &[], None).await, client);
         // A header nobody was told to trust is the client's own word: not read.
-        let forged = Some(("x-forwarded-for", "198.51.100.1"));
+        let forged: &[(&str, &[u8])] = &[("x-forwarded-for", b"198.51.100.1")];
+        assert_eq!(network("203.0.113.7:4000", forged, None).await, client);
         assert_eq!(
-            network("203.0.113.7:4000", forged, None).await,
-            known("203.0.113.7")
-        );
-        let trusted = Some("x-forwarded-for");
-        assert_eq!(
-            network("127.0.0.1:4000", forged, trusted).await,
+            network(PROXY, forged, FORWARDED).await,
             known("198.51.100.1")
         );
-        // What a client wrote before the proxy's own address is passed over.
-        let chain = Some(("x-forwarded-for", "10.9.9.9, 198.51.100.1 , 192.0.2.4"));
+        // What a client wrote before the proxy's own address is passed over, whether in
+        // the same line or in a line of its own.
+        let chain: &[(&str, &[u8])] = &[("x-forwarded-for", b"10.9.9.9, 198.51.100.1 , 192.0.2.4")];
+        assert_eq!(network(PROXY, chain, FORWARDED).await, known("192.0.2.4"));
+        let lines: &[(&str, &[u8])] = &[
+            ("x-forwarded-for", b"198.51.100.1"),
+            ("x-forwarded-for", b"192.0.2.4"),
+        ];
+        assert_eq!(network(PROXY, lines, FORWARDED).await, known("192.0.2.4"));
+        let unreadable_first: &[(&str, &[u8])] = &[("x-forwarded-for", b"\xff\xfe, 192.0.2.4")];
         assert_eq!(
-            network("127.0.0.1:4000", chain, trusted).await,
+            network(PROXY, unreadable_first, FORWARDED).await,
             known("192.0.2.4")
         );
-        let with_port = Some(("x-real-ip", "[2001:db8::1]:443"));
-        assert_eq!(
-            network("127.0.0.1:4000", with_port, Some("x-real-ip")).await,
-            known("2001:db8:0:0::/64")
-        );
-        // A header missing or unreadable: the peer, here this machine, is not counted.
-        assert_eq!(
-            network("127.0.0.1:4000", None, trusted).await,
-            ClientNetwork(None)
-        );
-        let junk = Some(("x-forwarded-for", "1.2.3.4, not an address"));
-        assert_eq!(
-            network("[::1]:4000", junk, trusted).await,
-            ClientNetwork(None)
-        );
+        for written in [&b"[2001:db8::1]:443"[..], b"[2001:db8::1]", b"2001:db8::1"] {
+            let header: &[(&str, &[u8])] = &[("x-real-ip", written)];
+            assert_eq!(
+                network(PROXY, header, Some("x-real-ip")).await,
+                known("2001:db8:0:0::/64")
+            );
+        }
+        // No header: not through the proxy (this machine itself): not counted.
+        assert_eq!(network(PROXY, &[], FORWARDED).await, ClientNetwork(None));
+        // A header with no address: one client for all such, not none.
+        let junk: &[(&str, &[u8])] = &[("x-forwarded-for", b"1.2.3.4, not an address")];
+        assert_eq!(network(PROXY, junk, FORWARDED).await, known(UNREADABLE));
     }
 
     #[test]
@@ -206,7 +243,36 @@ mod tests {
             network_of("::ffff:203.0.113.7".parse().unwrap()).as_deref(),
             Some("203.0.113.7")
         );
-        assert_eq!(network_of("0.0.0.0".parse().unwrap()), None);
+    }
+
+    #[test]
+    fn addresses_that_are_not_public_are_not_counted() {
+        for private in [
+            "0.0.0.0",
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.17.0.1",
+            "192.168.1.20",
+            "169.254.0.9",
+            "100.64.0.1",
+            "100.127.255.1",
+            "::",
+            "::1",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:10.0.0.1",
+        ] {
+            assert_eq!(network_of(private.parse().unwrap()), None, "{private}");
+        }
+        for public in [
+            "100.63.0.1",
+            "100.128.0.1",
+            "172.32.0.1",
+            "8.8.8.8",
+            "2a00::1",
+        ] {
+            assert!(network_of(public.parse().unwrap()).is_some(), "{public}");
+        }
     }
 
     #[tokio::test]

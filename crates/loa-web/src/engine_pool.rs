@@ -137,7 +137,7 @@ impl EnginePool {
         EnginePool {
             size: size.max(1),
             permits: Semaphore::new(size.max(1)),
-            study_turns: Semaphore::new(size.max(2) - 1),
+            study_turns: Semaphore::new(study_places(size)),
             idle: Mutex::new(Vec::new()),
             places: Mutex::new(Places::default()),
         }
@@ -150,6 +150,11 @@ impl EnginePool {
     /// How many searches run at once.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// The places study may hold: all but one (a pool of one place shares it).
+    pub fn study_places(&self) -> usize {
+        study_places(self.size)
     }
 
     /// A place for background work, when one is free and no search of live play waits.
@@ -173,8 +178,7 @@ impl EnginePool {
         }
     }
 
-    /// A search for study, as `search`, in one of the places study may hold (all but
-    /// one; a pool of one place shares it).
+    /// A search for study, as `search`, in one of the places study may hold.
     pub async fn study(
         &self,
         request: SearchRequest,
@@ -232,6 +236,10 @@ impl EnginePool {
             .push(engine);
         Some(result)
     }
+}
+
+fn study_places(size: usize) -> usize {
+    size.max(2) - 1
 }
 
 #[cfg(test)]

@@ -92,6 +92,8 @@ pub struct Hub {
 
 impl Hub {
     pub fn new(store: Store, pool: EnginePool) -> Arc<Hub> {
+        let client_studies =
+            crate::client::ClientTurns::new(crate::client::studies_per_client(pool.study_places()));
         Arc::new(Hub {
             store,
             pool,
@@ -102,7 +104,7 @@ impl Hub {
             puzzle_proofs: crate::puzzles::AlternativeProofs::default(),
             explorer_verdicts: crate::explorer::ExplorerVerdicts::default(),
             solver_jobs: crate::solver_jobs::SolverJobs::default(),
-            client_studies: crate::client::ClientTurns::new(crate::client::STUDIES_PER_CLIENT),
+            client_studies,
             puzzle_ratings_lock: tokio::sync::Mutex::new(()),
             ratings_lock: tokio::sync::Mutex::new(()),
             games: Mutex::new(HashMap::new()),

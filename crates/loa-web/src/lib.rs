@@ -38,6 +38,7 @@ mod ws;
 #[cfg(test)]
 mod tests;
 
+pub use axum::http::HeaderName;
 pub use listen::DEFAULT_CLIENT_TIMEOUT;
 pub use mail::{mail_address, smtp_url};
 pub use server::{client_address_header, public_url, run, Config, Server};

@@ -6,10 +6,9 @@
 //! reading what it is sent holds it no longer than that either: a write that waits
 //! longer closes the connection (sockets included, once upgraded).
 
-use crate::client::Peer;
 use crate::error::ApiError;
 use crate::server::MAX_BODY;
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -55,7 +54,7 @@ pub async fn serve(
         };
         let service = TowerToHyperService::new(app.clone().map_request(
             move |mut request: Request<hyper::body::Incoming>| {
-                request.extensions_mut().insert(Peer(remote));
+                request.extensions_mut().insert(ConnectInfo(remote));
                 request
             },
         ));

@@ -48,11 +48,12 @@ pub struct Config {
     pub puzzles: Vec<std::path::PathBuf>,
     /// Game records (SGF or PGN) counted in the opening explorer, each file once.
     pub archives: Vec<std::path::PathBuf>,
-    /// How long a client may take to send a request's head, and its body.
+    /// How long a client may take to send a request's head, and its body, and may leave
+    /// what it is sent unread.
     pub client_timeout: std::time::Duration,
-    /// The header a proxy in front gives the client's address in (`X-Real-IP`), as
-    /// [`client_address_header`] checked it; without it the peer is the client.
-    pub client_address_header: Option<String>,
+    /// The header a proxy in front gives the client's address in (`X-Real-IP`); without
+    /// it the peer is the client.
+    pub client_address_header: Option<HeaderName>,
 }
 
 /// The address mail comes from when none is given: `loa@` the site's host name, or
@@ -85,9 +86,9 @@ pub fn public_url(text: &str) -> Result<String, String> {
 }
 
 /// The name of the header a trusted proxy gives the client's address in, checked.
-pub fn client_address_header(text: &str) -> Result<String, String> {
+pub fn client_address_header(text: &str) -> Result<HeaderName, String> {
     match text.parse::<HeaderName>() {
-        Ok(name) => Ok(name.as_str().to_string()),
+        Ok(name) => Ok(name),
         Err(_) => Err(format!(
             "'{}' is not a header name like X-Real-IP",
             loa_core::excerpt(text)
@@ -454,12 +455,7 @@ impl Server {
             hub,
             report_nodes: config.report_nodes,
             client_timeout: config.client_timeout,
-            client_address_header: match &config.client_address_header {
-                Some(name) => Some(name.parse().map_err(|_| {
-                    anyhow::anyhow!("'{name}' is not a header name like X-Real-IP")
-                })?),
-                None => None,
-            },
+            client_address_header: config.client_address_header.clone(),
             public_url: config.public_url.clone(),
             _sole_user: sole_user,
         })
@@ -507,9 +503,14 @@ impl Server {
         let hub = Arc::clone(&self.hub);
         tokio::spawn(async move {
             let mut sweep = tokio::time::interval(std::time::Duration::from_secs(60));
-            loop {
+            for minute in 0u64.. {
                 sweep.tick().await;
                 hub.forget_idle_games();
+                if minute % 60 == 0 {
+                    if let Err(err) = api::forget_client_networks(&hub).await {
+                        tracing::warn!("forgetting old client addresses: {err}");
+                    }
+                }
             }
         });
         crate::director::spawn(&self.hub);

@@ -146,24 +146,24 @@ fn name_taken() -> ApiError {
 
 /// Counts an account made from a client's network, or refuses it past the limits (so
 /// that one client cannot make accounts without end, nor keep the server hashing). The
-/// count is read after this one is in it: sign-ups sent all at once cannot all pass.
+/// count is read after this one is in it, so that sign-ups sent all at once cannot all
+/// pass; one refused is taken out again, so that tries past the limit cost nothing later.
 async fn sign_up_from(hub: &Hub, network: &str) -> ApiResult<()> {
     let now = now_ms();
     let day = now - 24 * 3_600_000;
     hub.store.note_sign_up(network, now, day).await?;
-    let refused = |when: &str| {
-        Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many accounts made from your network lately: try again {when}"),
-        ))
+    let when = if hub.store.sign_ups(network, day).await? > accounts::MAX_SIGN_UPS_A_DAY {
+        "tomorrow"
+    } else if hub.store.sign_ups(network, now - 3_600_000).await? > accounts::MAX_SIGN_UPS_AN_HOUR {
+        "in an hour"
+    } else {
+        return Ok(());
     };
-    if hub.store.sign_ups(network, day).await? > accounts::MAX_SIGN_UPS_A_DAY {
-        return refused("tomorrow");
-    }
-    if hub.store.sign_ups(network, now - 3_600_000).await? > accounts::MAX_SIGN_UPS_AN_HOUR {
-        return refused("in an hour");
-    }
-    Ok(())
+    hub.store.forget_sign_up(network, now).await?;
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("too many accounts made from your network lately: try again {when}"),
+    ))
 }
 
 #[derive(Deserialize)]

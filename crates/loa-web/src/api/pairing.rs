@@ -246,6 +246,16 @@ pub async fn open_seeks(hub: &Hub) -> ApiResult<Vec<SeekView>> {
     Ok(views)
 }
 
+/// Forgets the client networks no limit counts any more: those of seeks past the
+/// longest life a seek has, and sign-ups over a day old.
+pub async fn forget_client_networks(hub: &Hub) -> Result<(), crate::store::StoreError> {
+    let now = now_ms();
+    let longest = LIVE_SEEK_MS.max(CORRESPONDENCE_SEEK_MS);
+    hub.store
+        .forget_client_networks(now - longest, now - 24 * 3_600_000)
+        .await
+}
+
 /// The most seeks open at once of one account, of everyone not signed in together, and
 /// of one client's network not signed in: one person cannot fill the lobby and hide
 /// everyone else's, nor take every place of those not signed in.

@@ -418,6 +418,16 @@ impl Store {
         Ok(())
     }
 
+    /// Takes back the sign-ups counted for a client's network at `at` (one refused).
+    pub async fn forget_sign_up(&self, network: &str, at: i64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sign_ups WHERE network = $1 AND at = $2")
+            .bind(network)
+            .bind(at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// How many accounts were made from a client's network since `since`.
     pub async fn sign_ups(&self, network: &str, since: i64) -> Result<i64, StoreError> {
         Ok(

@@ -197,13 +197,37 @@ impl Store {
             .await?)
     }
 
-    /// Claims an open seek for a game about to be written: `false` if someone was first.
-    pub async fn take_seek(&self, id: &str, game_id: &str) -> Result<bool, StoreError> {
-        let taken = sqlx::query("UPDATE seeks SET game_id = $2 WHERE id = $1 AND game_id IS NULL")
-            .bind(id)
-            .bind(game_id)
+    /// Forgets the networks of seeks made before `before` (no longer open, whatever their
+    /// clock), and the sign-ups counted before `sign_ups_before`: client addresses are
+    /// kept only while a limit counts them.
+    pub async fn forget_client_networks(
+        &self,
+        before: i64,
+        sign_ups_before: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE seeks SET network = NULL WHERE network IS NOT NULL AND created_at <= $1",
+        )
+        .bind(before)
+        .execute(&self.pool)
+        .await?;
+        sqlx::query("DELETE FROM sign_ups WHERE at <= $1")
+            .bind(sign_ups_before)
             .execute(&self.pool)
             .await?;
+        Ok(())
+    }
+
+    /// Claims an open seek for a game about to be written: `false` if someone was first.
+    pub async fn take_seek(&self, id: &str, game_id: &str) -> Result<bool, StoreError> {
+        // The maker's network counted the seek while it was open: no longer kept.
+        let taken = sqlx::query(
+            "UPDATE seeks SET game_id = $2, network = NULL WHERE id = $1 AND game_id IS NULL",
+        )
+        .bind(id)
+        .bind(game_id)
+        .execute(&self.pool)
+        .await?;
         Ok(taken.rows_affected() == 1)
     }
 
@@ -300,5 +324,49 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seek(id: &str, created_at: i64) -> SeekRow {
+        SeekRow {
+            id: id.into(),
+            account: None,
+            name: None,
+            token: format!("{id}-token"),
+            variant: "standard".into(),
+            rules: "draw".into(),
+            time_control: r#"{"kind":"correspondence","days":3}"#.into(),
+            rated: false,
+            color: "random".into(),
+            created_at,
+            game_id: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_seeks_network_is_kept_while_it_is_open_only() {
+        for db in super::super::testing::every_database().await {
+            let store = db.open().await;
+            let client = "203.0.113.7";
+            for (id, at) in [("old", 1_000), ("taken", 2_000), ("new", 3_000)] {
+                store
+                    .insert_seek(&seek(id, at), Some(client))
+                    .await
+                    .unwrap();
+            }
+            let open_from = || store.count_open_seeks_from(client, 0, 0);
+            assert_eq!(open_from().await.unwrap(), 3);
+            assert!(store.take_seek("taken", "game1").await.unwrap());
+            assert_eq!(open_from().await.unwrap(), 2);
+            // Taken back: its network went with the taking.
+            store.release_seek("taken").await.unwrap();
+            assert_eq!(open_from().await.unwrap(), 2);
+            store.forget_client_networks(1_000, 0).await.unwrap();
+            assert_eq!(open_from().await.unwrap(), 1);
+        }
     }
 }
