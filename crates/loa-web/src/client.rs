@@ -35,6 +35,16 @@ pub struct ClientNetwork(pub Option<String>);
 /// limit rather than escape it.
 const UNREADABLE: &str = "unreadable";
 
+impl ClientNetwork {
+    /// The wider network an IPv6 client's /64 lies in: its /48, a site's, for looser
+    /// limits (a site may walk its 65,536 /64s). None for IPv4.
+    pub fn wider(&self) -> Option<String> {
+        let prefix = self.0.as_deref()?.strip_suffix("::/64")?;
+        let segments: Vec<&str> = prefix.split(':').take(3).collect();
+        Some(format!("{}::/48", segments.join(":")))
+    }
+}
+
 impl<S: Send + Sync> FromRequestParts<S> for ClientNetwork {
     type Rejection = Infallible;
 
@@ -238,6 +248,10 @@ mod tests {
         assert_eq!(a.as_deref(), Some("2001:db8:aa:bb::/64"));
         assert_eq!(a, b);
         assert_ne!(a, network_of("2001:db8:aa:bc::1".parse().unwrap()));
+        let client = ClientNetwork(a);
+        assert_eq!(client.wider().as_deref(), Some("2001:db8:aa::/48"));
+        assert_eq!(known("203.0.113.7").wider(), None);
+        assert_eq!(known(UNREADABLE).wider(), None);
         // An IPv4 address written as IPv6 is the IPv4 address.
         assert_eq!(
             network_of("::ffff:203.0.113.7".parse().unwrap()).as_deref(),

@@ -83,7 +83,7 @@ async fn sign_in(session: &Session, account: &AccountRow) -> ApiResult<()> {
 pub async fn sign_up(
     State(hub): State<Arc<Hub>>,
     Extension(secure): Extension<SecureCookies>,
-    ClientNetwork(network): ClientNetwork,
+    client: ClientNetwork,
     session: Session,
     Body(request): Body<SignUp>,
 ) -> ApiResult<impl IntoResponse> {
@@ -96,9 +96,7 @@ pub async fn sign_up(
     if hub.store.account_by_key(&name.key()).await?.is_some() {
         return Err(name_taken());
     }
-    if let Some(network) = network {
-        sign_up_from(&hub, &network).await?;
-    }
+    sign_up_from(&hub, &client).await?;
     let password = request.password;
     let hash = blocking(move || accounts::hash_password(&password)).await?;
     let account = hub
@@ -144,22 +142,40 @@ fn name_taken() -> ApiError {
     ApiError::new(StatusCode::CONFLICT, "that name is taken")
 }
 
-/// Counts an account made from a client's network, or refuses it past the limits (so
-/// that one client cannot make accounts without end, nor keep the server hashing). The
-/// count is read after this one is in it, so that sign-ups sent all at once cannot all
-/// pass; one refused is taken out again, so that tries past the limit cost nothing later.
-async fn sign_up_from(hub: &Hub, network: &str) -> ApiResult<()> {
-    let now = now_ms();
-    let day = now - 24 * 3_600_000;
-    hub.store.note_sign_up(network, now, day).await?;
-    let when = if hub.store.sign_ups(network, day).await? > accounts::MAX_SIGN_UPS_A_DAY {
-        "tomorrow"
-    } else if hub.store.sign_ups(network, now - 3_600_000).await? > accounts::MAX_SIGN_UPS_AN_HOUR {
-        "in an hour"
-    } else {
+/// Counts an account made from a client's network (and, for IPv6, the /48 it lies in,
+/// under limits four times as wide: a site is given 65,536 /64s), or refuses it past the
+/// limits, so that one client cannot make accounts without end, nor keep the server
+/// hashing. The counts are read after this one is in them, so that sign-ups sent all at
+/// once cannot all pass; one refused is taken back out, so that tries past the limit cost
+/// nothing later.
+pub(crate) async fn sign_up_from(hub: &Hub, client: &ClientNetwork) -> ApiResult<()> {
+    let Some(network) = client.0.clone() else {
         return Ok(());
     };
-    hub.store.forget_sign_up(network, now).await?;
+    let now = now_ms();
+    let day = now - 24 * 3_600_000;
+    let counted: Vec<(String, i64)> = std::iter::once((network, 1))
+        .chain(client.wider().map(|wider| (wider, 4)))
+        .collect();
+    for (key, _) in &counted {
+        hub.store.note_sign_up(key, now, day).await?;
+    }
+    let mut refused = None;
+    for (key, times) in &counted {
+        if hub.store.sign_ups(key, day).await? > times * accounts::MAX_SIGN_UPS_A_DAY {
+            refused = Some("tomorrow");
+        } else if hub.store.sign_ups(key, now - 3_600_000).await?
+            > times * accounts::MAX_SIGN_UPS_AN_HOUR
+        {
+            refused = refused.or(Some("in an hour"));
+        }
+    }
+    let Some(when) = refused else {
+        return Ok(());
+    };
+    for (key, _) in &counted {
+        hub.store.forget_sign_up(key, now).await?;
+    }
     Err(ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         format!("too many accounts made from your network lately: try again {when}"),
@@ -543,4 +559,47 @@ pub async fn my_games(
 ) -> ApiResult<Json<Vec<super::GameSummary>>> {
     let account = viewer.required()?;
     super::games::summaries(&hub, query.limit, query.offset, &GameFilter::of(account.id)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::App;
+
+    #[tokio::test]
+    async fn an_ipv6_site_is_limited_as_well_as_each_of_its_64s() {
+        let app = App::new().await;
+        let from = |address: &str| {
+            let s: std::net::Ipv6Addr = address.parse().unwrap();
+            let s = s.segments();
+            ClientNetwork(Some(format!(
+                "{:x}:{:x}:{:x}:{:x}::/64",
+                s[0], s[1], s[2], s[3]
+            )))
+        };
+        // 120 accounts an hour from the /64s of one /48: each /64 is far under its limit.
+        for n in 0..120 {
+            let client = from(&format!("2001:db8:7:{n:x}::1"));
+            sign_up_from(&app.hub, &client).await.unwrap();
+        }
+        let refused = sign_up_from(&app.hub, &from("2001:db8:7:ff::1")).await;
+        assert_eq!(refused.unwrap_err().status, StatusCode::TOO_MANY_REQUESTS);
+        // Refused, it was not counted for its /64 either; another /48 is free.
+        assert_eq!(
+            app.hub
+                .store
+                .sign_ups("2001:db8:7:ff::/64", 0)
+                .await
+                .unwrap(),
+            0
+        );
+        sign_up_from(&app.hub, &from("2001:db8:8::1"))
+            .await
+            .unwrap();
+        // IPv4 has no wider network; a client not known is not counted.
+        sign_up_from(&app.hub, &ClientNetwork(Some("203.0.113.7".into())))
+            .await
+            .unwrap();
+        sign_up_from(&app.hub, &ClientNetwork(None)).await.unwrap();
+    }
 }
