@@ -36,6 +36,11 @@ pub struct ClientNetwork(pub Option<String>);
 const UNREADABLE: &str = "unreadable";
 
 impl ClientNetwork {
+    /// The network of a client at `address`.
+    pub fn of(address: IpAddr) -> ClientNetwork {
+        ClientNetwork(network_of(address))
+    }
+
     /// The wider network an IPv6 client's /64 lies in: its /48, a site's, for looser
     /// limits (a site may walk its 65,536 /64s). None for IPv4.
     pub fn wider(&self) -> Option<String> {
@@ -49,22 +54,19 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientNetwork {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .and_then(|peer| network_of(peer.0.ip()));
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
         let given = parts
             .extensions
             .get::<AddressHeader>()
             .and_then(|header| parts.headers.get_all(&header.0).iter().next_back());
-        Ok(ClientNetwork(match given {
+        Ok(match given {
             // Without the header the request did not come through the proxy.
-            None => peer,
+            None => peer.map_or(ClientNetwork(None), |peer| ClientNetwork::of(peer.0.ip())),
             Some(value) => match last_address(value.as_bytes()) {
-                Some(address) => network_of(address),
-                None => Some(UNREADABLE.to_string()),
+                Some(address) => ClientNetwork::of(address),
+                None => ClientNetwork(Some(UNREADABLE.to_string())),
             },
-        }))
+        })
     }
 }
 

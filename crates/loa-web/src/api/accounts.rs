@@ -569,14 +569,7 @@ mod tests {
     #[tokio::test]
     async fn an_ipv6_site_is_limited_as_well_as_each_of_its_64s() {
         let app = App::new().await;
-        let from = |address: &str| {
-            let s: std::net::Ipv6Addr = address.parse().unwrap();
-            let s = s.segments();
-            ClientNetwork(Some(format!(
-                "{:x}:{:x}:{:x}:{:x}::/64",
-                s[0], s[1], s[2], s[3]
-            )))
-        };
+        let from = |address: &str| ClientNetwork::of(address.parse().unwrap());
         // 120 accounts an hour from the /64s of one /48: each /64 is far under its limit.
         for n in 0..120 {
             let client = from(&format!("2001:db8:7:{n:x}::1"));

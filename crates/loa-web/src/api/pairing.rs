@@ -277,7 +277,12 @@ async fn refuse_too_many_seeks(
     if let Some(network) = network {
         let of_client = hub
             .store
-            .count_open_seeks_from(network, now - LIVE_SEEK_MS, now - CORRESPONDENCE_SEEK_MS)
+            .count_open_seeks_by(
+                None,
+                Some(network),
+                now - LIVE_SEEK_MS,
+                now - CORRESPONDENCE_SEEK_MS,
+            )
             .await?;
         if of_client >= MAX_OPEN_SEEKS_OF_A_CLIENT {
             return Err(ApiError::new(
@@ -291,7 +296,12 @@ async fn refuse_too_many_seeks(
     }
     let open = hub
         .store
-        .count_open_seeks_by(account, now - LIVE_SEEK_MS, now - CORRESPONDENCE_SEEK_MS)
+        .count_open_seeks_by(
+            account,
+            None,
+            now - LIVE_SEEK_MS,
+            now - CORRESPONDENCE_SEEK_MS,
+        )
         .await?;
     if open < most {
         Ok(())

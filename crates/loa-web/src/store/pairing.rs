@@ -156,42 +156,24 @@ impl Store {
     }
 
     /// How many seeks still open (see [`open_seek`]) an account has, or (`None`) people
-    /// not signed in.
+    /// not signed in: all of them, or those from one client's `network`.
     pub async fn count_open_seeks_by(
         &self,
         account: Option<i64>,
+        network: Option<&str>,
         live_since: i64,
         correspondence_since: i64,
     ) -> Result<i64, StoreError> {
         let count = format!(
             "SELECT COUNT(*) FROM seeks s
-             WHERE {} AND ((s.account_id IS NULL AND $3 IS NULL) OR s.account_id = $3)",
+             WHERE {} AND (s.account_id = $3
+                 OR ($3 IS NULL AND s.account_id IS NULL AND ($4 IS NULL OR s.network = $4)))",
             open_seek("$1", "$2")
         );
         Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(count))
             .bind(live_since)
             .bind(correspondence_since)
             .bind(account)
-            .fetch_one(&self.pool)
-            .await?)
-    }
-
-    /// How many seeks still open (see [`open_seek`]) a client's network made without an
-    /// account.
-    pub async fn count_open_seeks_from(
-        &self,
-        network: &str,
-        live_since: i64,
-        correspondence_since: i64,
-    ) -> Result<i64, StoreError> {
-        let count = format!(
-            "SELECT COUNT(*) FROM seeks s
-             WHERE {} AND s.account_id IS NULL AND s.network = $3",
-            open_seek("$1", "$2")
-        );
-        Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(count))
-            .bind(live_since)
-            .bind(correspondence_since)
             .bind(network)
             .fetch_one(&self.pool)
             .await?)
@@ -358,7 +340,7 @@ mod tests {
                     .await
                     .unwrap();
             }
-            let open_from = || store.count_open_seeks_from(client, 0, 0);
+            let open_from = || store.count_open_seeks_by(None, Some(client), 0, 0);
             assert_eq!(open_from().await.unwrap(), 3);
             assert!(store.take_seek("taken", "game1").await.unwrap());
             assert_eq!(open_from().await.unwrap(), 2);
