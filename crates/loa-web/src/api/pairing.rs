@@ -11,7 +11,7 @@ use crate::game::LiveGame;
 use crate::hub::Hub;
 use crate::ids::{is_well_formed, random_name};
 use crate::pairing::{ratings_fit, ColorChoice, Party, Terms, TermsRequest};
-use crate::store::{AccountRow, SeekRow};
+use crate::store::{AccountRow, SeekRoom, SeekRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -194,7 +194,6 @@ async fn make_seek(
         Some(_) => None,
         None => network.0.as_deref(),
     };
-    refuse_too_many_seeks(hub, viewer.id(), network).await?;
     let seek = SeekRow {
         id: random_name(),
         account: viewer.id(),
@@ -208,7 +207,17 @@ async fn make_seek(
         created_at: now_ms(),
         game_id: None,
     };
-    hub.store.insert_seek(&seek, network).await?;
+    if !hub
+        .store
+        .insert_seek(
+            &seek,
+            network,
+            &seek_room(seek.created_at, viewer.id().is_some()),
+        )
+        .await?
+    {
+        return Err(too_many_seeks(hub, viewer.id(), network).await?);
+    }
     if viewer.account.is_none() {
         let mut made = anonymous_seeks(session).await?;
         made.push(seek.id.clone());
@@ -263,59 +272,50 @@ const MAX_OPEN_SEEKS: i64 = 20;
 const MAX_OPEN_ANONYMOUS_SEEKS: i64 = 100;
 const MAX_OPEN_SEEKS_OF_A_CLIENT: i64 = 10;
 
-async fn refuse_too_many_seeks(
+/// The places open to a new seek made at `now`, by an account or not.
+fn seek_room(now: i64, by_account: bool) -> SeekRoom {
+    SeekRoom {
+        live_since: now - LIVE_SEEK_MS,
+        correspondence_since: now - CORRESPONDENCE_SEEK_MS,
+        of_owner: if by_account {
+            MAX_OPEN_SEEKS
+        } else {
+            MAX_OPEN_ANONYMOUS_SEEKS
+        },
+        of_network: MAX_OPEN_SEEKS_OF_A_CLIENT,
+    }
+}
+
+/// Why a seek found no place: its client's network's seeks, or its owner's.
+async fn too_many_seeks(
     hub: &Hub,
     account: Option<i64>,
     network: Option<&str>,
-) -> ApiResult<()> {
-    let most = if account.is_some() {
-        MAX_OPEN_SEEKS
-    } else {
-        MAX_OPEN_ANONYMOUS_SEEKS
-    };
-    let now = now_ms();
-    if let Some(network) = network {
-        let of_client = hub
-            .store
-            .count_open_seeks_by(
-                None,
-                Some(network),
-                now - LIVE_SEEK_MS,
-                now - CORRESPONDENCE_SEEK_MS,
-            )
-            .await?;
-        if of_client >= MAX_OPEN_SEEKS_OF_A_CLIENT {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "{MAX_OPEN_SEEKS_OF_A_CLIENT} seeks made from your network without an \
-                     account are open: withdraw one, or sign in"
-                ),
-            ));
+) -> ApiResult<ApiError> {
+    let room = seek_room(now_ms(), account.is_some());
+    let of_network = match network {
+        Some(network) => {
+            hub.store
+                .count_open_seeks_from(network, room.live_since, room.correspondence_since)
+                .await?
         }
-    }
-    let open = hub
-        .store
-        .count_open_seeks_by(
-            account,
-            None,
-            now - LIVE_SEEK_MS,
-            now - CORRESPONDENCE_SEEK_MS,
+        None => 0,
+    };
+    let message = if of_network >= room.of_network {
+        format!(
+            "{} seeks made from your network without an account are open: withdraw one, \
+             or sign in",
+            room.of_network
         )
-        .await?;
-    if open < most {
-        Ok(())
     } else if account.is_some() {
-        Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("you have {most} open seeks: withdraw one first"),
-        ))
+        format!("you have {} open seeks: withdraw one first", room.of_owner)
     } else {
-        Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("{most} seeks without an account are open: sign in to seek"),
-        ))
-    }
+        format!(
+            "{} seeks without an account are open: sign in to seek",
+            room.of_owner
+        )
+    };
+    Ok(ApiError::new(StatusCode::TOO_MANY_REQUESTS, message))
 }
 
 fn no_seek() -> ApiError {

@@ -95,31 +95,71 @@ fn open_seek(live: &str, correspondence: &str) -> String {
     )
 }
 
+/// The places a new seek may take: at most `of_owner` open seeks of its account (or of
+/// everyone not signed in, for a seek without one), and `of_network` of its client's
+/// network; open as [`open_seek`] says, from these times.
+#[derive(Clone, Copy, Debug)]
+pub struct SeekRoom {
+    pub live_since: i64,
+    pub correspondence_since: i64,
+    pub of_owner: i64,
+    pub of_network: i64,
+}
+
+/// The key of the PostgreSQL lock that makes seeks one at a time across servers, so
+/// that two made at once cannot both take the last place.
+const SEEKS_LOCK: i64 = 0x6c6f_615f_7365_656b;
+
 impl Store {
     /// Keeps a new seek, with the network of the client that made it (for a seek made
-    /// without an account).
+    /// without an account), if `room` has a place for it: counted and kept in one step,
+    /// so that seeks sent at once never pass a limit. Whether it was kept.
     pub async fn insert_seek(
         &self,
         seek: &SeekRow,
         network: Option<&str>,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
+        room: &SeekRoom,
+    ) -> Result<bool, StoreError> {
+        let insert = format!(
             "INSERT INTO seeks (id, account_id, token, variant, rules, time_control, rated,
-                color, created_at, network) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        )
-        .bind(&seek.id)
-        .bind(seek.account)
-        .bind(&seek.token)
-        .bind(&seek.variant)
-        .bind(&seek.rules)
-        .bind(&seek.time_control)
-        .bind(i64::from(seek.rated))
-        .bind(&seek.color)
-        .bind(seek.created_at)
-        .bind(network)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+                color, created_at, network)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+             WHERE (SELECT COUNT(*) FROM seeks s WHERE {open}
+                     AND (s.account_id = $2 OR ($2 IS NULL AND s.account_id IS NULL))) < $13
+               AND ($10 IS NULL OR (SELECT COUNT(*) FROM seeks s WHERE {open}
+                     AND s.account_id IS NULL AND s.network = $10) < $14)",
+            open = open_seek("$11", "$12")
+        );
+        let mut tx = self.pool.begin().await?;
+        // SQLite writes one statement at a time already; PostgreSQL counts in each
+        // transaction's own view, so seeks wait for each other's.
+        if self.dialect == super::Dialect::Postgres {
+            sqlx::query("SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
+                .bind(SEEKS_LOCK)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let kept = sqlx::query(sqlx::AssertSqlSafe(insert))
+            .bind(&seek.id)
+            .bind(seek.account)
+            .bind(&seek.token)
+            .bind(&seek.variant)
+            .bind(&seek.rules)
+            .bind(&seek.time_control)
+            .bind(i64::from(seek.rated))
+            .bind(&seek.color)
+            .bind(seek.created_at)
+            .bind(network)
+            .bind(room.live_since)
+            .bind(room.correspondence_since)
+            .bind(room.of_owner)
+            .bind(room.of_network)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            == 1;
+        tx.commit().await?;
+        Ok(kept)
     }
 
     pub async fn seek(&self, id: &str) -> Result<Option<SeekRow>, StoreError> {
@@ -155,25 +195,22 @@ impl Store {
         Ok(rows.iter().map(seek_row).collect::<Result<_, _>>()?)
     }
 
-    /// How many seeks still open (see [`open_seek`]) an account has, or (`None`) people
-    /// not signed in: all of them, or those from one client's `network`.
-    pub async fn count_open_seeks_by(
+    /// How many seeks still open (see [`open_seek`]) people not signed in made from one
+    /// client's `network`.
+    pub async fn count_open_seeks_from(
         &self,
-        account: Option<i64>,
-        network: Option<&str>,
+        network: &str,
         live_since: i64,
         correspondence_since: i64,
     ) -> Result<i64, StoreError> {
         let count = format!(
             "SELECT COUNT(*) FROM seeks s
-             WHERE {} AND (s.account_id = $3
-                 OR ($3 IS NULL AND s.account_id IS NULL AND ($4 IS NULL OR s.network = $4)))",
+             WHERE {} AND s.account_id IS NULL AND s.network = $3",
             open_seek("$1", "$2")
         );
         Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(count))
             .bind(live_since)
             .bind(correspondence_since)
-            .bind(account)
             .bind(network)
             .fetch_one(&self.pool)
             .await?)
@@ -330,17 +367,59 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_seek_is_kept_only_where_its_owner_and_network_have_room() {
+        for db in super::super::testing::every_database().await {
+            let store = db.open().await;
+            let room = SeekRoom {
+                live_since: 0,
+                correspondence_since: 0,
+                of_owner: 3,
+                of_network: 2,
+            };
+            let keep = |id: &'static str, network: Option<&'static str>| {
+                let store = &store;
+                async move {
+                    let seek = seek(id, 5_000);
+                    store.insert_seek(&seek, network, &room).await.unwrap()
+                }
+            };
+            assert!(keep("a1", Some("net-a")).await);
+            assert!(keep("a2", Some("net-a")).await);
+            // The network's two places are taken; another network's are not.
+            assert!(!keep("a3", Some("net-a")).await);
+            assert!(keep("b1", Some("net-b")).await);
+            // Three seeks without an account: their owner's places are taken.
+            assert!(!keep("b2", Some("net-b")).await);
+            assert!(!keep("c1", None).await);
+            assert_eq!(store.count_open_seeks_from("net-a", 0, 0).await.unwrap(), 2);
+            assert!(store.seek("a3").await.unwrap().is_none());
+            // A seek taken frees its place.
+            assert!(store.take_seek("a1", "game1").await.unwrap());
+            assert!(store
+                .insert_seek(&seek("a4", 6_000), Some("net-a"), &room)
+                .await
+                .unwrap());
+        }
+    }
+
+    #[tokio::test]
     async fn a_seeks_network_is_kept_while_it_is_open_only() {
         for db in super::super::testing::every_database().await {
             let store = db.open().await;
             let client = "203.0.113.7";
             for (id, at) in [("old", 1_000), ("taken", 2_000), ("new", 3_000)] {
-                store
-                    .insert_seek(&seek(id, at), Some(client))
+                let room = SeekRoom {
+                    live_since: 0,
+                    correspondence_since: 0,
+                    of_owner: 100,
+                    of_network: 10,
+                };
+                assert!(store
+                    .insert_seek(&seek(id, at), Some(client), &room)
                     .await
-                    .unwrap();
+                    .unwrap());
             }
-            let open_from = || store.count_open_seeks_by(None, Some(client), 0, 0);
+            let open_from = || store.count_open_seeks_from(client, 0, 0);
             assert_eq!(open_from().await.unwrap(), 3);
             assert!(store.take_seek("taken", "game1").await.unwrap());
             assert_eq!(open_from().await.unwrap(), 2);

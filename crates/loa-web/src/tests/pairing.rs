@@ -466,7 +466,14 @@ async fn one_person_cannot_fill_the_lobby() {
             created_at: two_hours_ago + i,
             game_id: None,
         };
-        app.hub.store.insert_seek(&seek, None).await.unwrap();
+        // Kept behind the server's back, past any limit.
+        let room = crate::store::SeekRoom {
+            live_since: 0,
+            correspondence_since: 0,
+            of_owner: i64::MAX,
+            of_network: i64::MAX,
+        };
+        assert!(app.hub.store.insert_seek(&seek, None, &room).await.unwrap());
     }
     // The lobby lists the open ones only.
     let listed = app.ok("GET", "/api/seeks", None).await;
@@ -725,4 +732,32 @@ async fn one_client_keeps_ten_seeks_without_an_account_open_at_most() {
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(seek_from("203.0.113.7").await.0, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn seeks_sent_at_once_from_one_client_stop_at_the_limit() {
+    let app = App::new().await;
+    let app = &app;
+    let seek = || async move {
+        app.send(
+            "POST",
+            "/api/seeks",
+            Some(blitz(false, "random")),
+            &[("x-real-ip", "203.0.113.9")],
+        )
+        .await
+        .0
+    };
+    // Thirty at once: each counts the open seeks while the others are being made.
+    let statuses = futures_util::future::join_all((0..30).map(|_| seek())).await;
+    let made = statuses
+        .iter()
+        .filter(|&&s| s == StatusCode::CREATED)
+        .count();
+    let refused = (statuses.iter())
+        .filter(|&&s| s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!((made, refused), (10, 20), "{statuses:?}");
+    let listed = app.ok("GET", "/api/seeks", None).await;
+    assert_eq!(listed.as_array().unwrap().len(), 10);
 }
