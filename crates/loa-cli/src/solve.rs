@@ -45,10 +45,14 @@ pub struct SolveArgs {
     /// compressed (docs/solver.md).
     #[arg(long)]
     certificate: Option<PathBuf>,
-    /// Write the solver's table to this file every ten minutes, and when stopped
-    /// (out of time, or Ctrl-C) before an answer.
+    /// Write the solver's table to this file every --checkpoint-every minutes, and when
+    /// stopped (out of time, or Ctrl-C) before an answer.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
+    /// Minutes between checkpoints: a large table takes a while to write, and as much
+    /// disk as memory.
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = whole(1u64, 10_080), requires = "checkpoint")]
+    checkpoint_every: u64,
     /// Go on from a checkpoint of the same position and rules (any --hash).
     #[arg(long)]
     resume: Option<PathBuf>,
@@ -97,7 +101,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
         );
     }
     if let Some(path) = &args.checkpoint {
-        solver.checkpoint_to(path.clone(), Duration::from_secs(600));
+        solver.checkpoint_to(
+            path.clone(),
+            Duration::from_secs(60 * args.checkpoint_every),
+        );
     }
     let ticker = bar.clone();
     // Off a terminal the spinner is hidden: a line every ten minutes tells a log how a

@@ -240,6 +240,22 @@ fn bad_input_is_refused_with_a_message() {
         vec!["solve", "--threads", "0"],
         vec!["solve", "--threads", "99999999999999999999"],
         vec!["solve", "--time", "-1"],
+        vec!["solve", "--checkpoint", "c.ckpt", "--checkpoint-every", "0"],
+        vec![
+            "solve",
+            "--checkpoint",
+            "c.ckpt",
+            "--checkpoint-every",
+            "-3",
+        ],
+        vec![
+            "solve",
+            "--checkpoint",
+            "c.ckpt",
+            "--checkpoint-every",
+            "99999999999999999999",
+        ],
+        vec!["solve", "--checkpoint-every", "60"],
         vec!["solve", "--position", "8/8/8/8/8/8/8/bb5w b"],
         vec!["verify-proof", "/nonexistent/proof.txt"],
         vec!["verify-proof", bad.to_str().unwrap()],
@@ -268,9 +284,12 @@ fn a_long_solve_is_checkpointed_and_resumed() {
             "16",
             "--checkpoint",
             path,
+            "--checkpoint-every",
+            "60",
         ],
         "",
     );
+    // Written when the time runs out, whatever the interval.
     assert!(stdout(&first).starts_with("unknown\n"), "{first:?}");
     assert!(stdout(&first).contains("root proof number"), "{first:?}");
     assert!(checkpoint.exists());
