@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The most open challenges a player may have sent.
-const MAX_OPEN_CHALLENGES: usize = 20;
+const MAX_OPEN_CHALLENGES: i64 = 20;
 
 /// Whether an open challenge has outlived its time.
 fn expired(c: &ChallengeRow, now: i64) -> bool {
@@ -36,6 +36,13 @@ fn expired(c: &ChallengeRow, now: i64) -> bool {
 
 /// Marks an open challenge that has outlived its time expired: it can no longer be
 /// accepted, and leaves the lists.
+fn too_many_challenges() -> ApiError {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("at most {MAX_OPEN_CHALLENGES} open challenges: wait for answers, or cancel some"),
+    )
+}
+
 async fn expire(hub: &Hub, mut c: ChallengeRow, now: i64) -> ApiResult<ChallengeRow> {
     if expired(&c, now) && hub.store.close_challenge(&c.id, "expired", None).await? {
         c.status = "expired".into();
@@ -112,12 +119,7 @@ pub async fn create_challenge(
         }
     }
     if sent >= MAX_OPEN_CHALLENGES {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "at most {MAX_OPEN_CHALLENGES} open challenges: wait for answers, or cancel some"
-            ),
-        ));
+        return Err(too_many_challenges());
     }
     let challenge = ChallengeRow {
         id: random_name(),
@@ -134,7 +136,14 @@ pub async fn create_challenge(
         status: "open".into(),
         game_id: None,
     };
-    hub.store.insert_challenge(&challenge).await?;
+    // Counted again as it is kept: challenges sent at once cannot all take the last place.
+    if !hub
+        .store
+        .insert_challenge(&challenge, MAX_OPEN_CHALLENGES)
+        .await?
+    {
+        return Err(too_many_challenges());
+    }
     Ok((StatusCode::CREATED, Json(challenge_view(challenge))))
 }
 

@@ -106,9 +106,10 @@ pub struct SeekRoom {
     pub of_network: i64,
 }
 
-/// The key of the PostgreSQL lock that makes seeks one at a time across servers, so
-/// that two made at once cannot both take the last place.
+/// The PostgreSQL locks that make seeks, and challenges, one at a time across servers,
+/// so that two made at once cannot both take the last place.
 const SEEKS_LOCK: i64 = 0x6c6f_615f_7365_656b;
+const CHALLENGES_LOCK: i64 = 0x6c6f_615f_6368_616c;
 
 impl Store {
     /// Keeps a new seek, with the network of the client that made it (for a seek made
@@ -131,14 +132,7 @@ impl Store {
             open = open_seek("$11", "$12")
         );
         let mut tx = self.pool.begin().await?;
-        // SQLite writes one statement at a time already; PostgreSQL counts in each
-        // transaction's own view, so seeks wait for each other's.
-        if self.dialect == super::Dialect::Postgres {
-            sqlx::query("SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
-                .bind(SEEKS_LOCK)
-                .execute(&mut *tx)
-                .await?;
-        }
+        self.one_at_a_time(&mut tx, SEEKS_LOCK).await?;
         let kept = sqlx::query(sqlx::AssertSqlSafe(insert))
             .bind(&seek.id)
             .bind(seek.account)
@@ -268,11 +262,21 @@ impl Store {
         Ok(deleted.rows_affected() == 1)
     }
 
-    pub async fn insert_challenge(&self, c: &ChallengeRow) -> Result<(), StoreError> {
-        sqlx::query(
+    /// Keeps a new challenge if its sender has fewer than `most_open` open (expired
+    /// ones closed first): counted and kept in one step. Whether it was kept.
+    pub async fn insert_challenge(
+        &self,
+        c: &ChallengeRow,
+        most_open: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        self.one_at_a_time(&mut tx, CHALLENGES_LOCK).await?;
+        let kept = sqlx::query(
             "INSERT INTO challenges (id, from_account, to_account, variant, rules, time_control,
                 rated, color, created_at, status)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+             WHERE (SELECT COUNT(*) FROM challenges
+                    WHERE from_account = $2 AND status = 'open') < $11",
         )
         .bind(&c.id)
         .bind(c.from_account)
@@ -284,8 +288,29 @@ impl Store {
         .bind(&c.color)
         .bind(c.created_at)
         .bind(&c.status)
-        .execute(&self.pool)
-        .await?;
+        .bind(most_open)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        tx.commit().await?;
+        Ok(kept)
+    }
+
+    /// Makes the rest of `tx` wait for any other transaction holding `lock`, on every
+    /// server. SQLite writes one statement at a time already; PostgreSQL counts in each
+    /// statement's own view, so a count and an insert must wait for each other's.
+    async fn one_at_a_time(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        lock: i64,
+    ) -> Result<(), StoreError> {
+        if self.dialect == super::Dialect::Postgres {
+            sqlx::query("SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
+                .bind(lock)
+                .execute(&mut **tx)
+                .await?;
+        }
         Ok(())
     }
 

@@ -432,6 +432,29 @@ async fn challenges_expire_and_a_player_has_at_most_twenty_open() {
 }
 
 #[tokio::test]
+async fn challenges_sent_at_once_stop_at_twenty() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    sign_up(&app, "Bob").await;
+    let mut body = blitz(false, "random");
+    body["to"] = json!("Bob");
+    let send = || as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone()));
+    let statuses: Vec<_> = futures_util::future::join_all((0..40).map(|_| send()))
+        .await
+        .into_iter()
+        .map(|(status, _)| status)
+        .collect();
+    let made = statuses
+        .iter()
+        .filter(|&&s| s == StatusCode::CREATED)
+        .count();
+    let refused = (statuses.iter())
+        .filter(|&&s| s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!((made, refused), (20, 20), "{statuses:?}");
+}
+
+#[tokio::test]
 async fn one_person_cannot_fill_the_lobby() {
     let app = App::new().await;
     let ann = sign_up(&app, "Ann").await;
