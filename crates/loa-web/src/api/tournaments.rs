@@ -256,10 +256,7 @@ pub async fn create_tournament(
         .unfinished_tournaments_of(creator.id, week_ago)
         .await?;
     if made >= MAX_UNFINISHED_MADE {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("you made {MAX_UNFINISHED_MADE} tournaments this week that are not finished"),
-        ));
+        return Err(too_many_made());
     }
     let name = tournament_name(&request.name)?;
     let format = Format::parse(&request.format).ok_or_else(|| {
@@ -342,8 +339,21 @@ pub async fn create_tournament(
         created_at: now,
         championship: None,
     };
-    hub.store.create_tournament(&row).await?;
+    // Counted again as it is made: tournaments made at once cannot all take the last place.
+    if !(hub.store)
+        .create_tournament(&row, week_ago, MAX_UNFINISHED_MADE)
+        .await?
+    {
+        return Err(too_many_made());
+    }
     Ok((StatusCode::CREATED, Json(view_of(&hub, row).await?)))
+}
+
+fn too_many_made() -> ApiError {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("you made {MAX_UNFINISHED_MADE} tournaments this week that are not finished"),
+    )
 }
 
 #[derive(Deserialize)]

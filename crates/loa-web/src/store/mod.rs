@@ -151,6 +151,15 @@ impl Dialect {
     }
 }
 
+/// What a person makes under a limit of how many may be open at once: each kind is
+/// counted and made one at a time (see [`Store::one_at_a_time`]).
+#[derive(Clone, Copy, Debug)]
+enum Limited {
+    Seeks = 1,
+    Challenges = 2,
+    Tournaments = 3,
+}
+
 /// The database: games, accounts and their sessions and tokens, ratings, seeks and
 /// challenges, each in a file of this module. The same queries serve SQLite and
 /// PostgreSQL (sqlx's `Any` driver, numbered `$1` parameters, flags as 0/1 integers).
@@ -221,6 +230,26 @@ impl Store {
             database: Database::File(path.to_path_buf()),
             origin: new_origin(),
         })
+    }
+
+    /// Makes the rest of `tx` wait for any other transaction making the same `kind` of
+    /// thing, on every server, so that a count and the insert that rests on it are one
+    /// step: two made at once cannot both take the last place. SQLite writes one
+    /// statement at a time already; PostgreSQL counts in each statement's own view.
+    async fn one_at_a_time(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        kind: Limited,
+    ) -> Result<(), StoreError> {
+        // Our own range of PostgreSQL's advisory lock numbers: "loa" and the kind.
+        const LOCKS: i64 = 0x6c6f_6100_0000_0000;
+        if self.dialect == Dialect::Postgres {
+            sqlx::query("SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
+                .bind(LOCKS | kind as i64)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Whether other servers may share the database (PostgreSQL): what a server holds in

@@ -1,6 +1,6 @@
 //! Seeks (an open offer to play anyone) and challenges (to one player).
 
-use super::{Store, StoreError};
+use super::{Limited, Store, StoreError};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -106,11 +106,6 @@ pub struct SeekRoom {
     pub of_network: i64,
 }
 
-/// The PostgreSQL locks that make seeks, and challenges, one at a time across servers,
-/// so that two made at once cannot both take the last place.
-const SEEKS_LOCK: i64 = 0x6c6f_615f_7365_656b;
-const CHALLENGES_LOCK: i64 = 0x6c6f_615f_6368_616c;
-
 impl Store {
     /// Keeps a new seek, with the network of the client that made it (for a seek made
     /// without an account), if `room` has a place for it: counted and kept in one step,
@@ -132,7 +127,7 @@ impl Store {
             open = open_seek("$11", "$12")
         );
         let mut tx = self.pool.begin().await?;
-        self.one_at_a_time(&mut tx, SEEKS_LOCK).await?;
+        self.one_at_a_time(&mut tx, Limited::Seeks).await?;
         let kept = sqlx::query(sqlx::AssertSqlSafe(insert))
             .bind(&seek.id)
             .bind(seek.account)
@@ -270,7 +265,7 @@ impl Store {
         most_open: i64,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        self.one_at_a_time(&mut tx, CHALLENGES_LOCK).await?;
+        self.one_at_a_time(&mut tx, Limited::Challenges).await?;
         let kept = sqlx::query(
             "INSERT INTO challenges (id, from_account, to_account, variant, rules, time_control,
                 rated, color, created_at, status)
@@ -295,23 +290,6 @@ impl Store {
             == 1;
         tx.commit().await?;
         Ok(kept)
-    }
-
-    /// Makes the rest of `tx` wait for any other transaction holding `lock`, on every
-    /// server. SQLite writes one statement at a time already; PostgreSQL counts in each
-    /// statement's own view, so a count and an insert must wait for each other's.
-    async fn one_at_a_time(
-        &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        lock: i64,
-    ) -> Result<(), StoreError> {
-        if self.dialect == super::Dialect::Postgres {
-            sqlx::query("SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
-                .bind(lock)
-                .execute(&mut **tx)
-                .await?;
-        }
-        Ok(())
     }
 
     pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {

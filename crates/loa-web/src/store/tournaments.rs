@@ -1,6 +1,6 @@
 //! Tournaments: their rows, players and boards.
 
-use super::{Store, StoreError};
+use super::{Limited, Store, StoreError};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -90,30 +90,45 @@ fn board_row(r: &AnyRow) -> Result<BoardRow, sqlx::Error> {
 }
 
 impl Store {
-    pub async fn create_tournament(&self, t: &TournamentRow) -> Result<(), StoreError> {
-        self.insert_tournament(t, "").await?;
-        Ok(())
+    /// Makes a tournament if its creator has fewer than `most` made since `since` not
+    /// yet finished: counted and made in one step. Whether it was made.
+    pub async fn create_tournament(
+        &self,
+        t: &TournamentRow,
+        since: i64,
+        most: i64,
+    ) -> Result<bool, StoreError> {
+        self.insert_tournament(t, Some((since, most))).await
     }
 
     /// Makes a championship's next edition: `false`, and nothing written, when one not
     /// yet finished exists (another server made it).
     pub async fn create_edition(&self, t: &TournamentRow) -> Result<bool, StoreError> {
-        self.insert_tournament(t, " ON CONFLICT DO NOTHING").await
+        self.insert_tournament(t, None).await
     }
 
     async fn insert_tournament(
         &self,
         t: &TournamentRow,
-        on_conflict: &str,
+        creators_room: Option<(i64, i64)>,
     ) -> Result<bool, StoreError> {
+        // An edition is made once (a unique index); a creator's, under the limit. (SQLite
+        // reads ON CONFLICT after a SELECT only behind a WHERE.)
+        let condition = match creators_room {
+            Some(_) => {
+                "(SELECT COUNT(*) FROM tournaments
+                  WHERE creator = $10 AND status <> 'finished' AND created_at > $18) < $19"
+            }
+            None => "1 = 1 ON CONFLICT DO NOTHING",
+        };
         let insert = format!(
             "INSERT INTO tournaments (id, name, format, rounds, minutes, variant, rules, clock,
                 rated, creator, status, round, starts_at, started_at, finished_at, created_at,
                 championship)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-             {on_conflict}"
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
+             WHERE {condition}"
         );
-        let inserted = sqlx::query(sqlx::AssertSqlSafe(insert))
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(insert))
             .bind(&t.id)
             .bind(&t.name)
             .bind(&t.format)
@@ -130,10 +145,17 @@ impl Store {
             .bind(t.started_at)
             .bind(t.finished_at)
             .bind(t.created_at)
-            .bind(&t.championship)
-            .execute(&self.pool)
-            .await?;
-        Ok(inserted.rows_affected() == 1)
+            .bind(&t.championship);
+        if let Some((since, most)) = creators_room {
+            query = query.bind(since).bind(most);
+        }
+        let mut tx = self.pool.begin().await?;
+        if creators_room.is_some() {
+            self.one_at_a_time(&mut tx, Limited::Tournaments).await?;
+        }
+        let inserted = query.execute(&mut *tx).await?.rows_affected() == 1;
+        tx.commit().await?;
+        Ok(inserted)
     }
 
     pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {

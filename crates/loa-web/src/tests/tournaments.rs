@@ -308,6 +308,34 @@ async fn one_person_has_at_most_ten_tournaments_not_finished() {
 }
 
 #[tokio::test]
+async fn tournaments_made_at_once_stop_at_ten() {
+    let app = App::new().await;
+    let people = people(&app, &["ann"]).await;
+    let make = || {
+        as_person(
+            &app,
+            &people["ann"],
+            "POST",
+            "/api/tournaments",
+            Some(swiss(3)),
+        )
+    };
+    let statuses: Vec<_> = futures_util::future::join_all((0..20).map(|_| make()))
+        .await
+        .into_iter()
+        .map(|(status, _)| status)
+        .collect();
+    let made = statuses
+        .iter()
+        .filter(|&&s| s == StatusCode::CREATED)
+        .count();
+    assert_eq!(made, 10, "{statuses:?}");
+    assert!(statuses
+        .iter()
+        .all(|&s| s == StatusCode::CREATED || s == StatusCode::TOO_MANY_REQUESTS));
+}
+
+#[tokio::test]
 async fn a_round_robin_follows_the_berger_table() {
     let app = App::new().await;
     let people = people(&app, &["ann", "bob", "cy", "dan"]).await;
