@@ -180,3 +180,21 @@ pub fn token(created: &Value, slot: &str) -> Value {
 pub fn id_of(created: &Value) -> &str {
     created["id"].as_str().expect("an id")
 }
+
+/// The answers' statuses of requests sent all at once: how many made something (201)
+/// and how many were refused for a limit (429); any other status fails the test.
+pub async fn made_and_refused<F>(requests: impl IntoIterator<Item = F>) -> (usize, usize)
+where
+    F: std::future::Future<Output = StatusCode>,
+{
+    let statuses = futures_util::future::join_all(requests).await;
+    let made = statuses
+        .iter()
+        .filter(|&&s| s == StatusCode::CREATED)
+        .count();
+    let refused = (statuses.iter())
+        .filter(|&&s| s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!(made + refused, statuses.len(), "{statuses:?}");
+    (made, refused)
+}

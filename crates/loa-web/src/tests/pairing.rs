@@ -1,7 +1,7 @@
 //! Seeks, challenges, games between accounts, and the ratings they move.
 
 use super::accounts::{as_person, sign_up, Person};
-use super::App;
+use super::{made_and_refused, App};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
@@ -438,20 +438,12 @@ async fn challenges_sent_at_once_stop_at_twenty() {
     sign_up(&app, "Bob").await;
     let mut body = blitz(false, "random");
     body["to"] = json!("Bob");
-    let send = || as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone()));
-    let statuses: Vec<_> = futures_util::future::join_all((0..40).map(|_| send()))
-        .await
-        .into_iter()
-        .map(|(status, _)| status)
-        .collect();
-    let made = statuses
-        .iter()
-        .filter(|&&s| s == StatusCode::CREATED)
-        .count();
-    let refused = (statuses.iter())
-        .filter(|&&s| s == StatusCode::TOO_MANY_REQUESTS)
-        .count();
-    assert_eq!((made, refused), (20, 20), "{statuses:?}");
+    let send = || async {
+        as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone()))
+            .await
+            .0
+    };
+    assert_eq!(made_and_refused((0..40).map(|_| send())).await, (20, 20));
 }
 
 #[tokio::test]
@@ -772,15 +764,7 @@ async fn seeks_sent_at_once_from_one_client_stop_at_the_limit() {
         .0
     };
     // Thirty at once: each counts the open seeks while the others are being made.
-    let statuses = futures_util::future::join_all((0..30).map(|_| seek())).await;
-    let made = statuses
-        .iter()
-        .filter(|&&s| s == StatusCode::CREATED)
-        .count();
-    let refused = (statuses.iter())
-        .filter(|&&s| s == StatusCode::TOO_MANY_REQUESTS)
-        .count();
-    assert_eq!((made, refused), (10, 20), "{statuses:?}");
+    assert_eq!(made_and_refused((0..30).map(|_| seek())).await, (10, 20));
     let listed = app.ok("GET", "/api/seeks", None).await;
     assert_eq!(listed.as_array().unwrap().len(), 10);
 }
