@@ -34,8 +34,6 @@ fn expired(c: &ChallengeRow, now: i64) -> bool {
     c.status == "open" && c.created_at < now - lifetime
 }
 
-/// Marks an open challenge that has outlived its time expired: it can no longer be
-/// accepted, and leaves the lists.
 fn too_many_challenges() -> ApiError {
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
@@ -43,6 +41,8 @@ fn too_many_challenges() -> ApiError {
     )
 }
 
+/// Marks an open challenge that has outlived its time expired: it can no longer be
+/// accepted, and leaves the lists.
 async fn expire(hub: &Hub, mut c: ChallengeRow, now: i64) -> ApiResult<ChallengeRow> {
     if expired(&c, now) && hub.store.close_challenge(&c.id, "expired", None).await? {
         c.status = "expired".into();
