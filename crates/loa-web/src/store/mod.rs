@@ -152,7 +152,7 @@ impl Dialect {
 }
 
 /// What a person makes under a limit of how many may be open at once: each kind is
-/// counted and made one at a time (see [`Store::one_at_a_time`]).
+/// counted and made one at a time (see [`Store::insert_one_at_a_time`]).
 #[derive(Clone, Copy, Debug)]
 enum Limited {
     Seeks = 1,
@@ -232,24 +232,29 @@ impl Store {
         })
     }
 
-    /// Makes the rest of `tx` wait for any other transaction making the same `kind` of
-    /// thing, on every server, so that a count and the insert that rests on it are one
-    /// step: two made at once cannot both take the last place. SQLite writes one
-    /// statement at a time already; PostgreSQL counts in each statement's own view.
-    async fn one_at_a_time(
+    /// Runs `insert`, an insert whose own condition counts what is open already, after
+    /// any other of the same `kind` (none: at once) on every server, so that the count
+    /// and the row that rests on it are one step: two made at once cannot both take the
+    /// last place. SQLite writes one statement at a time already; PostgreSQL counts in
+    /// each statement's own view, so it takes a lock of the kind first. Whether a row
+    /// was inserted.
+    async fn insert_one_at_a_time(
         &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        kind: Limited,
-    ) -> Result<(), StoreError> {
+        insert: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
+        kind: Option<Limited>,
+    ) -> Result<bool, StoreError> {
         // Our own range of PostgreSQL's advisory lock numbers: "loa" and the kind.
         const LOCKS: i64 = 0x6c6f_6100_0000_0000;
-        if self.dialect == Dialect::Postgres {
+        let mut tx = self.pool.begin().await?;
+        if let Some(kind) = kind.filter(|_| self.dialect == Dialect::Postgres) {
             sqlx::query("SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
                 .bind(LOCKS | kind as i64)
-                .execute(&mut **tx)
+                .execute(&mut *tx)
                 .await?;
         }
-        Ok(())
+        let inserted = insert.execute(&mut *tx).await?.rows_affected() == 1;
+        tx.commit().await?;
+        Ok(inserted)
     }
 
     /// Whether other servers may share the database (PostgreSQL): what a server holds in

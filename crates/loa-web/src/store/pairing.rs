@@ -126,9 +126,7 @@ impl Store {
                      AND s.account_id IS NULL AND s.network = $10) < $14)",
             open = open_seek("$11", "$12")
         );
-        let mut tx = self.pool.begin().await?;
-        self.one_at_a_time(&mut tx, Limited::Seeks).await?;
-        let kept = sqlx::query(sqlx::AssertSqlSafe(insert))
+        let insert = sqlx::query(sqlx::AssertSqlSafe(insert))
             .bind(&seek.id)
             .bind(seek.account)
             .bind(&seek.token)
@@ -142,13 +140,9 @@ impl Store {
             .bind(room.live_since)
             .bind(room.correspondence_since)
             .bind(room.of_owner)
-            .bind(room.of_network)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            == 1;
-        tx.commit().await?;
-        Ok(kept)
+            .bind(room.of_network);
+        self.insert_one_at_a_time(insert, Some(Limited::Seeks))
+            .await
     }
 
     pub async fn seek(&self, id: &str) -> Result<Option<SeekRow>, StoreError> {
@@ -264,9 +258,7 @@ impl Store {
         c: &ChallengeRow,
         most_open: i64,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        self.one_at_a_time(&mut tx, Limited::Challenges).await?;
-        let kept = sqlx::query(
+        let insert = sqlx::query(
             "INSERT INTO challenges (id, from_account, to_account, variant, rules, time_control,
                 rated, color, created_at, status)
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
@@ -283,13 +275,9 @@ impl Store {
         .bind(&c.color)
         .bind(c.created_at)
         .bind(&c.status)
-        .bind(most_open)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
-        tx.commit().await?;
-        Ok(kept)
+        .bind(most_open);
+        self.insert_one_at_a_time(insert, Some(Limited::Challenges))
+            .await
     }
 
     pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {

@@ -89,6 +89,12 @@ fn board_row(r: &AnyRow) -> Result<BoardRow, sqlx::Error> {
     })
 }
 
+/// The condition of a tournament made by `creator` after `since` and not finished (SQL
+/// parameters), which the limit on what one person makes counts.
+fn unfinished_made(creator: &str, since: &str) -> String {
+    format!("creator = {creator} AND status <> 'finished' AND created_at > {since}")
+}
+
 impl Store {
     /// Makes a tournament if its creator has fewer than `most` made since `since` not
     /// yet finished: counted and made in one step. Whether it was made.
@@ -115,11 +121,11 @@ impl Store {
         // An edition is made once (a unique index); a creator's, under the limit. (SQLite
         // reads ON CONFLICT after a SELECT only behind a WHERE.)
         let condition = match creators_room {
-            Some(_) => {
-                "(SELECT COUNT(*) FROM tournaments
-                  WHERE creator = $10 AND status <> 'finished' AND created_at > $18) < $19"
-            }
-            None => "1 = 1 ON CONFLICT DO NOTHING",
+            Some(_) => format!(
+                "(SELECT COUNT(*) FROM tournaments WHERE {}) < $19",
+                unfinished_made("$10", "$18")
+            ),
+            None => "1 = 1 ON CONFLICT DO NOTHING".to_string(),
         };
         let insert = format!(
             "INSERT INTO tournaments (id, name, format, rounds, minutes, variant, rules, clock,
@@ -149,13 +155,8 @@ impl Store {
         if let Some((since, most)) = creators_room {
             query = query.bind(since).bind(most);
         }
-        let mut tx = self.pool.begin().await?;
-        if creators_room.is_some() {
-            self.one_at_a_time(&mut tx, Limited::Tournaments).await?;
-        }
-        let inserted = query.execute(&mut *tx).await?.rows_affected() == 1;
-        tx.commit().await?;
-        Ok(inserted)
+        let limited = creators_room.map(|_| Limited::Tournaments);
+        self.insert_one_at_a_time(query, limited).await
     }
 
     pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
@@ -206,14 +207,15 @@ impl Store {
         creator: i64,
         since: i64,
     ) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT COUNT(*) FROM tournaments
-             WHERE creator = $1 AND status <> 'finished' AND created_at > $2",
-        )
-        .bind(creator)
-        .bind(since)
-        .fetch_one(&self.pool)
-        .await?)
+        let count = format!(
+            "SELECT COUNT(*) FROM tournaments WHERE {}",
+            unfinished_made("$1", "$2")
+        );
+        Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(count))
+            .bind(creator)
+            .bind(since)
+            .fetch_one(&self.pool)
+            .await?)
     }
 
     /// Whether a championship has an edition open or running.
