@@ -72,8 +72,15 @@ pub struct ServeArgs {
     /// (accounts made, seeks without an account, study places). Give it only when the
     /// proxy always writes it: a client can send any header itself. Without it the
     /// connection's peer is the client; addresses that are not public are not counted.
+    /// The header is read only from a peer whose address is not public (a proxy on this
+    /// machine or its network) or within --trusted-proxy.
     #[arg(long, value_name = "HEADER", value_parser = loa_web::client_address_header)]
     client_address_header: Option<loa_web::HeaderName>,
+    /// A public network (203.0.113.0/24) or address a proxy in front connects from,
+    /// whose --client-address-header is believed. Repeat for more.
+    #[arg(long, value_name = "NETWORK", value_parser = loa_web::trusted_proxy,
+          requires = "client_address_header")]
+    trusted_proxy: Vec<loa_web::IpNet>,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -101,6 +108,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         archives: args.archive,
         client_timeout: std::time::Duration::from_secs(args.client_timeout),
         client_address_header: args.client_address_header,
+        trusted_proxies: args.trusted_proxy,
     };
     log_to_stderr();
     loa_web::run(config, |address| {

@@ -730,6 +730,39 @@ fn a_client_address_header_not_named_is_not_believed() {
 }
 
 #[test]
+fn a_trusted_proxy_is_a_network_and_needs_the_header() {
+    for (args, said) in [
+        (
+            &[
+                "--client-address-header",
+                "X-Real-IP",
+                "--trusted-proxy",
+                "10.0.0.0/33",
+            ][..],
+            "'10.0.0.0/33' is not an address or a network like 203.0.113.0/24",
+        ),
+        (
+            &[
+                "--client-address-header",
+                "X-Real-IP",
+                "--trusted-proxy",
+                "",
+            ][..],
+            "'' is not an address or a network",
+        ),
+        (
+            &["--trusted-proxy", "203.0.113.0/24"][..],
+            "--client-address-header <HEADER>",
+        ),
+    ] {
+        let out = loa(&[&["serve", "--port", "0"][..], args].concat(), "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn one_client_holds_two_of_the_engines_study_places_at_most() {
     let (_dir, path) = db();
     let server = Server::start_with(

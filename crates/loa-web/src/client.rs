@@ -5,7 +5,11 @@
 //! The address is the connection's peer, or, behind a proxy, the one the proxy writes in
 //! a header the server is told to trust (`--client-address-header`). A client may write
 //! any header itself, so the proxy's is the last address of the header's last line: the
-//! one the proxy added (a proxy may add a line of its own beside a client's).
+//! one the proxy added (a proxy may add a line of its own beside a client's). And the
+//! header is read only from a peer that could be the proxy: one whose address is not
+//! public (the proxy on this machine or its network) or in a network named with
+//! `--trusted-proxy`; a client reaching the server directly is its own peer whatever it
+//! writes.
 //!
 //! Addresses that are not public (this machine, a private network, a carrier's shared
 //! range) are not counted: a proxy in front that was not named, or a club's own network,
@@ -14,6 +18,7 @@
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderName;
+use ipnet::IpNet;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -21,9 +26,24 @@ use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The header a trusted proxy gives the client's address in (`X-Real-IP`,
-/// `X-Forwarded-For`), when the server is behind one.
+/// `X-Forwarded-For`), when the server is behind one, and the public networks such a
+/// proxy may connect from (beside the addresses that are not public, always trusted).
 #[derive(Clone, Debug)]
-pub struct AddressHeader(pub HeaderName);
+pub struct AddressHeader {
+    pub name: HeaderName,
+    pub proxies: Arc<[IpNet]>,
+}
+
+impl AddressHeader {
+    /// Whether a request from `peer` may have come through the proxy. A request with no
+    /// peer did not come over the network (a test's, in the process).
+    fn written_by_proxy(&self, peer: Option<IpAddr>) -> bool {
+        peer.is_none_or(|peer| {
+            let peer = peer.to_canonical();
+            network_of(peer).is_none() || self.proxies.iter().any(|net| net.contains(&peer))
+        })
+    }
+}
 
 /// The client's network, as the limits count it: an IPv4 address, or an IPv6 address's
 /// /64 (one household or one machine is given a /64, and could walk its addresses).
@@ -54,14 +74,19 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientNetwork {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|peer| peer.0.ip());
         let given = parts
             .extensions
             .get::<AddressHeader>()
-            .and_then(|header| parts.headers.get_all(&header.0).iter().next_back());
+            .filter(|header| header.written_by_proxy(peer))
+            .and_then(|header| parts.headers.get_all(&header.name).iter().next_back());
         Ok(match given {
-            // Without the header the request did not come through the proxy.
-            None => peer.map_or(ClientNetwork(None), |peer| ClientNetwork::of(peer.0.ip())),
+            // Without the header (or from a peer that is not the proxy) the request did
+            // not come through the proxy.
+            None => peer.map_or(ClientNetwork(None), ClientNetwork::of),
             Some(value) => match last_address(value.as_bytes()) {
                 Some(address) => ClientNetwork::of(address),
                 None => ClientNetwork(Some(UNREADABLE.to_string())),
@@ -189,9 +214,10 @@ mod tests {
             .extensions
             .insert(ConnectInfo::<SocketAddr>(peer.parse().unwrap()));
         if let Some(trusted) = trusted {
-            parts
-                .extensions
-                .insert(AddressHeader(HeaderName::from_static(trusted)));
+            parts.extensions.insert(AddressHeader {
+                name: HeaderName::from_static(trusted),
+                proxies: Arc::from(["198.51.100.0/24".parse::<IpNet>().unwrap()]),
+            });
         }
         let Ok(network) = ClientNetwork::from_request_parts(&mut parts, &()).await;
         network
@@ -241,6 +267,41 @@ mod tests {
         // A header with no address: one client for all such, not none.
         let junk: &[(&str, &[u8])] = &[("x-forwarded-for", b"1.2.3.4, not an address")];
         assert_eq!(network(PROXY, junk, FORWARDED).await, known(UNREADABLE));
+    }
+
+    #[tokio::test]
+    async fn the_header_is_read_only_from_a_peer_that_may_be_the_proxy() {
+        let forged: &[(&str, &[u8])] = &[("x-real-ip", b"192.0.2.4")];
+        let named = Some("x-real-ip");
+        // A client reaching the server directly writes what it likes: its peer counts.
+        for direct in ["203.0.113.7:4000", "[2001:db8::1]:4000"] {
+            let peer: SocketAddr = direct.parse().unwrap();
+            assert_eq!(
+                network(direct, forged, named).await,
+                ClientNetwork::of(peer.ip()),
+                "{direct}"
+            );
+        }
+        // The proxy on this machine, on a private network, or in a public network named
+        // as the proxies' (198.51.100.0/24 here), as IPv4 or as IPv4 written in IPv6.
+        for proxy in [
+            PROXY,
+            "[::1]:4000",
+            "10.0.0.5:4000",
+            "[fd00::5]:4000",
+            "198.51.100.9:4000",
+            "[::ffff:198.51.100.9]:4000",
+        ] {
+            assert_eq!(
+                network(proxy, forged, named).await,
+                known("192.0.2.4"),
+                "{proxy}"
+            );
+        }
+        assert_eq!(
+            network("198.51.101.9:4000", forged, named).await,
+            known("198.51.101.9")
+        );
     }
 
     #[test]

@@ -39,9 +39,10 @@ mod ws;
 mod tests;
 
 pub use axum::http::HeaderName;
+pub use ipnet::IpNet;
 pub use listen::DEFAULT_CLIENT_TIMEOUT;
 pub use mail::{mail_address, smtp_url};
-pub use server::{client_address_header, public_url, run, Config, Server};
+pub use server::{client_address_header, public_url, run, trusted_proxy, Config, Server};
 #[cfg(feature = "testing")]
 pub use store::testing;
 pub use store::Database;

@@ -54,6 +54,9 @@ pub struct Config {
     /// The header a proxy in front gives the client's address in (`X-Real-IP`); without
     /// it the peer is the client.
     pub client_address_header: Option<HeaderName>,
+    /// Public networks the proxy may connect from, whose header is believed (a peer that
+    /// is not public always may).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 /// The address mail comes from when none is given: `loa@` the site's host name, or
@@ -94,6 +97,20 @@ pub fn client_address_header(text: &str) -> Result<HeaderName, String> {
             loa_core::excerpt(text)
         )),
     }
+}
+
+/// A network a proxy connects from (`203.0.113.0/24`, `2001:db8::/32`) or one address,
+/// checked.
+pub fn trusted_proxy(text: &str) -> Result<ipnet::IpNet, String> {
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map(|net| net.trunc())
+        .map_err(|_| {
+            format!(
+                "'{}' is not an address or a network like 203.0.113.0/24",
+                loa_core::excerpt(text)
+            )
+        })
 }
 
 /// How long a sign-in lasts.
@@ -391,6 +408,7 @@ pub struct Server {
     report_nodes: u64,
     client_timeout: std::time::Duration,
     client_address_header: Option<HeaderName>,
+    trusted_proxies: Vec<ipnet::IpNet>,
     /// A SQLite file, locked while this server runs: one file serves one server.
     _sole_user: Option<std::fs::File>,
 }
@@ -456,6 +474,7 @@ impl Server {
             report_nodes: config.report_nodes,
             client_timeout: config.client_timeout,
             client_address_header: config.client_address_header.clone(),
+            trusted_proxies: config.trusted_proxies.clone(),
             public_url: config.public_url.clone(),
             _sole_user: sole_user,
         })
@@ -524,7 +543,10 @@ impl Server {
             app = app.layer(axum::middleware::from_fn(refuse_foreign_host));
         }
         if let Some(header) = self.client_address_header {
-            app = app.layer(axum::Extension(crate::client::AddressHeader(header)));
+            app = app.layer(axum::Extension(crate::client::AddressHeader {
+                name: header,
+                proxies: self.trusted_proxies.into(),
+            }));
         }
         crate::listen::serve(self.listener, app, self.client_timeout, shutdown).await;
         Ok(())
@@ -575,7 +597,30 @@ pub fn run(config: Config, on_ready: impl FnOnce(SocketAddr)) -> anyhow::Result<
 
 #[cfg(test)]
 mod tests {
-    use super::names_loopback;
+    use super::{names_loopback, trusted_proxy};
+
+    #[test]
+    fn a_trusted_proxy_is_a_network_or_one_address() {
+        for (given, read) in [
+            ("203.0.113.0/24", "203.0.113.0/24"),
+            ("203.0.113.9/24", "203.0.113.0/24"),
+            ("203.0.113.9", "203.0.113.9/32"),
+            ("2001:db8::1", "2001:db8::1/128"),
+            ("2001:db8:5::/48", "2001:db8:5::/48"),
+        ] {
+            assert_eq!(trusted_proxy(given).unwrap().to_string(), read, "{given}");
+        }
+        for wrong in [
+            "",
+            "proxy",
+            "10.0.0.0/33",
+            "2001:db8::/129",
+            "10.0.0.0/-1",
+            "1.2.3",
+        ] {
+            assert!(trusted_proxy(wrong).is_err(), "{wrong}");
+        }
+    }
 
     #[test]
     fn loopback_hosts_are_localhost_and_loopback_addresses() {

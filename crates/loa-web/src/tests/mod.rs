@@ -50,7 +50,10 @@ impl App {
         App {
             // As behind a proxy: a request's `x-real-ip` is its client's address.
             router: router(std::sync::Arc::clone(&hub), None).layer(axum::Extension(
-                crate::client::AddressHeader(axum::http::HeaderName::from_static("x-real-ip")),
+                crate::client::AddressHeader {
+                    name: axum::http::HeaderName::from_static("x-real-ip"),
+                    proxies: std::sync::Arc::from([]),
+                },
             )),
             hub,
             db,
