@@ -79,7 +79,7 @@ impl Solver<'_> {
     ) -> Option<Vec<(String, Next)>> {
         for _ in 0..64 {
             self.path.reset(&draft.on_path);
-            let mut children = self.children(pos, 0);
+            let mut children = self.children(pos, 0, false);
             if !children.iter().any(|c| c.pn == 0) {
                 self.path.pop();
                 let (pn, _, _) = self.mid(pos, INF, INF);
@@ -87,7 +87,7 @@ impl Solver<'_> {
                     return None;
                 }
                 self.path.reset(&draft.on_path);
-                children = self.children(pos, 0);
+                children = self.children(pos, 0, false);
             }
             // A connection at once before any longer proof: the shorter line.
             let child = (children.iter().filter(|c| c.pn == 0)).min_by_key(|c| !c.ends)?;
@@ -114,7 +114,7 @@ impl Solver<'_> {
         draft: &mut Draft<P>,
     ) -> Option<Vec<(String, Next)>> {
         self.path.reset(&draft.on_path);
-        let children = self.children(pos, 0);
+        let children = self.children(pos, 0, false);
         let mut entries = Vec::new();
         for child in children {
             let next = if child.ends && child.pn == 0 {

@@ -361,7 +361,7 @@ impl<'a> Solver<'a> {
             self.write_checkpoint();
             self.path.reset(history);
             root_moves = (self
-                .children(root, self.root_symmetries(root, history))
+                .children(root, self.root_symmetries(root, history), true)
                 .iter())
             .map(|c| (c.mv, c.pn, c.dn))
             .collect();
@@ -469,8 +469,14 @@ impl<'a> Solver<'a> {
     /// The children of `pos` with their numbers. Where every position from the root to
     /// `pos` is its own image under one of `symmetries`, a move's image leads to the image
     /// of its position with the same history, so is worth the same: only the first move
-    /// of each such set is kept.
-    fn children<P: GameState + Copy>(&mut self, pos: &P, symmetries: u8) -> Vec<Child> {
+    /// of each such set is kept. Without `count_new`, a child the table does not hold is
+    /// given numbers of one, not counted (writing a proof asks only which are solved).
+    fn children<P: GameState + Copy>(
+        &mut self,
+        pos: &P,
+        symmetries: u8,
+        count_new: bool,
+    ) -> Vec<Child> {
         let mut moves = std::mem::take(&mut self.moves);
         moves.clear();
         pos.for_each_move(|mv| moves.push(mv));
@@ -517,6 +523,7 @@ impl<'a> Solver<'a> {
             let key = child.key;
             let (pn, dn) = match self.table.get(key) {
                 Some(e) => (e.pn, e.dn),
+                None if !count_new => (1, 1),
                 None => {
                     let (pn, dn) = self.initial(&pos.after(child.mv));
                     self.table.put_initial(Entry {
@@ -553,7 +560,7 @@ impl<'a> Solver<'a> {
         if outer_symmetries != 0 {
             self.path_symmetries &= pos.symmetries();
         }
-        let mut children = self.children(pos, self.path_symmetries);
+        let mut children = self.children(pos, self.path_symmetries, true);
         let key = pos.key();
         let start_nodes = self.nodes;
         self.path.push(key);
