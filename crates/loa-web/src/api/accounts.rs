@@ -5,7 +5,7 @@ use super::{ApiQuery, Body, MAX_LIST};
 use crate::accounts::{self, check_email, check_password, AccountError, AccountName};
 use crate::auth::{self, token_hash, NewDeviceCookie, SecureCookies, Viewer, DEVICE_COOKIE};
 use crate::client::ClientNetwork;
-use crate::clock::now_ms;
+use crate::clock::{now_ms, DAY, HOUR};
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ids::random_name;
@@ -153,7 +153,7 @@ pub(crate) async fn sign_up_from(hub: &Hub, client: &ClientNetwork) -> ApiResult
         return Ok(());
     };
     let now = now_ms();
-    let day = now - 24 * 3_600_000;
+    let day = now - DAY;
     let counted: Vec<(String, i64)> = std::iter::once((network, 1))
         .chain(client.wider().map(|wider| (wider, 4)))
         .collect();
@@ -164,7 +164,7 @@ pub(crate) async fn sign_up_from(hub: &Hub, client: &ClientNetwork) -> ApiResult
     for (key, times) in &counted {
         if hub.store.sign_ups(key, day).await? > times * accounts::MAX_SIGN_UPS_A_DAY {
             refused = Some("tomorrow");
-        } else if hub.store.sign_ups(key, now - 3_600_000).await?
+        } else if hub.store.sign_ups(key, now - HOUR).await?
             > times * accounts::MAX_SIGN_UPS_AN_HOUR
         {
             refused = refused.or(Some("in an hour"));
@@ -245,7 +245,7 @@ async fn device_of(
         return Ok(None);
     };
     let hash = token_hash(&token);
-    let since = now_ms() - auth::DEVICE_DAYS * 24 * 3_600_000;
+    let since = now_ms() - auth::DEVICE_DAYS * DAY;
     let owner = hub.store.device_account(&hash, since).await?;
     Ok(owner.filter(|owner| account == Some(*owner)).map(|_| hash))
 }

@@ -5,7 +5,7 @@
 use super::{Body, OptionalBody};
 use crate::auth::Viewer;
 use crate::client::ClientNetwork;
-use crate::clock::{now_ms, TimeControl};
+use crate::clock::{now_ms, TimeControl, DAY, HOUR};
 use crate::error::{ApiError, ApiResult};
 use crate::game::LiveGame;
 use crate::hub::Hub;
@@ -21,8 +21,8 @@ use tower_sessions::Session;
 
 /// How long a seek stays in the lobby: an hour for a live game, two weeks for
 /// correspondence.
-pub(super) const LIVE_SEEK_MS: i64 = 3_600_000;
-pub(super) const CORRESPONDENCE_SEEK_MS: i64 = 14 * 24 * 3_600_000;
+pub(super) const LIVE_SEEK_MS: i64 = HOUR;
+pub(super) const CORRESPONDENCE_SEEK_MS: i64 = 14 * DAY;
 /// The most open seeks the lobby lists.
 const MAX_SEEKS: usize = 500;
 
@@ -261,7 +261,7 @@ pub async fn forget_client_networks(hub: &Hub) -> Result<(), crate::store::Store
     let now = now_ms();
     let longest = LIVE_SEEK_MS.max(CORRESPONDENCE_SEEK_MS);
     hub.store
-        .forget_client_networks(now - longest, now - 24 * 3_600_000)
+        .forget_client_networks(now - longest, now - DAY)
         .await
 }
 

@@ -4,7 +4,7 @@
 
 use super::{ApiQuery, Body};
 use crate::auth::Viewer;
-use crate::clock::{now_ms, TimeControl};
+use crate::clock::{now_ms, TimeControl, DAY};
 use crate::director;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
@@ -29,7 +29,7 @@ const DEFAULT_ARENA_MINUTES: i64 = 60;
 /// The longest arena: a day.
 const MAX_ARENA_MINUTES: i64 = 24 * 60;
 /// How far ahead a start may be set: a year.
-const MAX_START_AHEAD_MS: i64 = 366 * 24 * 3_600_000;
+const MAX_START_AHEAD_MS: i64 = 366 * DAY;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -250,7 +250,7 @@ pub async fn create_tournament(
     let creator = viewer.required()?;
     // One person cannot bury the list of tournaments under their own. (Counted over a
     // week: a tournament nobody joins stays open, and must not bar its maker for good.)
-    let week_ago = now_ms() - 7 * 24 * 3_600_000;
+    let week_ago = now_ms() - 7 * DAY;
     let made = hub
         .store
         .unfinished_tournaments_of(creator.id, week_ago)

@@ -461,7 +461,7 @@ async fn one_person_cannot_fill_the_lobby() {
         .unwrap()
         .0
         .id;
-    let two_hours_ago = crate::clock::now_ms() - 2 * 3_600_000;
+    let two_hours_ago = crate::clock::now_ms() - 2 * crate::clock::HOUR;
     for i in 0..85 {
         let clock = if i >= 80 {
             json!({"kind": "correspondence", "days": 3})
