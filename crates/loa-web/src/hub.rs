@@ -490,7 +490,7 @@ impl Hub {
                 self.change_if(&rematch, |next, now| {
                     let seat = next.seats.iter().find(|s| s.token == *token);
                     match seat {
-                        Some(seat) if !seat.joined => next.join(&caller, now).ok(),
+                        Some(seat) if !seat.joined => next.join(&caller, None, now).ok(),
                         _ => None,
                     }
                 })

@@ -218,11 +218,12 @@ pub async fn act(
 ) -> ApiResult<Json<GameView>> {
     let open = hub.open(&id).await?;
     let (caller, side) = request.caller(&viewer)?;
+    let viewer_name = viewer.account.as_ref().map(|a| a.name.clone());
     let view = hub
         .change(&open, |live, now| {
             let nothing = |live: &LiveGame| Changed::nothing_at(live.game.ply());
             let changed = match action {
-                Action::Join => live.join(&caller, now)?,
+                Action::Join => live.join(&caller, viewer_name.as_deref(), now)?,
                 Action::Resign => {
                     live.resign(&caller, side, now)?;
                     nothing(live)

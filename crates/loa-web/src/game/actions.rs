@@ -13,8 +13,8 @@ type GameResult<T> = Result<T, GameError>;
 
 impl LiveGame {
     /// A person at an online game's seat opens it; the game starts once every person
-    /// has.
-    pub fn join(&mut self, caller: &Caller, now: i64) -> GameResult<Changed> {
+    /// has. Signed in, they play it as their account, under `name`.
+    pub fn join(&mut self, caller: &Caller, name: Option<&str>, now: i64) -> GameResult<Changed> {
         let token = caller.token.as_deref().ok_or(GameError::NoToken)?;
         let index = self
             .seats
@@ -30,6 +30,9 @@ impl LiveGame {
                     self.seats[index].account = Some(account);
                     let side = slot_side(&self.seats[index].slot);
                     self.accounts[side.index()].get_or_insert(account);
+                    if let Some(name) = name {
+                        self.names[side.index()].get_or_insert_with(|| name.to_string());
+                    }
                 }
             }
             changed.seats.push(self.seats[index].clone());

@@ -171,7 +171,7 @@ impl Store {
             "UPDATE games SET updated_at = $2, started_at = $3, black_ms = $4, white_ms = $5,
                 running_since = $6, result = $7, winner = $8, reason = $9, draw_offer = $10,
                 takeback_offer = $11, rematch = $12, black_change = $13, white_change = $14,
-                black_account = $15, white_account = $16, version = version + 1
+                black_account = $15, white_account = $16, names = $18, version = version + 1
              WHERE id = $1 AND version = $17",
         )
         .bind(&row.id)
@@ -191,6 +191,7 @@ impl Store {
         .bind(row.accounts[0])
         .bind(row.accounts[1])
         .bind(row.version)
+        .bind(&row.names)
         .execute(&mut *tx)
         .await?;
         if updated.rows_affected() != 1 {

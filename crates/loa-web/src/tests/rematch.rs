@@ -153,6 +153,28 @@ async fn a_rematch_between_accounts_waits_for_the_other_to_ask_too() {
 }
 
 #[tokio::test]
+async fn people_signed_in_play_an_online_game_under_their_names() {
+    let app = App::new().await;
+    let (ann, bob) = (sign_up(&app, "Ann").await, sign_up(&app, "Bob").await);
+    let (asked, _, _) = rematch_asked_by_ann(&app, &ann, &bob).await;
+    // The rematch, made from the finished game, names them the other way round.
+    assert_eq!(asked["game"]["names"], json!(["Bob", "Ann"]), "{asked}");
+    // The names were written with the joins: a server started again still has them.
+    let app = app.restart().await;
+    let (status, mine) = as_person(&app, &ann, "GET", "/api/me/games", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let finished = mine
+        .as_array()
+        .and_then(|games| games.iter().find(|g| !g["result"].is_null()))
+        .unwrap_or_else(|| panic!("{mine}"))
+        .clone();
+    let game = app
+        .ok("GET", &format!("/api/games/{}", id_of(&finished)), None)
+        .await;
+    assert_eq!(game["names"], json!(["Ann", "Bob"]), "{game}");
+}
+
+#[tokio::test]
 async fn a_rematch_with_a_bot_begins_at_once() {
     let app = App::new().await;
     let (ann, robo) = (sign_up(&app, "Ann").await, sign_up(&app, "Robo").await);
