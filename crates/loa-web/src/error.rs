@@ -25,8 +25,9 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
-    pub fn not_found() -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "no such game")
+    /// 404, saying what was not found ("no such puzzle").
+    pub fn not_found(what: &str) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
     }
 
     pub fn forbidden(message: impl Into<String>) -> ApiError {
@@ -57,7 +58,7 @@ impl From<GameError> for ApiError {
 impl From<HubError> for ApiError {
     fn from(err: HubError) -> ApiError {
         match err {
-            HubError::NotFound => ApiError::not_found(),
+            HubError::NotFound => ApiError::not_found("game"),
             HubError::Damaged { ref id, ref detail } => {
                 tracing::error!("game {id} is damaged in the database: {detail}");
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())

@@ -230,9 +230,12 @@ pub async fn get_puzzle(
 
 async fn find(hub: &Hub, id: &str) -> ApiResult<PuzzleRow> {
     if !is_id(id) {
-        return Err(ApiError::not_found());
+        return Err(ApiError::not_found("puzzle"));
     }
-    hub.store.puzzle(id).await?.ok_or_else(ApiError::not_found)
+    hub.store
+        .puzzle(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("puzzle"))
 }
 
 #[derive(Debug, Deserialize)]

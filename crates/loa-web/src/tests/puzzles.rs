@@ -118,6 +118,9 @@ async fn bad_moves_and_ids_are_refused_with_a_reason() {
         )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, answer) = app.call("GET", "/api/puzzles/nope", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(answer, json!({"error": "no such puzzle"}));
     let (status, answer) = app.call("GET", "/api/puzzles/next?theme=bogus", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
