@@ -626,6 +626,26 @@ fn a_url_for_the_database_is_postgres_or_refused_and_makes_no_folder() {
 }
 
 #[test]
+fn every_engine_level_has_its_bot_profile_from_the_start() {
+    let (_dir, path) = db();
+    for _start in 0..2 {
+        // Made at the first start, found at the next.
+        let server = Server::start(&path);
+        for level in 1..=8 {
+            let name = format!("loa-level-{level}");
+            let profile = server.get(&format!("/api/players/{name}"));
+            assert_eq!(
+                (profile["name"].as_str(), &profile["bot"]),
+                (Some(name.as_str()), &json!(true))
+            );
+        }
+        let (status, _) = server.call("GET", "/api/players/loa-level-9", None);
+        assert_eq!(status, 404);
+        server.kill();
+    }
+}
+
+#[test]
 fn a_sqlite_file_serves_one_server() {
     let (dir, path) = db();
     let first = Server::start(&path);

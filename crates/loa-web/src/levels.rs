@@ -5,6 +5,12 @@ pub use loa_engine::MAX_LEVEL;
 use loa_engine::{level_in_words, level_limits, SearchLimits, TimeLimit};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+
+/// The bot account an engine level plays rated games as.
+pub fn bot_name(level: u8) -> String {
+    format!("loa-level-{level}")
+}
+
 /// The longest time a move the API takes.
 pub const MAX_MOVETIME_MS: u64 = 60_000;
 /// The shortest.

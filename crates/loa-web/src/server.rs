@@ -338,6 +338,19 @@ pub(crate) fn declared_oversize(request: &axum::extract::Request) -> bool {
 /// The puzzles every site starts with.
 const OWN_PUZZLES: &str = include_str!("../data/puzzles.txt");
 
+/// The engine levels' bot accounts, so that each level has its profile before its first
+/// rated game.
+async fn add_level_bots(store: &Store) -> anyhow::Result<()> {
+    for level in 1..=crate::levels::MAX_LEVEL {
+        let name = crate::levels::bot_name(level);
+        store
+            .bot_account(&name, crate::clock::now_ms())
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot make the bot account {name}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Adds the site's own puzzles and those of the files given; one already kept keeps its
 /// rating. A file that cannot be read stops the start; a line that is no puzzle is said.
 async fn add_puzzles(store: &Store, files: &[std::path::PathBuf]) -> anyhow::Result<()> {
@@ -438,6 +451,7 @@ impl Server {
         let engines = config.engines.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         });
+        add_level_bots(&store).await?;
         add_puzzles(&store, &config.puzzles).await?;
         add_archives(&store, &config.archives).await?;
         let hub = Hub::new(store, EnginePool::new(engines));

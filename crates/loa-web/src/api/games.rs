@@ -27,11 +27,6 @@ pub struct Created {
     pub game: GameView,
 }
 
-/// The bot account an engine level plays rated games as.
-pub fn bot_name(level: u8) -> String {
-    format!("loa-level-{level}")
-}
-
 pub async fn create_game(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
@@ -54,7 +49,10 @@ pub async fn create_game(
         let account = viewer.required()?;
         let (engine, level) =
             rated_level(&setup.lineup, setup.clock, setup.online).map_err(ApiError::bad_request)?;
-        let bot = hub.store.bot_account(&bot_name(level), now_ms()).await?;
+        let bot = hub
+            .store
+            .bot_account(&crate::levels::bot_name(level), now_ms())
+            .await?;
         setup.accounts[engine.index()] = Some(bot.id);
         setup.names[engine.index()] = Some(bot.name);
         setup.names[(!engine).index()] = Some(account.name);
