@@ -88,14 +88,26 @@ const scenarios = {
   async "an engine level's profile says how strong it was measured to be, the lowest for beginners"() {
     const page = await newPage({ width: 390, height: 844 });
     await page.goto(base);
+    // Each level's profile is there before its first game.
+    await page.goto(`${base}/@/loa-level-3`);
+    await page.waitForSelector('[data-testid=level-note]');
+    assert.match(await page.textContent('[data-testid=level-note]'), /^The engine at level 3: /);
     await signUp(page, `lev${stamp}`);
-    // A rated game against level 1 makes its bot account; a resignation ends it.
-    const id = await page.evaluate(async () => {
-      const body = { black: 'human', white: { engine: { level: 1 } }, clock: { kind: 'live', initial_s: 600, increment_s: 5 }, rated: true };
-      const created = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return (await created.json()).id;
-    });
-    assert.equal(await page.evaluate(async (game) => (await fetch(`/api/games/${game}/resign`, { method: 'POST' })).status, id), 200);
+    // A rated game against level 1 from the form (Rated is offered once a clock is
+    // chosen); a resignation ends it.
+    await openNewGame(page);
+    await page.selectOption('[data-testid=level]', '1');
+    await page.selectOption('[data-testid=color]', 'black');
+    assert.equal(await page.isVisible('[data-testid=rated]'), false);
+    await page.selectOption('[data-testid=clock]', 'live');
+    await page.check('[data-testid=rated]');
+    await page.screenshot({ path: `${shots}/new-game-rated-phone.png` });
+    await page.click('[data-testid=start]');
+    await page.waitForURL(/\/game\//);
+    const game = await gameOf(page);
+    assert.equal(game.rated, true);
+    assert.deepEqual(game.names, [`lev${stamp}`, 'loa-level-1']);
+    assert.equal(await page.evaluate(async (id) => (await fetch(`/api/games/${id}/resign`, { method: 'POST' })).status, game.id), 200);
     await page.goto(`${base}/@/loa-level-1`);
     await page.waitForSelector('[data-testid=level-note]');
     assert.match(await page.textContent('[data-testid=level-note]'),
@@ -855,6 +867,8 @@ const scenarios = {
     await ann.fill('[data-testid=tournament-rounds]', '1');
     await ann.click('[data-testid=make-tournament]');
     await ann.waitForURL(/\/tournament\/[a-z0-9]+$/);
+    // The heading is filled once the tournament is read.
+    await ann.waitForFunction(() => document.querySelector('[data-testid=tournament-name]')?.textContent);
     assert.equal(await ann.textContent('[data-testid=tournament-name]'), `Cup <b>${stamp}</b>`, 'the name shown as typed');
     await ann.click('[data-testid=join-tournament]');
     await ann.waitForSelector('[data-testid=withdraw-tournament]');

@@ -7,6 +7,7 @@ import { h } from './dom.js';
 import { AMBILOA_KINDS, variantOf } from './format.js';
 import { navigate } from './navigate.js';
 import { keepLinks, keepTokens } from './seats.js';
+import { signedIn } from './session.js';
 import { RULES_WORDS } from './terms-form.js';
 
 /**
@@ -104,6 +105,9 @@ export function newGameForm(meta, against = 'engine') {
     seatSelects.map((select) => h('label', {}, select.dataset.seat, select)));
   const positionInput = h('input', { id: 'position', placeholder: 'start position text (optional)', style: 'flex:1; min-width: 14rem', 'data-testid': 'position' });
   const error = h('p', { class: 'error', 'data-testid': 'error', role: 'alert' });
+  // Rated against a level: signed in, one person against the level, with a clock.
+  const rated = h('input', { type: 'checkbox', id: 'rated', 'data-testid': 'rated' });
+  const ratedLabel = h('label', { class: 'hidden', title: "Your rating and the level's bot account's move with the result; no takebacks" }, rated, ' Rated');
   const engineRow = h('span', {}, levelSelect, movetime);
   const colorRow = h('span', {}, ' You play ', colorSelect);
 
@@ -122,6 +126,9 @@ export function newGameForm(meta, against = 'engine') {
     movetime.classList.toggle('hidden', levelSelect.value !== 'time');
     liveRow.classList.toggle('hidden', clockSelect.value !== 'live');
     daysRow.classList.toggle('hidden', clockSelect.value !== 'correspondence');
+    const ratable = Boolean(signedIn()) && opponent.value === 'engine' && !four
+      && levelSelect.value !== 'time' && clockSelect.value !== 'none';
+    ratedLabel.classList.toggle('hidden', !ratable);
   };
   for (const el of [variantSelect, opponent, levelSelect, clockSelect, partnership]) el.addEventListener('change', sync);
 
@@ -129,7 +136,7 @@ export function newGameForm(meta, against = 'engine') {
   const create = async (event) => {
     event.preventDefault();
     error.textContent = '';
-    /** @type {{ variant: string, rules: string, board?: number, position?: string, black?: SidePlayers, white?: SidePlayers, online?: boolean, clock?: TimeControl }} */
+    /** @type {{ variant: string, rules: string, board?: number, position?: string, black?: SidePlayers, white?: SidePlayers, online?: boolean, clock?: TimeControl, rated?: boolean }} */
     const body = { variant: variantSelect.value, rules: rulesSelect.value };
     // The creator's colour, against the engine or a friend online.
     let onlineColor = colorSelect.value;
@@ -176,6 +183,7 @@ export function newGameForm(meta, against = 'engine') {
     } else if (clockSelect.value === 'correspondence') {
       body.clock = { kind: 'correspondence', days: Math.round(Number(days.value)) };
     }
+    if (rated.checked && !ratedLabel.classList.contains('hidden')) body.rated = true;
     try {
       /** @type {Created} */
       const created = await api('POST', '/api/games', body);
@@ -205,7 +213,7 @@ export function newGameForm(meta, against = 'engine') {
     h('div', { class: 'row' }, h('label', {}, 'Variant ', variantSelect), h('label', {}, 'Board ', boardSelect), partnershipLabel),
     partnershipRow,
     h('div', { class: 'row' }, h('label', {}, 'Rules ', rulesSelect)),
-    h('div', { class: 'row' }, h('label', {}, 'Clock ', clockSelect), liveRow, daysRow),
+    h('div', { class: 'row' }, h('label', {}, 'Clock ', clockSelect), liveRow, daysRow, ratedLabel),
     h('div', { class: 'row' }, positionInput),
     h('div', { class: 'row' }, h('button', { class: 'primary', type: 'submit', 'data-testid': 'start' }, 'Start the game')),
     error);
