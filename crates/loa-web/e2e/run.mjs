@@ -930,7 +930,13 @@ const scenarios = {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: n, password: 'a long password' }),
     })).status, name);
     assert.equal(made, 201);
-    pages.push(['account', `${base}/account`], ['profile', `${base}/@/${name}`], ['tournaments', `${base}/tournaments`]);
+    // A tournament named with 60 letters and no space, in the list and on its page.
+    const cup = await page.evaluate(async () => (await (await fetch('/api/tournaments', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'W'.repeat(60), format: 'swiss', rounds: 3, variant: 'standard', rules: 'draw', clock: { kind: 'live', initial_s: 300, increment_s: 3 }, rated: false }),
+    })).json()).id);
+    assert.ok(cup, 'the tournament is made');
+    pages.push(['account', `${base}/account`], ['profile', `${base}/@/${name}`], ['tournaments', `${base}/tournaments`], ['tournament', `${base}/tournament/${cup}`]);
     await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
     await page.selectOption('[data-testid=clock]', 'live');
