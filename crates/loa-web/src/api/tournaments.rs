@@ -230,13 +230,16 @@ async fn find(hub: &Hub, id: &str) -> ApiResult<TournamentRow> {
 /// A name as typed: trimmed, 1 to 60 characters, no control characters.
 fn tournament_name(text: &str) -> ApiResult<String> {
     let name = text.trim();
-    let count = name.chars().count();
-    if count == 0 || count > 60 || name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
-            "a tournament's name is 1 to 60 characters, without control characters",
-        ));
-    }
-    Ok(name.to_string())
+    let refused = if name.is_empty() {
+        "a tournament needs a name"
+    } else if name.chars().count() > 60 {
+        "a tournament's name is at most 60 characters"
+    } else if name.chars().any(char::is_control) {
+        "a tournament's name has no control characters (line breaks, tabs)"
+    } else {
+        return Ok(name.to_string());
+    };
+    Err(ApiError::bad_request(refused))
 }
 
 /// The most tournaments an account may have made in a week that are open or running.
@@ -525,4 +528,34 @@ fn download(text: String, kind: &str, id: &str, extension: &str) -> Response {
         text,
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tournament_name;
+
+    #[test]
+    fn a_tournament_name_is_trimmed_and_refused_with_its_reason() {
+        assert_eq!(tournament_name("  Club Cup ").unwrap(), "Club Cup");
+        assert_eq!(tournament_name(&"é".repeat(60)).unwrap(), "é".repeat(60));
+        for (name, reason) in [
+            ("", "a tournament needs a name"),
+            ("   ", "a tournament needs a name"),
+            (
+                &"x".repeat(61),
+                "a tournament's name is at most 60 characters",
+            ),
+            (
+                "Cup\n2",
+                "a tournament's name has no control characters (line breaks, tabs)",
+            ),
+        ] {
+            let refused = tournament_name(name).unwrap_err();
+            assert_eq!(
+                (refused.status.as_u16(), refused.message.as_str()),
+                (400, reason),
+                "{name:?}"
+            );
+        }
+    }
 }
