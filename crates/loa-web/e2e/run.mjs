@@ -960,6 +960,11 @@ const scenarios = {
       await page.screenshot({ path: `${shots}/phone-${name}.png`, fullPage: true });
       assert.ok(w <= 390, `the ${name} page is ${w} px wide (${what}) on a 390 px screen`);
     }
+    // A page nobody has: the site's own frame says so (the server answers 404).
+    const missing = await page.goto(`${base}/nowhere`);
+    assert.equal(missing?.status(), 404);
+    await page.waitForSelector('[data-testid=page-error]');
+    assert.equal(await page.textContent('main h1'), 'Not found');
     assert.deepEqual(page.errors, []);
   },
 

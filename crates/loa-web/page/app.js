@@ -47,6 +47,11 @@ function showAnalysis(line, title, ply) {
   page.start().catch((err) => { app.replaceChildren(h('p', { class: 'error' }, errorMessage(err))); });
 }
 
+/** @param {string} why */
+function notFound(why) {
+  app.replaceChildren(h('h1', {}, 'Not found'), h('p', { class: 'error', 'data-testid': 'page-error' }, why), h('a', { href: '/' }, 'Back to a new game'));
+}
+
 async function route() {
   if (current) current.dispose();
   current = null;
@@ -110,14 +115,16 @@ async function route() {
       const ply = Number(params.get('ply'));
       showAnalysis({ variant, rules, start, moves }, params.get('title') || 'Analysis board',
         params.has('ply') && Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves.length) : undefined);
-    } else {
+    } else if (path === '/') {
       const page = new HomePage(offer);
       current = page;
       page.start();
       if (location.hash === '#games') document.getElementById('games')?.scrollIntoView();
+    } else {
+      notFound('no such page');
     }
   } catch (err) {
-    app.replaceChildren(h('h1', {}, 'Not found'), h('p', { class: 'error', 'data-testid': 'page-error' }, errorMessage(err)), h('a', { href: '/' }, 'Back to a new game'));
+    notFound(errorMessage(err));
   }
 }
 

@@ -4,8 +4,8 @@
 
 use crate::error::ApiError;
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::response::{Html, IntoResponse, Response};
 
 const INDEX: &str = include_str!("../page/index.html");
 const SCRIPT: &str = include_str!("../page/app.js");
@@ -58,6 +58,22 @@ const MODULES: &[(&str, &str)] = &[
 
 pub async fn index() -> Html<&'static str> {
     Html(INDEX)
+}
+
+/// What answers a path nothing else does: for a browser asking for a page, the page with
+/// 404 (it says "Not found" in the site's own frame); for anything else, the API's error.
+pub async fn not_found(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    let wants_page = method == Method::GET
+        && !uri.path().starts_with("/api/")
+        && headers
+            .get(header::ACCEPT)
+            .and_then(|accept| accept.to_str().ok())
+            .is_some_and(|accept| accept.contains("text/html"));
+    if wants_page {
+        (StatusCode::NOT_FOUND, Html(INDEX)).into_response()
+    } else {
+        ApiError::new(StatusCode::NOT_FOUND, "no such page").into_response()
+    }
 }
 
 pub async fn script() -> impl IntoResponse {

@@ -239,7 +239,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/position", post(api::describe_position))
         .route("/api/records", post(api::read_records))
         .route("/api/evaluate", post(api::evaluate))
-        .fallback(|| async { ApiError::new(axum::http::StatusCode::NOT_FOUND, "no such page") })
+        .fallback(page::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(refuse_declared_oversize))
         .layer(axum::middleware::from_fn_with_state(

@@ -24,6 +24,25 @@ async fn malformed_bodies_get_the_apis_errors() {
     let (status, answer) = app.call("GET", "/api/nothing/here", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(answer["error"], "no such page");
+    // A browser asking for a page nobody has gets the page (which says "Not found"), with
+    // 404; the API's paths answer JSON to it too.
+    let html = [("accept", "text/html,application/xhtml+xml,*/*;q=0.8")];
+    let (status, page, _) = app.send("GET", "/nowhere", None, &html).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        page.as_str().is_some_and(|p| p.contains("<script")),
+        "{page}"
+    );
+    let (status, answer, _) = app.send("GET", "/api/nowhere", None, &html).await;
+    assert_eq!(
+        (status, &answer["error"]),
+        (StatusCode::NOT_FOUND, &json!("no such page"))
+    );
+    let (status, answer, _) = app.send("POST", "/nowhere", None, &html).await;
+    assert_eq!(
+        (status, &answer["error"]),
+        (StatusCode::NOT_FOUND, &json!("no such page"))
+    );
     let (status, _) = app
         .call("GET", "/api/games/aaaaaaaaaaaaaaaaaaaa", None)
         .await;
