@@ -879,11 +879,13 @@ const scenarios = {
     await ann.waitForFunction(() => / 2 players/.test(document.querySelector('[data-testid=tournament-status]')?.textContent || ''));
     assert.equal(await bob.locator('[data-testid=start-tournament]').count(), 0, 'only the creator starts it');
     await ann.click('[data-testid=start-tournament]');
-    // Both see the pairing; Bob goes to the game from it and resigns.
-    await bob.waitForSelector('[data-testid=pairing-game]');
+    // Both see the pairing, their own game pointed out; Bob goes to it and resigns.
+    await bob.waitForSelector('[data-testid=your-game]');
+    assert.equal(await bob.textContent('[data-testid=pairing-game]'), 'Play');
     await ann.waitForSelector('[data-testid=crosstable]');
     await ann.screenshot({ path: `${shots}/tournament-running.png`, fullPage: true });
-    await bob.click('[data-testid=pairing-game]');
+    await bob.screenshot({ path: `${shots}/tournament-your-game-phone.png`, fullPage: true });
+    await bob.click('[data-testid=your-game] a');
     await bob.waitForURL(/\/game\/[a-z0-9]+$/);
     bob.once('dialog', (d) => d.accept());
     await bob.click('[data-testid=resign]');

@@ -86,6 +86,9 @@ export class TournamentPage {
         ? h('button', { class: 'primary', 'data-testid': 'start-tournament', onclick: () => this.act('start') }, 'Start now') : null,
       !me && t.status !== 'finished' ? h('span', { class: 'muted' }, 'Sign in to play in it.') : null);
     const id = encodeURIComponent(t.id);
+    // The game the player has to play now, pointed out above all.
+    const ownGame = me ? t.pairings.find((p) => p.game && !p.result
+      && (sameName(p.black, me.name) || sameName(p.white, me.name))) : undefined;
     app.replaceChildren(
       h('h1', { 'data-testid': 'tournament-name' }, t.name),
       h('p', { class: 'muted', 'data-testid': 'tournament-facts' },
@@ -93,6 +96,8 @@ export class TournamentPage {
         h('a', { href: `/@/${t.creator}` }, t.creator)),
       h('p', { 'data-testid': 'tournament-status' }, h('strong', {}, { open: 'Open', running: 'Playing', finished: 'Finished' }[t.status]), ` · ${when(t)} · ${t.players} ${t.players === 1 ? 'player' : 'players'}`),
       actions,
+      ownGame ? h('p', { class: 'your-game', 'data-testid': 'your-game' }, 'Your game is on: ',
+        h('a', { class: 'button primary', href: `/game/${ownGame.game}` }, 'Play it')) : '',
       this.error,
       h('h2', {}, 'Standings'),
       this.standings(t),
@@ -158,6 +163,9 @@ export class TournamentPage {
    * @param {Tournament} t
    */
   pairings(t) {
+    const me = signedIn();
+    /** @param {TournamentPairing} p */
+    const own = (p) => Boolean(me && (sameName(p.black, me.name) || sameName(p.white, me.name)));
     /** @type {Map<number, TournamentPairing[]>} */
     const byRound = new Map();
     for (const p of t.pairings) byRound.set(p.round, [...(byRound.get(p.round) ?? []), p]);
@@ -170,6 +178,6 @@ export class TournamentPage {
           h('td', {}, p.board),
           h('td', {}, '● ', p.black ?? '?', ' – ○ ', p.white ?? '?'),
           h('td', { class: 'result' }, p.result ?? 'playing', p.forfeit ? ' (forfeit)' : ''),
-          h('td', {}, p.game ? h('a', { href: `/game/${p.game}`, 'data-testid': 'pairing-game' }, p.result ? 'Replay' : 'Watch') : ''))))))));
+          h('td', {}, p.game ? h('a', { href: `/game/${p.game}`, 'data-testid': 'pairing-game' }, p.result ? 'Replay' : own(p) ? 'Play' : 'Watch') : ''))))))));
   }
 }
