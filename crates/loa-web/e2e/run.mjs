@@ -275,6 +275,7 @@ const scenarios = {
     await page.waitForFunction(() => /wins|Draw/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     const status = await page.textContent('[data-testid=status]');
     assert.match(status, new RegExp(game.result.reason));
+    assert.equal(await page.isVisible('[data-testid=move-input]'), false, 'no move is typed once the game is over');
     await page.screenshot({ path: `${shots}/game-over.png` });
     assert.deepEqual(page.errors, []);
   },

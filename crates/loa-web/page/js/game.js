@@ -230,6 +230,8 @@ export class GamePage extends GameScreen {
     this.takebackButton.classList.toggle('hidden', ratedAgainstEngine);
     this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
     this.alertsRow.classList.toggle('hidden', over || mine.length === 0);
+    // A move is typed only by a player, while the game goes on.
+    this.moveInput.classList.toggle('hidden', over || mine.length === 0);
     this.rematchButton.textContent = game.rematch ? (mine.length > 0 ? 'Play the rematch' : 'Watch the rematch') : 'Rematch';
     this.passButton.classList.toggle('hidden', !(this.canMove() && game.position.moves.length === 1 && game.position.moves[0].text === 'pass'));
     if (this.analysisOn && (!previous || previous.positions.length !== game.positions.length)) this.loadGraph();
