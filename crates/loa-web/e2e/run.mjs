@@ -460,6 +460,11 @@ const scenarios = {
     assert.ok(await spectator.locator('[data-testid=accept-draw]').count() === 0);
     const game = await gameOf(spectator);
     assert.equal(game.you, undefined);
+    // Declined, which White is told; offered again.
+    await black.click('[data-testid=decline-draw]');
+    await again.waitForSelector('[data-testid=draw-declined]');
+    await again.click('[data-testid=draw]');
+    await black.waitForSelector('[data-testid=accept-draw]');
     // The draw is agreed; the final position, which no rule ended, can be analysed.
     await black.click('[data-testid=accept-draw]');
     await black.waitForFunction(() => /Draw .* by agreement/.test((document.querySelector('[data-testid=status]')?.textContent || '')));

@@ -212,7 +212,7 @@ export class GamePage extends GameScreen {
     }, first);
     const mine = this.mySidesOf(game);
     this.drawPlayers(game, mine);
-    this.drawOffer(game, mine);
+    this.drawOffer(game, mine, previous);
     this.drawLinks(game);
     this.chat.update(game);
     const over = Boolean(game.result);
@@ -323,26 +323,39 @@ export class GamePage extends GameScreen {
   }
 
   /**
+   * The draw offer and takeback request standing, and the answer to one's own.
    * @param {GameView} g
    * @param {Side[]} mine
+   * @param {GameView | null} previous the game as shown before
    */
-  drawOffer(g, mine) {
+  drawOffer(g, mine, previous) {
     this.offerEl.replaceChildren();
-    /** @type {[string, Side | null, string][]} */
-    const offers = [['draw', g.draw_offer, 'a draw'], ['takeback', g.takeback_offer, 'a takeback']];
+    /** @type {[string, Side | null, Side | null | undefined, string, string, string][]} */
+    const offers = [
+      ['draw', g.draw_offer, previous?.draw_offer, 'offers a draw', 'You offered a draw', 'Your draw offer was declined.'],
+      ['takeback', g.takeback_offer, previous?.takeback_offer, 'asks to take back a move', 'You asked to take back your move', 'Your takeback request was declined.'],
+    ];
     let shown = false;
-    for (const [kind, by, words] of offers) {
-      if (!by || g.result) continue;
+    for (const [kind, by, before, asks, asked, declined] of offers) {
+      if (g.result) continue;
+      if (!by) {
+        // One's own offer gone with nothing else changed: the other side said no.
+        if (before && mine.includes(before) && previous && previous.ply === g.ply) {
+          shown = true;
+          this.offerEl.append(h('span', { 'data-testid': `${kind}-declined` }, declined));
+        }
+        continue;
+      }
       shown = true;
       const other = by === 'black' ? 'white' : 'black';
-      const offerer = `${by === 'black' ? 'Black' : 'White'} offers ${words}`;
+      const offerer = `${by === 'black' ? 'Black' : 'White'} ${asks}`;
       if (mine.includes(other)) {
         this.offerEl.append(h('span', {}, `${offerer}. `),
           h('button', { 'data-testid': `accept-${kind}`, onclick: () => this.act(kind, other) }, 'Accept'),
           h('button', { 'data-testid': `decline-${kind}`, onclick: () => this.act(`${kind}/decline`, other) }, 'Decline'));
       } else if (mine.includes(by)) {
         // "You" only to the seat that offered; spectators see who offers.
-        this.offerEl.append(h('span', {}, `You offered ${words}; waiting for an answer.`));
+        this.offerEl.append(h('span', {}, `${asked}; waiting for an answer.`));
       } else {
         this.offerEl.append(h('span', {}, `${offerer}.`));
       }
