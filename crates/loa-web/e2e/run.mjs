@@ -113,7 +113,8 @@ const scenarios = {
     assert.match(await page.textContent('[data-testid=level-note]'),
       /^The engine at level 1: depth 1, a move drawn by score \(spread 100\)\. Measured about [\d,]+ Elo above a player of random moves\. The lowest level: a beginner who knows the rules can beat it\.$/);
     // The game is listed from the level's side: it won, against the person.
-    assert.match(await page.textContent('[data-testid=profile-game]'), new RegExp(`lev${stamp}.*Won · resignation`));
+    // The dot is the colour of the opponent named: the person played Black.
+    assert.match(await page.textContent('[data-testid=profile-game]'), new RegExp(`● lev${stamp}.*Won · resignation`));
     await page.screenshot({ path: `${shots}/level-profile-phone.png`, fullPage: true });
     assert.deepEqual(page.errors, []);
   },

@@ -229,7 +229,8 @@ export class ProfilePage {
       }
       return h('tr', { 'data-testid': 'profile-game' },
         h('td', {}, h('a', { href: `/game/${g.id}` }, shortDate(g.created_at))),
-        h('td', {}, side ? (side === 'black' ? '● ' : '○ ') : '',
+        // The dot is the colour of the opponent named after it, as in a pairing.
+        h('td', { title: side ? `${profile.name} played ${side === 'black' ? 'Black' : 'White'}` : null }, side ? (other === 'black' ? '● ' : '○ ') : '',
           opponent ? nameLink(opponent)
             : h('span', { class: 'name-cut' }, side ? sideName(g, other) : g.online ? `${sideName(g, 'black')} – ${sideName(g, 'white')}` : 'At one board')),
         h('td', { class: mark ? `result ${mark}` : 'result' }, outcome),
