@@ -158,6 +158,8 @@ const scenarios = {
     await ann.waitForSelector('[data-testid=puzzle-rating-change]');
     // A try given up is a miss: the rating falls, and the winning line is listed.
     assert.match(await ann.textContent('[data-testid=puzzle-rating-change]'), /\(-\d+\)/);
+    // The puzzle's own facts count the try.
+    await ann.waitForFunction(() => /solved 0 of 1 first tries/.test(document.querySelector('[data-testid=puzzle-about]')?.textContent || ''));
     const solution = await ann.locator('[data-testid=moves] button[data-ply]').allTextContents();
     assert.ok(solution.length >= 3 && solution.length % 2 === 1, solution.join(' '));
     await ann.click('[data-testid=moves] button[data-ply="1"]');

@@ -100,13 +100,9 @@ export class PuzzlePage {
       history.replaceState(null, '', `/puzzles/${puzzle.id}${theme}`);
     }
     const winner = puzzle.to_move === 'black' ? 'Black' : 'White';
-    const variant = variantOf(this.meta, puzzle.variant);
     this.title.textContent = puzzle.day
       ? `Puzzle of the day, ${shortDate(Date.parse(`${puzzle.day}T12:00:00Z`))}` : `Puzzle ${puzzle.id}`;
-    this.about.replaceChildren(
-      `${variant ? variant.title : puzzle.variant} · rating ${puzzle.rating} · `,
-      puzzle.plays === 0 ? 'not tried yet' : `solved ${puzzle.wins} of ${puzzle.plays} first tries`,
-      puzzle.themes.length ? ` · ${puzzle.themes.join(', ')}` : '');
+    this.describe(puzzle);
     this.status.textContent = `${winner} to move and win in ${puzzle.moves}.`;
     // The winner plays up the board.
     if ((puzzle.to_move === 'white') !== this.board.flipped) this.board.flip();
@@ -116,6 +112,31 @@ export class PuzzlePage {
       this.rated.replaceChildren(h('span', { class: 'muted small' }, 'Sign in to have your tries rated.'));
     }
     await this.show(this.played, true);
+  }
+
+  /**
+   * The puzzle's variant, rating, first tries and themes.
+   * @param {PuzzleView} puzzle
+   */
+  describe(puzzle) {
+    const variant = variantOf(this.meta, puzzle.variant);
+    this.about.replaceChildren(
+      `${variant ? variant.title : puzzle.variant} · rating ${puzzle.rating} · `,
+      puzzle.plays === 0 ? 'not tried yet' : `solved ${puzzle.wins} of ${puzzle.plays} first tries`,
+      puzzle.themes.length ? ` · ${puzzle.themes.join(', ')}` : '');
+  }
+
+  /** The puzzle's facts read again: a try just counted moved them. */
+  async describeAgain() {
+    const p = this.puzzle;
+    if (!p) return;
+    try {
+      /** @type {PuzzleView} */
+      const fresh = await api('GET', `/api/puzzles/${encodeURIComponent(p.id)}`);
+      if (!this.disposed && this.puzzle === p) this.describe(fresh);
+    } catch {
+      // The facts shown stay: they are only out of date.
+    }
   }
 
   async loadSummary() {
@@ -260,6 +281,7 @@ export class PuzzlePage {
     }
     this.drawMoves(this.played);
     this.loadSummary();
+    this.describeAgain();
   }
 
   /** @param {import('./types.js').PuzzleTried} t */
