@@ -214,7 +214,7 @@ export class GameScreen {
     this.analysisOn = on;
     this.analysisEl.classList.toggle('hidden', !on);
     this.evalBar.classList.toggle('hidden', !on);
-    this.graphEl.classList.toggle('hidden', !on);
+    this.graphEl.classList.toggle('hidden', !on || !this.line || this.line.positions.length < 2);
     if (on) {
       this.loadGraph();
       this.analyse();
@@ -271,6 +271,8 @@ export class GameScreen {
 
   async loadGraph() {
     const l = this.line;
+    // A graph of one position is an empty frame: none until a move is made.
+    this.graphEl.classList.toggle('hidden', !this.analysisOn || !l || l.positions.length < 2);
     if (!l || l.positions.length < 2) {
       this.graph = null;
       return;
