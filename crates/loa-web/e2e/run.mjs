@@ -947,6 +947,11 @@ const scenarios = {
       body: JSON.stringify({ name: 'W'.repeat(60), format: 'swiss', rounds: 3, variant: 'standard', rules: 'draw', clock: { kind: 'live', initial_s: 300, increment_s: 3 }, rated: false }),
     })).json()).id);
     assert.ok(cup, 'the tournament is made');
+    // An API token with a label as long as labels go, one long word: the account page's
+    // widest row.
+    assert.equal(await page.evaluate(async () => (await fetch('/api/tokens', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ label: `my bot ${'L'.repeat(53)}` }),
+    })).status), 201);
     pages.push(['account', `${base}/account`], ['profile', `${base}/@/${name}`], ['tournaments', `${base}/tournaments`], ['tournament', `${base}/tournament/${cup}`]);
     await openNewGame(page);
     await page.selectOption('[data-testid=opponent]', 'local');
@@ -971,6 +976,10 @@ const scenarios = {
       await page.screenshot({ path: `${shots}/phone-${name}.png`, fullPage: true });
       assert.ok(w <= 390, `the ${name} page is ${w} px wide (${what}) on a 390 px screen`);
     }
+    // The lobby's seeks say their variant on a phone too, where its column is left out.
+    await page.goto(base);
+    await page.waitForSelector('[data-testid=seek-variant-narrow]');
+    assert.equal(await page.isVisible('[data-testid=seek-variant-narrow] >> nth=0'), true);
     // A page nobody has: the site's own frame says so (the server answers 404).
     const missing = await page.goto(`${base}/nowhere`);
     assert.equal(missing?.status(), 404);

@@ -358,7 +358,7 @@ export class AccountPage {
       list.replaceChildren(h('table', {},
         h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Made'), h('th', {}, 'Last used'), h('th', {}, ''))),
         h('tbody', {}, tokens.map((t) => h('tr', { 'data-testid': 'token' },
-          h('td', { 'data-testid': 'token-label-shown' }, t.label),
+          h('td', { class: 'typed', 'data-testid': 'token-label-shown' }, t.label),
           h('td', {}, shortDate(t.created_at)),
           h('td', {}, t.used_at ? shortDate(t.used_at) : 'never'),
           h('td', {}, h('button', {

@@ -382,7 +382,8 @@ export class Lobby {
       h('td', {}, seek.name ? nameLink(seek.name) : h('span', { class: 'muted' }, 'Anonymous')),
       h('td', {}, seek.rating !== null ? ratingText({ rating: seek.rating, provisional: seek.provisional }) : ''),
       h('td', {}, clockLabel(seek.clock)),
-      h('td', {}, seek.rated ? 'Rated' : 'Casual'),
+      h('td', {}, seek.rated ? 'Rated' : 'Casual',
+        h('span', { class: 'narrow muted', 'data-testid': 'seek-variant-narrow' }, gameTitle(this.meta, seek.variant))),
       h('td', { class: 'wide' }, gameTitle(this.meta, seek.variant)),
       h('td', {}, mine
         ? h('button', { 'data-testid': 'cancel-seek', onclick: () => this.withdraw(seek.id) }, 'Cancel')

@@ -53,7 +53,7 @@ export class TournamentsPage {
     return h('table', { class: 'tournaments' },
       h('thead', {}, h('tr', {}, ['Name', 'Format', 'Clock', 'Players', 'When'].map((t) => h('th', { class: t === 'When' ? 'wide' : null }, t)))),
       h('tbody', {}, list.map((t) => h('tr', { 'data-testid': 'tournament-row' },
-        h('td', {}, h('a', { href: `/tournament/${t.id}` }, t.name)),
+        h('td', { class: 'typed' }, h('a', { href: `/tournament/${t.id}` }, t.name)),
         h('td', {}, formatLabel(t), ' · ', gameTitle(this.meta, t.variant)),
         h('td', {}, clockLabel(t.clock), t.rated ? ' · rated' : ''),
         h('td', {}, t.players),
