@@ -97,6 +97,46 @@ impl IntoResponse for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// Every refusal as `{"error": …}`, those the framework makes too (a path's number that
+/// is not one, a method a path does not take): their words, or the status's, kept. A
+/// page's 404 (HTML, for a browser) is left as it is.
+pub async fn json_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if !(status.is_client_error() || status.is_server_error())
+        || kind.starts_with("application/json")
+        || kind.starts_with("text/html")
+    {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4_096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let message = match text.trim() {
+        "" => status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_lowercase(),
+        said => said.to_string(),
+    };
+    let mut answer = ApiError::new(status, message).into_response();
+    // What else the refusal said (`Allow` with a 405) stays.
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            answer.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    answer
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

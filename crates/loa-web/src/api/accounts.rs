@@ -510,10 +510,15 @@ pub async fn list_tokens(
 pub async fn revoke_token(
     State(hub): State<Arc<Hub>>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
     let account = viewer.required()?;
-    if hub.store.revoke_token(account.id, id).await? {
+    // An id that is no number names no token.
+    let revoked = match id.parse::<i64>() {
+        Ok(id) => hub.store.revoke_token(account.id, id).await?,
+        Err(_) => false,
+    };
+    if revoked {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::new(StatusCode::NOT_FOUND, "no such token"))

@@ -528,7 +528,19 @@ async fn an_api_token_acts_as_its_account_until_revoked() {
     assert_eq!(list[0]["label"], "my bot");
     assert!(!list.to_string().contains(&token));
     let id = made["id"].as_i64().unwrap();
-    let (status, _) = as_person(&app, &ann, "DELETE", &format!("/api/tokens/{id}"), None).await;
+    // An id that is no token, or no number, is 404; a method the path does not take,
+    // 405: each as the API's JSON.
+    for other in ["abc", "99999999999999999999", "-1"] {
+        let path = format!("/api/tokens/{other}");
+        let (status, answer) = as_person(&app, &ann, "DELETE", &path, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{other}");
+        assert_eq!(answer, json!({"error": "no such token"}));
+    }
+    let path = format!("/api/tokens/{id}");
+    let (status, answer, _) = app.send("GET", &path, None, &ann.headers()).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(answer, json!({"error": "method not allowed"}));
+    let (status, _) = as_person(&app, &ann, "DELETE", &path, None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _, _) = app
         .send("GET", "/api/me", None, &[("authorization", &bearer)])
