@@ -732,6 +732,10 @@ const scenarios = {
     await ann.waitForSelector('[data-testid=email-banner]');
     assert.match(await ann.textContent('[data-testid=email-banner]'), /expired/);
     assert.equal(new URL(ann.url()).search, '');
+    // A link anyone may write does not make an unverified address look verified.
+    await ann.goto(`${base}/account?email=verified`);
+    await ann.waitForSelector('[data-testid=mail-unverified]');
+    assert.equal(await ann.locator('[data-testid=email-banner]').count(), 0);
     // A link to stop the e-mails that is not the site's stops nothing, and says so.
     await bob.goto(`${base}/mail/unsubscribe/not-one-of-ours`);
     await bob.click('[data-testid=unsubscribe]');

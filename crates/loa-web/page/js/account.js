@@ -67,7 +67,7 @@ function verificationBanner(signedInNow) {
   const outcome = new URLSearchParams(location.search).get('email');
   if (outcome !== 'verified' && outcome !== 'link-expired') return null;
   history.replaceState(null, '', location.pathname);
-  if (outcome === 'verified') return h('p', { class: 'notice', role: 'status', 'data-testid': 'email-banner' }, 'Your address is verified.');
+  if (outcome === 'verified') return h('p', { class: 'notice verified-banner', role: 'status', 'data-testid': 'email-banner' }, 'Your address is verified.');
   return h('p', { class: 'offer', role: 'status', 'data-testid': 'email-banner' },
     'That link has expired or was used already. ',
     signedInNow ? 'Ask for a new one below if the address is not verified yet.' : 'Sign in to ask for a new one.');
@@ -120,6 +120,8 @@ export class AccountPage {
     try {
       /** @type {MailSettings} */
       const mail = await api('GET', '/api/me/mail');
+      // The address's word, not a link's: anyone can write `?email=verified`.
+      if (!mail.verified) document.querySelector('.verified-banner')?.remove();
       this.drawMail(mail);
     } catch (err) {
       panel.replaceChildren(h('h2', {}, 'E-mail'), h('p', { class: 'error' }, capitalized(errorMessage(err))));
