@@ -377,6 +377,12 @@ const scenarios = {
     await page.waitForSelector('[data-testid=moves] button.current[data-ply="2"]');
     assert.deepEqual(await mainMoves(), ['b1-d3', 'a2-c4', 'g1-g3']);
     assert.equal(await page.locator('[data-testid=variation]').count(), 0);
+    // A move refused is said, and forgotten once another position is shown.
+    await page.fill('[data-testid=move-input]', 'zz');
+    await page.press('[data-testid=move-input]', 'Enter');
+    await page.waitForFunction(() => /not a move/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+    await page.click('[data-testid=moves] button[data-ply="1"]');
+    await page.waitForFunction(() => /move 1 of 3$/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
     assert.deepEqual(page.errors, []);
   },
 

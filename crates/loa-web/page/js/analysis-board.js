@@ -74,6 +74,7 @@ export class AnalysisPage extends GameScreen {
    * @param {MoveNode} node
    */
   follow(node) {
+    this.errorText = null;
     const l = this.line;
     if (!l) return;
     this.nodes = lineThrough(node);

@@ -119,6 +119,8 @@ export class GameScreen {
   /** @param {number} ply */
   async goTo(ply) {
     this.viewPly = ply;
+    // A refused move's words belong to the position it was tried in.
+    this.errorText = null;
     await this.refresh();
   }
 
