@@ -316,11 +316,12 @@ const scenarios = {
 
   async 'the analysis board shows a win the solver proves, with its line'() {
     const page = await newPage();
-    // White (h1, h5) to move cannot join; Black (a1, c1) joins next whatever White does.
+    // White (h1, h5) to move cannot join; Black (a1, c1) joins next whatever White does:
+    // one move of Black's, as the engine's "connects in 1" counts.
     const position = '8/8/8/7w/8/8/8/b1b4w w';
     await page.goto(`${base}/analysis?${new URLSearchParams({ variant: 'standard', rules: 'draw', position })}`);
     await page.waitForSelector('[data-testid=proved]', { timeout: 30000 });
-    assert.match(await page.textContent('[data-testid=proved]'), /^Proved: Black wins within 2 moves \S+ [ac]1-\S+$/);
+    assert.match(await page.textContent('[data-testid=proved]'), /^Proved: Black wins within 1 move \S+ [ac]1-\S+$/);
     // It stays under the engine's line as the search goes on.
     await page.waitForSelector('[data-testid=score]', { timeout: 30000 });
     await page.waitForSelector('[data-testid=proved]');

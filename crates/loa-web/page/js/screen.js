@@ -324,7 +324,11 @@ export class GameScreen {
  */
 function provedLine(proved) {
   const winner = proved.winner === 'black' ? 'Black' : 'White';
-  const within = proved.moves === 1 ? '1 move' : `${proved.moves} moves`;
+  // `moves` counts both sides' (plies); the engine's "connects in" counts the winner's.
+  const toMove = proved.position.trim().split(/\s+/).pop();
+  const winnerFirst = (toMove === 'b') === (proved.winner === 'black');
+  const own = winnerFirst ? Math.ceil(proved.moves / 2) : Math.floor(proved.moves / 2);
+  const within = own === 1 ? '1 move' : `${own} moves`;
   return h('div', { class: 'proved', 'data-testid': 'proved' },
     h('strong', {}, `Proved: ${winner} wins within ${within}`),
     ' ', h('span', { class: 'muted' }, proved.line.join(' ')));

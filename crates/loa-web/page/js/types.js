@@ -190,7 +190,7 @@
  * @property {string} position the position analysed
  * @property {'black' | 'white'} winner
  * @property {string[]} line the winner's moves and the loser's longest resistance
- * @property {number} moves the proof's longest line: the win comes within it
+ * @property {number} moves the proof's longest line, both sides' moves (plies): the win comes within it
  */
 
 /**
