@@ -332,6 +332,10 @@ const scenarios = {
   async 'a record with an illegal move is named, not imported cut short'() {
     const page = await newPage();
     await page.goto(base);
+    // Nothing to open is said, not passed over in silence.
+    await page.fill('[data-testid=import-text]', '   ');
+    await page.click('[data-testid=import]');
+    assert.match(await page.textContent('[data-testid=import-error]'), /nothing to open/);
     await page.fill('[data-testid=import-text]', '(;GM[9]PB[Ann]PW[Bob];B[b1-b3];W[a2-c2];B[b3-b4])\n(;GM[9]PB[Cy];B[c1-c3])');
     await page.click('[data-testid=import]');
     await page.waitForSelector('[data-testid=import-open]');

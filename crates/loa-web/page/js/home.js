@@ -148,7 +148,10 @@ function importForm(meta) {
     event.preventDefault();
     importError.textContent = '';
     const text = importText.value.trim();
-    if (!text) return;
+    if (!text) {
+      importError.textContent = 'Paste a record or a position text, or choose a file: there is nothing to open.';
+      return;
+    }
     try {
       if (text.startsWith('(') || text.startsWith('[') || /^\s*1\./.test(text)) {
         /** @type {RecordGame[]} */
