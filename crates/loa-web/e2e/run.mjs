@@ -845,6 +845,9 @@ const scenarios = {
     const game = await gameOf(ann);
     assert.equal(game.clock.running, null);
     assert.ok(game.clock.resumes_at > Date.now() + 4.9 * 86400000, `resumes at ${game.clock.resumes_at}`);
+    // Bob's list of games waiting for him says the clock stands still.
+    await bob.goto(base);
+    await bob.waitForFunction(() => /standing still until .* \(vacation\)/.test(document.querySelector('[data-testid=waiting-time]')?.textContent || ''));
     await bob.goto(`${base}/game/${taken.game}`);
     await bob.waitForFunction(() => /Your move: White/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
     for (const page of [ann, bob]) {

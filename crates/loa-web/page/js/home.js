@@ -114,7 +114,12 @@ class WaitingList {
 
   tick() {
     const now = Date.now();
-    for (const { el, left, from } of this.clocks) el.textContent = `${formatClock(left - Math.max(0, now - from))} left`;
+    for (const { el, left, from } of this.clocks) {
+      // Standing still for a vacation: said, with when it runs again.
+      el.textContent = from > now
+        ? `${formatClock(left)} left, standing still until ${new Date(from).toLocaleDateString()} (vacation)`
+        : `${formatClock(left - Math.max(0, now - from))} left`;
+    }
   }
 }
 
