@@ -679,6 +679,8 @@ const scenarios = {
     await clickSquare(ann, 'b3');
     await waitForPly(bob, 1);
     assert.match(await bob.textContent('.play'), /White .*\(you\)/);
+    // The game's link to watch it is there to send, as on a game made from the form.
+    assert.equal(await bob.inputValue('[data-testid=link-spectators]'), bob.url());
     // An API token's label is shown as typed, markup and all.
     const label = '<b>bold</b> & <img src=x onerror=alert(1)>';
     await ann.goto(`${base}/account`);

@@ -367,14 +367,13 @@ export class GamePage extends GameScreen {
   drawLinks(g) {
     this.linksEl.replaceChildren();
     if (!g.online) return;
-    const invites = linksOf(g.id);
-    if (invites) {
-      this.linksEl.append(h('h2', {}, 'Links'));
-      for (const [slot, url] of Object.entries(invites)) {
-        const link = h('input', { readonly: true, value: url, 'data-testid': `link-${slot}` });
-        link.addEventListener('click', () => link.select());
-        this.linksEl.append(h('label', {}, slot), link);
-      }
+    // The seats' links are the maker's to send; anyone may be sent the one to watch.
+    const invites = linksOf(g.id) ?? { spectators: `${location.origin}/game/${g.id}` };
+    this.linksEl.append(h('h2', {}, 'Links'));
+    for (const [slot, url] of Object.entries(invites)) {
+      const link = h('input', { readonly: true, value: url, 'data-testid': `link-${slot}` });
+      link.addEventListener('click', () => link.select());
+      this.linksEl.append(h('label', {}, slot), link);
     }
   }
 
