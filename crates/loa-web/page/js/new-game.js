@@ -105,12 +105,16 @@ export function newGameForm(meta, against = 'engine') {
     seatSelects.map((select) => h('label', {}, select.dataset.seat, select)));
   const positionInput = h('input', { id: 'position', placeholder: 'start position text (optional)', style: 'flex:1; min-width: 14rem', 'data-testid': 'position' });
   const error = h('p', { class: 'error', 'data-testid': 'error', role: 'alert' });
-  // Rated against a level: signed in, one person against the level, with a clock.
   const rated = h('input', { type: 'checkbox', id: 'rated', 'data-testid': 'rated' });
   const ratedLabel = h('label', { class: 'hidden', title: "Your rating and the level's bot account's move with the result; no takebacks" }, rated, ' Rated');
   const engineRow = h('span', {}, levelSelect, movetime);
   const colorRow = h('span', {}, ' You play ', colorSelect);
 
+  // AmbiLOA's partnership game: four seats, chosen one by one.
+  const fourPlayers = () => Boolean(variantOf(meta, variantSelect.value)?.partnership) && partnership.checked;
+  // Rated against a level: signed in, one person against the level, with a clock.
+  const ratable = () => Boolean(signedIn()) && opponent.value === 'engine' && !fourPlayers()
+    && levelSelect.value !== 'time' && clockSelect.value !== 'none';
   const sync = () => {
     const variant = variantSelect.value;
     // The variant's boards, the one chosen kept where it can be.
@@ -118,7 +122,7 @@ export function newGameForm(meta, against = 'engine') {
     const chosen = Number(boardSelect.value);
     boardSelect.replaceChildren(...boards.map((n) => h('option', { value: n, selected: n === chosen }, `${n}×${n}`)));
     boardSelect.disabled = boards.length < 2;
-    const four = Boolean(variantOf(meta, variant)?.partnership) && partnership.checked;
+    const four = fourPlayers();
     partnershipLabel.classList.toggle('hidden', !variantOf(meta, variant)?.partnership);
     partnershipRow.classList.toggle('hidden', !four);
     engineRow.classList.toggle('hidden', opponent.value !== 'engine' || four);
@@ -126,9 +130,7 @@ export function newGameForm(meta, against = 'engine') {
     movetime.classList.toggle('hidden', levelSelect.value !== 'time');
     liveRow.classList.toggle('hidden', clockSelect.value !== 'live');
     daysRow.classList.toggle('hidden', clockSelect.value !== 'correspondence');
-    const ratable = Boolean(signedIn()) && opponent.value === 'engine' && !four
-      && levelSelect.value !== 'time' && clockSelect.value !== 'none';
-    ratedLabel.classList.toggle('hidden', !ratable);
+    ratedLabel.classList.toggle('hidden', !ratable());
   };
   for (const el of [variantSelect, opponent, levelSelect, clockSelect, partnership]) el.addEventListener('change', sync);
 
@@ -150,7 +152,7 @@ export function newGameForm(meta, against = 'engine') {
     const engine = levelSelect.value === 'time'
       ? { engine: { movetime_ms: Math.round(Number(movetime.value) * 1000) } }
       : { engine: { level: Number(levelSelect.value) } };
-    if (variantOf(meta, variantSelect.value)?.partnership && partnership.checked) {
+    if (fourPlayers()) {
       /** @returns {Player} */
       const seat = (/** @type {number} */ i) => (seatSelects[i].value === 'human' ? 'human' : { engine: { level: Number(seatSelects[i].value) } });
       body.black = [seat(0), seat(2)];
@@ -183,7 +185,7 @@ export function newGameForm(meta, against = 'engine') {
     } else if (clockSelect.value === 'correspondence') {
       body.clock = { kind: 'correspondence', days: Math.round(Number(days.value)) };
     }
-    if (rated.checked && !ratedLabel.classList.contains('hidden')) body.rated = true;
+    if (rated.checked && ratable()) body.rated = true;
     try {
       /** @type {Created} */
       const created = await api('POST', '/api/games', body);

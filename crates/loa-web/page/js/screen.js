@@ -216,7 +216,8 @@ export class GameScreen {
     this.analysisOn = on;
     this.analysisEl.classList.toggle('hidden', !on);
     this.evalBar.classList.toggle('hidden', !on);
-    this.graphEl.classList.toggle('hidden', !on || !this.line || this.line.positions.length < 2);
+    // Shown, it waits for a second position (loadGraph).
+    this.graphEl.classList.toggle('hidden', !on);
     if (on) {
       this.loadGraph();
       this.analyse();
@@ -251,7 +252,7 @@ export class GameScreen {
     if (msg.type === 'proved') {
       this.proved = msg;
       this.analysisEl.querySelector('[data-testid="proved"]')?.remove();
-      this.analysisEl.append(provedLine(msg));
+      this.analysisEl.append(provedLine(msg, this.shown.to_move));
       return;
     }
     if (msg.type === 'info') {
@@ -265,7 +266,7 @@ export class GameScreen {
         h('div', { 'data-testid': 'pv' }, msg.pv.join(' ')),
       );
       const proved = this.proved;
-      if (proved && proved.position === msg.position) this.analysisEl.append(provedLine(proved));
+      if (proved && proved.position === msg.position) this.analysisEl.append(provedLine(proved, this.shown.to_move));
       this.board.arrow = msg.best;
       this.board.draw();
     }
@@ -321,13 +322,12 @@ export class GameScreen {
 /**
  * The solver's word under the engine's line: who wins by force, and how.
  * @param {AnalysisProved} proved
+ * @param {string} toMove the side to move in the position proved
  */
-function provedLine(proved) {
+function provedLine(proved, toMove) {
   const winner = proved.winner === 'black' ? 'Black' : 'White';
   // `moves` counts both sides' (plies); the engine's "connects in" counts the winner's.
-  const toMove = proved.position.trim().split(/\s+/).pop();
-  const winnerFirst = (toMove === 'b') === (proved.winner === 'black');
-  const own = winnerFirst ? Math.ceil(proved.moves / 2) : Math.floor(proved.moves / 2);
+  const own = toMove === proved.winner ? Math.ceil(proved.moves / 2) : Math.floor(proved.moves / 2);
   const within = own === 1 ? '1 move' : `${own} moves`;
   return h('div', { class: 'proved', 'data-testid': 'proved' },
     h('strong', {}, `Proved: ${winner} wins within ${within}`),

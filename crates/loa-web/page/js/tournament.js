@@ -22,6 +22,15 @@ function pointsText(points) {
   return whole === 0 && half ? half : `${whole}${half}`;
 }
 
+/**
+ * Whether the account signed in plays the pairing.
+ * @param {TournamentPairing} p
+ * @param {{ name: string } | null} me
+ */
+function playsIn(p, me) {
+  return Boolean(me && (sameName(p.black, me.name) || sameName(p.white, me.name)));
+}
+
 export class TournamentPage {
   /**
    * @param {Meta} meta
@@ -87,8 +96,7 @@ export class TournamentPage {
       !me && t.status !== 'finished' ? h('span', { class: 'muted' }, 'Sign in to play in it.') : null);
     const id = encodeURIComponent(t.id);
     // The game the player has to play now, pointed out above all.
-    const ownGame = me ? t.pairings.find((p) => p.game && !p.result
-      && (sameName(p.black, me.name) || sameName(p.white, me.name))) : undefined;
+    const ownGame = t.pairings.find((p) => p.game && !p.result && playsIn(p, me));
     app.replaceChildren(
       h('h1', { 'data-testid': 'tournament-name' }, t.name),
       h('p', { class: 'muted', 'data-testid': 'tournament-facts' },
@@ -164,8 +172,6 @@ export class TournamentPage {
    */
   pairings(t) {
     const me = signedIn();
-    /** @param {TournamentPairing} p */
-    const own = (p) => Boolean(me && (sameName(p.black, me.name) || sameName(p.white, me.name)));
     /** @type {Map<number, TournamentPairing[]>} */
     const byRound = new Map();
     for (const p of t.pairings) byRound.set(p.round, [...(byRound.get(p.round) ?? []), p]);
@@ -178,6 +184,6 @@ export class TournamentPage {
           h('td', {}, p.board),
           h('td', {}, '● ', p.black ?? '?', ' – ○ ', p.white ?? '?'),
           h('td', { class: 'result' }, p.result ?? 'playing', p.forfeit ? ' (forfeit)' : ''),
-          h('td', {}, p.game ? h('a', { href: `/game/${p.game}`, 'data-testid': 'pairing-game' }, p.result ? 'Replay' : own(p) ? 'Play' : 'Watch') : ''))))))));
+          h('td', {}, p.game ? h('a', { href: `/game/${p.game}`, 'data-testid': 'pairing-game' }, p.result ? 'Replay' : playsIn(p, me) ? 'Play' : 'Watch') : ''))))))));
   }
 }
