@@ -684,6 +684,9 @@ const scenarios = {
     // An API token's label is shown as typed, markup and all.
     const label = '<b>bold</b> & <img src=x onerror=alert(1)>';
     await ann.goto(`${base}/account`);
+    // An account with a game is not offered to become a bot, which the server would refuse.
+    await ann.waitForSelector('[data-testid=bot-not-offered]');
+    assert.equal(await ann.locator('[data-testid=become-bot]').count(), 0);
     await ann.fill('[data-testid=token-label]', label);
     await ann.click('[data-testid=create-token]');
     await ann.waitForSelector('[data-testid=new-token]');
@@ -724,6 +727,8 @@ const scenarios = {
     await ann.goto(`${base}/account`);
     await ann.waitForSelector('[data-testid=no-mail]');
     assert.match(await ann.textContent('[data-testid=no-mail]'), /This site sends no e-mail/);
+    // An account without games is offered to become a bot.
+    await ann.waitForSelector('[data-testid=become-bot]');
     for (const choice of ['each', 'digest', 'off']) {
       assert.ok(await ann.$eval(`[data-testid=notices-${choice}]`, (el) => el.matches(':disabled')), `${choice} can be chosen`);
     }

@@ -17,7 +17,10 @@ pub enum Player {
 /// Who plays a side: one player, or one for each of its seats (AmbiLOA's partnership
 /// game: `[kind B or W, kind b or w]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a player (\"human\", or {\"engine\": {\"level\": 1-8}} or {\"engine\": {\"movetime_ms\": N}}), or a list of two for AmbiLOA's partnership game"
+)]
 pub enum SidePlayers {
     One(Player),
     Two([Player; 2]),
@@ -142,6 +145,23 @@ mod tests {
         let slots: Vec<String> = lineup.human_slots().into_iter().map(|s| s.0).collect();
         assert_eq!(slots, ["black", "white"]);
         assert!(lineup.has_engine() && lineup.has_human());
+    }
+
+    #[test]
+    fn a_side_no_player_fits_is_told_what_fits() {
+        let err = serde_json::from_str::<SidePlayers>(r#"{"engine": 3}"#).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("a player (\"human\", or {\"engine\""),
+            "{err}"
+        );
+        // The levels named are the levels there are.
+        let levels = format!("1-{}", crate::levels::MAX_LEVEL);
+        assert!(err.to_string().contains(&levels), "{err}");
+        assert_eq!(
+            serde_json::from_str::<SidePlayers>(r#"["human", "human"]"#).unwrap(),
+            SidePlayers::Two([Player::Human; 2])
+        );
     }
 
     #[test]

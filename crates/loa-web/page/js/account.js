@@ -90,6 +90,7 @@ export class AccountPage {
     this.tokenList = h('div', { 'data-testid': 'tokens' });
     this.mailPanel = h('section', { class: 'panel', 'data-testid': 'mail' }, h('h2', {}, 'E-mail'), h('p', { class: 'muted' }, 'Loading…'));
     this.vacationPanel = h('section', { class: 'panel', 'data-testid': 'vacation' }, h('h2', {}, 'Vacation'), h('p', { class: 'muted' }, 'Loading…'));
+    this.botPanel = h('section', { class: 'panel', 'data-testid': 'bot' }, h('h2', {}, 'Bot account'), h('p', { class: 'muted' }, 'Loading…'));
     app.replaceChildren(...present([banner]),
       h('h1', {}, 'Account'),
       h('p', {}, 'Signed in as ', h('a', { href: `/@/${me.name}` }, me.name),
@@ -109,9 +110,9 @@ export class AccountPage {
         this.tokenList, this.tokenForm()),
       h('section', { class: 'panel' }, h('h2', {}, 'Your games'),
         h('p', {}, h('a', { href: '/api/me/games.pgn', download: `loa-${me.name}.pgn`, 'data-testid': 'download-games' }, 'Download every game (PGN)'))),
-      h('section', { class: 'panel' }, h('h2', {}, 'Bot account'), this.botForm(me)),
+      this.botPanel,
       h('section', { class: 'panel danger' }, h('h2', {}, 'Close the account'), this.deleteForm()));
-    await Promise.all([this.loadTokens(), this.loadMail(), this.loadVacation()]);
+    await Promise.all([this.loadTokens(), this.loadMail(), this.loadVacation(), this.loadBot(me)]);
   }
 
   async loadMail() {
@@ -380,9 +381,32 @@ export class AccountPage {
     }
   }
 
-  /** @param {Me} me */
-  botForm(me) {
-    if (me.bot) return h('p', {}, 'This account is a bot: a program plays its games through its API tokens.');
+  /**
+   * Offers to make the account a bot only where the server would: an account without games.
+   * @param {Me} me
+   */
+  async loadBot(me) {
+    const panel = this.botPanel;
+    if (!panel) return;
+    const heading = h('h2', {}, 'Bot account');
+    if (me.bot) {
+      panel.replaceChildren(heading, h('p', {}, 'This account is a bot: a program plays its games through its API tokens.'));
+      return;
+    }
+    try {
+      /** @type {unknown[]} */
+      const games = await api('GET', '/api/me/games?limit=1');
+      panel.replaceChildren(heading, games.length
+        ? h('p', { class: 'muted', 'data-testid': 'bot-not-offered' },
+          'A bot account is played by a program through its API tokens. This account has played games, '
+          + 'so it cannot become one: make a new account for your bot.')
+        : this.botForm());
+    } catch (err) {
+      panel.replaceChildren(heading, h('p', { class: 'error' }, errorMessage(err)));
+    }
+  }
+
+  botForm() {
     return actionForm('bot-form', [h('p', { class: 'muted' },
       'A bot account is played by a program through its API tokens and is marked BOT. Only an account that has played no game '
       + 'can become one, and it cannot go back.')],

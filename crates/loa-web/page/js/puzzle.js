@@ -7,7 +7,7 @@
 import { api, describe, errorMessage } from './api.js';
 import { Board } from './board.js';
 import { app, h } from './dom.js';
-import { capitalized, changeText, ratingText, shortDate, variantOf } from './format.js';
+import { capitalized, changeText, shortDate, variantOf } from './format.js';
 import { navigate } from './navigate.js';
 import { signedIn } from './session.js';
 
@@ -157,7 +157,8 @@ export class PuzzlePage {
         h('a', { href: '/puzzles/daily', 'data-theme': 'daily', class: this.which === 'daily' ? 'current' : '' }, 'Puzzle of the day'));
       const r = summary.rating;
       this.yourRating.textContent = r
-        ? `Your puzzle rating: ${ratingText(r)}, ${r.wins} solved of ${r.plays}.`
+        // In words, not the `?` of ratingText: beside it the last try's line gives the number bare.
+        ? `Your puzzle rating: ${r.rating}${r.provisional ? ' (provisional while it settles)' : ''}, ${r.wins} solved of ${r.plays}.`
         : signedIn() ? 'Your puzzle rating starts at 1500 with your first try.' : '';
     } catch {
       // The themes are a convenience: the puzzle is shown without them.
