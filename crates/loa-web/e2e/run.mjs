@@ -899,6 +899,11 @@ const scenarios = {
     await ann.click('[data-testid=new-tournament]');
     await ann.fill('[data-testid=tournament-name]', `Cup <b>${stamp}</b>`);
     await ann.fill('[data-testid=tournament-rounds]', '1');
+    // A start already past is refused on the form, not taken to mean at once.
+    await ann.fill('[data-testid=tournament-starts-at]', '2020-01-01T12:00');
+    await ann.click('[data-testid=make-tournament]');
+    await ann.waitForFunction(() => /in the past/.test(document.querySelector('[data-testid=tournament-error]')?.textContent || ''));
+    await ann.fill('[data-testid=tournament-starts-at]', '');
     await ann.click('[data-testid=make-tournament]');
     await ann.waitForURL(/\/tournament\/[a-z0-9]+$/);
     // The heading is filled once the tournament is read.

@@ -94,8 +94,12 @@ export class TournamentsPage {
         }
         const { color: _color, ...game } = terms;
         const at = startsAt.value ? new Date(startsAt.value).getTime() : null;
+        // The server would take it and start the tournament at once: likely not what was meant.
+        if (at !== null && at < Date.now()) {
+          error.textContent = 'That start is in the past: pick a later time, or leave it empty and start it yourself.';
+          return;
+        }
         try {
-          /** @type {Tournament} */
           /** @type {Record<string, object>} */
           const length = {
             swiss: { rounds: Number(rounds.value) },
@@ -103,6 +107,7 @@ export class TournamentsPage {
             arena: { minutes: Number(minutes.value) },
             league: { rounds: Number(seasons.value) },
           };
+          /** @type {Tournament} */
           const made = await api('POST', '/api/tournaments', {
             name: name.value, format: format.value, ...length[format.value],
             ...game, ...(at ? { starts_at: at } : {}),
