@@ -12,7 +12,7 @@ use clap::Args;
 use indicatif::ProgressBar;
 use loa_core::proof::Proof;
 use loa_core::{Color, GameState, RuleSet, VariantPosition};
-use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict};
+use loa_engine::solver::{Progress, SolveLimits, Solver, Verdict, INF};
 use loa_engine::MAX_HASH_MB;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -118,9 +118,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
         };
         // The nodes of this run only: a resumed run's count starts from the checkpoint's.
         let nps = p.nodes.saturating_sub(nodes_before) as f64 / p.elapsed.as_secs_f64().max(1e-3);
+        // The root's numbers come once its first child has been searched through.
+        let numbers = match (p.pn, p.dn) {
+            (INF, INF) => "root not yet scored".to_string(),
+            (pn, dn) => format!("root pn {pn} dn {dn}"),
+        };
         let message = format!(
-            "proving {whose} win ({}): root pn {} dn {}, {} nodes, {:.0} nodes/s",
-            p.attacker, p.pn, p.dn, p.nodes, nps
+            "proving {whose} win ({}): {numbers}, {} nodes, {nps:.0} nodes/s",
+            p.attacker, p.nodes
         );
         if ticker.is_hidden() {
             if last_line.elapsed() >= Duration::from_secs(600) {
@@ -145,8 +150,20 @@ pub fn run(args: SolveArgs) -> Result<()> {
     }
     if solution.verdict == Verdict::Unknown {
         let (attacker, pn, dn) = solution.root_numbers;
-        say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
-        say!("{}", solution.root_moves_report(root.count_moves()));
+        if dn == 0 {
+            // Only one side's win was tried, and it was refuted.
+            say!(
+                "{attacker}'s win is disproved: {attacker} cannot force a connection \
+                 ({} wins or it is a draw; that was not tried)",
+                !attacker
+            );
+        } else {
+            say!("proving {attacker}'s win: root proof number {pn}, disproof number {dn}");
+            say!(
+                "{}",
+                solution.root_moves_report(root.side_to_move(), root.count_moves())
+            );
+        }
     }
     if let Some(error) = checkpoint_error {
         eprintln!("warning: {error}");

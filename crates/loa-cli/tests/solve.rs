@@ -507,3 +507,31 @@ fn the_solver_beside_a_search_to_a_depth_has_time_to_prove() {
         .unwrap_or("");
     assert!(proved.contains(" wins, in at most "), "{text}");
 }
+
+#[test]
+fn one_side_s_win_refuted_is_said_in_words() {
+    // Black to move cannot force a connection here (White wins, as the full solve says).
+    let args = [
+        "solve",
+        "--position",
+        "1w1bb1/2w2w/w3b1/3wb1/3w1w/1bbw2 b",
+        "--prove",
+        "black",
+        "--hash",
+        "16",
+    ];
+    let out = loa(&args, "");
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("unknown\n"), "{text}");
+    assert!(
+        text.contains(
+            "Black's win is disproved: Black cannot force a connection (White wins or it is \
+             a draw; that was not tried)"
+        ),
+        "{text}"
+    );
+    // Neither the refuted root's numbers nor its moves, which the refutation left stale.
+    assert!(!text.contains("root moves"), "{text}");
+    assert!(!text.contains("1073741823"), "{text}");
+}

@@ -25,7 +25,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use table::{Entry, Table, INF};
+pub use table::INF;
+use table::{Entry, Table};
 
 /// What a position is worth to the side to move, as proved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,32 +86,45 @@ pub struct Solution {
     pub root_moves: Vec<(Move, u32, u32)>,
 }
 
+/// The most open root moves a report names: the nearest to being decided.
+const REPORTED_OPEN_MOVES: usize = 20;
+
 impl Solution {
-    /// How far an unknown result got move by move: the moves shown not to win, and the
-    /// others with their numbers, the nearest to a proof first; of the root's `legal`
-    /// moves, those that are images of others under the board's symmetries are not
-    /// searched.
-    pub fn root_moves_report(&self, legal: u64) -> String {
+    /// How far an unknown result got move by move, the root's side to move being
+    /// `to_move`. At the attacker's turn: the moves shown not to win, and the others with
+    /// their numbers, the nearest to a proof first. At the defender's: the moves shown to
+    /// lose (all are needed for the win), and the others, the nearest to refuting it
+    /// first. Of the root's `legal` moves, those that are images of others under the
+    /// board's symmetries are not searched.
+    pub fn root_moves_report(&self, to_move: Color, legal: u64) -> String {
+        let attacker = self.root_numbers.0;
+        let attacking = to_move == attacker;
         let moves = &self.root_moves;
-        let mut open: Vec<_> = moves.iter().filter(|(_, _, dn)| *dn != 0).collect();
-        open.sort_by_key(|(_, pn, _)| *pn);
-        let open: Vec<String> = open
+        let decided = |&(_, pn, dn): &(Move, u32, u32)| if attacking { dn == 0 } else { pn == 0 };
+        let mut open: Vec<_> = moves.iter().filter(|m| !decided(m)).collect();
+        open.sort_by_key(|&&(_, pn, dn)| if attacking { pn } else { dn });
+        let mut named: Vec<String> = open
             .iter()
-            .map(|(mv, pn, dn)| match pn {
-                0 => format!("{mv} wins"),
-                _ => format!("{mv} {pn}/{dn}"),
-            })
+            .take(REPORTED_OPEN_MOVES)
+            .map(|(mv, pn, dn)| format!("{mv} {pn}/{dn}"))
             .collect();
+        if open.len() > REPORTED_OPEN_MOVES {
+            named.push(format!("and {} more", open.len() - REPORTED_OPEN_MOVES));
+        }
         let images = match legal.saturating_sub(moves.len() as u64) {
             0 => String::new(),
             n => format!(" (the other {n} are their mirror images)"),
         };
+        let shown = if attacking {
+            format!("shown not to win for {attacker}")
+        } else {
+            format!("shown to lose to {attacker}'s win")
+        };
         format!(
-            "root moves: {} of {}{images} shown not to win for {}; open (proof/disproof numbers): {}",
+            "root moves: {} of {}{images} {shown}; open (proof/disproof numbers): {}",
             moves.len() - open.len(),
             moves.len(),
-            self.root_numbers.0,
-            open.join(", ")
+            named.join(", ")
         )
     }
 }
@@ -359,6 +373,10 @@ impl<'a> Solver<'a> {
         let mut root_moves = Vec::new();
         if verdict == Verdict::Unknown {
             self.write_checkpoint();
+        }
+        // A root solved for one side only (`prove_only`) has no open moves to tell of.
+        let open = self.root_numbers.0 != 0 && self.root_numbers.1 != 0;
+        if verdict == Verdict::Unknown && open {
             self.path.reset(history);
             root_moves = (self
                 .children(root, self.root_symmetries(root, history), true)

@@ -136,13 +136,40 @@ fn an_unknown_result_reports_how_far_each_root_move_got() {
         root_moves: vec![(moves[0], 5, 0), (moves[1], 7, 3), (moves[2], 2, 4)],
     };
     assert_eq!(
-        solution.root_moves_report(5),
+        solution.root_moves_report(Color::Black, 5),
         format!(
             "root moves: 1 of 3 (the other 2 are their mirror images) shown not to win for \
              Black; open (proof/disproof numbers): {} 2/4, {} 7/3",
             moves[2], moves[1]
         )
     );
+    // At the defender's turn every move has to lose: those proved so are the progress,
+    // and the nearest to refuting the win come first.
+    let defended = Solution {
+        root_numbers: (Color::White, 9, 2),
+        root_moves: vec![(moves[0], 0, INF), (moves[1], 7, 3), (moves[2], 2, 4)],
+        ..solution.clone()
+    };
+    assert_eq!(
+        defended.root_moves_report(Color::Black, 3),
+        format!(
+            "root moves: 1 of 3 shown to lose to White's win; open (proof/disproof numbers): \
+             {} 7/3, {} 2/4",
+            moves[1], moves[2]
+        )
+    );
+    // Beyond twenty open moves, the rest are counted.
+    let many = Solution {
+        root_moves: Position::startpos()
+            .moves()
+            .iter()
+            .map(|&mv| (mv, 5, 5))
+            .collect(),
+        ..solution
+    };
+    let report = many.root_moves_report(Color::Black, 36);
+    assert_eq!(report.matches('/').count(), 21, "{report}");
+    assert!(report.ends_with(", and 16 more"), "{report}");
 }
 
 #[test]
