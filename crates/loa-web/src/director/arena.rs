@@ -8,7 +8,32 @@ use crate::store::{BoardRow, TournamentRow};
 use crate::tournament::arena::{self, ArenaGame, Waiting};
 use crate::tournament::{Board, PlayerId};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// Since when each arena's players have been seen waiting, by tournament and player:
+/// kept by this server only (another sharing the database sees its own), which at worst
+/// makes a rematch wait a little longer after a restart.
+#[derive(Default)]
+pub struct WaitingSince(Mutex<HashMap<String, HashMap<PlayerId, i64>>>);
+
+impl WaitingSince {
+    /// How long each of `waiting` has waited at `now`; those no longer waiting are
+    /// forgotten.
+    fn waited(&self, tournament: &str, waiting: &[PlayerId], now: i64) -> Vec<i64> {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let since = all.entry(tournament.to_string()).or_default();
+        since.retain(|player, _| waiting.contains(player));
+        waiting
+            .iter()
+            .map(|player| now - *since.entry(*player).or_insert(now))
+            .collect()
+    }
+
+    fn forget(&self, tournament: &str) {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        all.remove(tournament);
+    }
+}
 
 /// When an arena stops pairing.
 pub fn ends_at(t: &TournamentRow) -> Option<i64> {
@@ -40,34 +65,41 @@ pub async fn pair_waiting(hub: &Arc<Hub>, t: &TournamentRow) -> DirectorResult<b
         .filter_map(|b| Some([b.black, b.white?]))
         .flatten()
         .collect();
-    if ends_at(t).is_some_and(|end| now_ms() >= end) {
+    let now = now_ms();
+    if ends_at(t).is_some_and(|end| now >= end) {
+        hub.director.arena_waiting.forget(&t.id);
         return Ok(playing.is_empty());
     }
     let points = points(&boards);
-    let mut last_opponent = HashMap::new();
+    // Each player's last opponent, and their games in a row against them.
+    let mut last_opponent: HashMap<PlayerId, (PlayerId, u32)> = HashMap::new();
     let mut color_balance: HashMap<PlayerId, i32> = HashMap::new();
     for b in &boards {
         let Some(white) = b.white else { continue };
-        last_opponent.insert(b.black, white);
-        last_opponent.insert(white, b.black);
+        for (player, opponent) in [(b.black, white), (white, b.black)] {
+            let last = last_opponent.entry(player).or_insert((opponent, 0));
+            *last = (opponent, if last.0 == opponent { last.1 + 1 } else { 1 });
+        }
         *color_balance.entry(b.black).or_default() += 1;
         *color_balance.entry(white).or_default() -= 1;
     }
-    let waiting: Vec<Waiting> = hub
-        .store
-        .entrants(&t.id)
-        .await?
-        .into_iter()
+    let entrants: Vec<_> = (hub.store.entrants(&t.id).await?.into_iter())
         .filter(|e| e.active && !playing.contains(&e.account))
-        .map(|e| Waiting {
+        .collect();
+    let ids: Vec<PlayerId> = entrants.iter().map(|e| e.account).collect();
+    let waited = hub.director.arena_waiting.waited(&t.id, &ids, now);
+    let waiting: Vec<Waiting> = (entrants.iter().zip(waited))
+        .map(|(e, waited_ms)| Waiting {
             id: e.account,
             points: points.get(&e.account).copied().unwrap_or(0),
             rating: e.rating,
-            last_opponent: last_opponent.get(&e.account).copied(),
+            last_opponent: last_opponent.get(&e.account).map(|last| last.0),
+            games_with_last: last_opponent.get(&e.account).map_or(0, |last| last.1),
             color_balance: color_balance.get(&e.account).copied().unwrap_or(0),
+            waited_ms,
         })
         .collect();
-    let pairs = arena::pair(&waiting);
+    let pairs = arena::pair(&waiting, !playing.is_empty());
     if pairs.is_empty() {
         return Ok(false);
     }

@@ -30,6 +30,8 @@ pub struct Director {
     pub changes: broadcast::Sender<String>,
     /// The site's championships, as the server was started with.
     pub championships: std::sync::OnceLock<Vec<Championship>>,
+    /// Since when each arena's players have been seen waiting for a game.
+    arena_waiting: arena::WaitingSince,
 }
 
 impl Default for Director {
@@ -38,6 +40,7 @@ impl Default for Director {
             lock: tokio::sync::Mutex::new(()),
             changes: broadcast::channel(64).0,
             championships: std::sync::OnceLock::new(),
+            arena_waiting: arena::WaitingSince::default(),
         }
     }
 }

@@ -442,6 +442,30 @@ async fn an_arena_pairs_players_again_as_soon_as_they_finish() {
     // Arena points: a win is 2.
     assert_eq!(t["standings"][0]["name"], black);
     assert_eq!(t["standings"][0]["points"], 2.0);
+    // Their second game ends too: a third running waits while the other board plays on.
+    let resign = |board: &Value| {
+        let path = format!("/api/games/{}/resign", board["game"].as_str().unwrap());
+        (path, &people[board["white"].as_str().unwrap()])
+    };
+    let (path, white) = resign(again);
+    as_person(&app, white, "POST", &path, None).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(t["pairings"].as_array().unwrap().len(), 3, "{t}");
+    // The other board ends: the four are mixed.
+    let other = &t["pairings"][1];
+    let (path, white) = resign(other);
+    as_person(&app, white, "POST", &path, None).await;
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    let pairings = t["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 5, "{t}");
+    for new in &pairings[3..] {
+        let pair = [
+            new["black"].as_str().unwrap(),
+            new["white"].as_str().unwrap(),
+        ];
+        let firsts = pair.iter().filter(|p| before.contains(p)).count();
+        assert_eq!(firsts, 1, "{pair:?} against {before:?}");
+    }
     // A late joiner is taken while it runs.
     let eve = sign_up(&app, "eve").await;
     let join = format!("/api/tournaments/{id}/join");

@@ -3,6 +3,11 @@
 use super::{GameResult, PlayerId};
 use std::collections::{BTreeMap, HashMap};
 
+/// How long two players who have met in each of their last two games wait for someone
+/// else before they meet a third time running, while another game of the arena may yet
+/// free one.
+pub const REMATCH_AFTER_MS: i64 = 30_000;
+
 /// A player waiting for a game in an arena.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Waiting {
@@ -10,12 +15,22 @@ pub struct Waiting {
     pub points: u32,
     pub rating: f64,
     pub last_opponent: Option<PlayerId>,
+    /// Games in a row against the last opponent, up to the last one.
+    pub games_with_last: u32,
     /// Games with Black minus games with White so far.
     pub color_balance: i32,
+    /// How long the player has been waiting.
+    pub waited_ms: i64,
 }
 
-/// Pairs of the waiting players as (black, white); one may be left to wait.
-pub fn pair(waiting: &[Waiting]) -> Vec<(PlayerId, PlayerId)> {
+/// Pairs of the waiting players as (black, white), by arena points, then rating, each
+/// with the best ranked player left whom neither has just met; else with the one they
+/// just met, at once the first time (players are paired again as soon as they finish).
+/// Two who have met in each of their last two games meet a third time running only when
+/// nobody else can be had: no other game of the arena is going on (`others_playing`
+/// false), or both have waited `REMATCH_AFTER_MS` for one to end, so that a small arena
+/// is not split into matches. Some may be left to wait.
+pub fn pair(waiting: &[Waiting], others_playing: bool) -> Vec<(PlayerId, PlayerId)> {
     let mut queue: Vec<&Waiting> = waiting.iter().collect();
     queue.sort_by(|a, b| {
         b.points
@@ -24,23 +39,27 @@ pub fn pair(waiting: &[Waiting]) -> Vec<(PlayerId, PlayerId)> {
             .then(a.id.cmp(&b.id))
     });
     let mut pairs = Vec::with_capacity(queue.len() / 2);
-    let mut first = 0;
-    while first + 1 < queue.len() {
-        let third = first + 2;
-        if just_met(queue[first], queue[first + 1])
-            && third < queue.len()
-            && !just_met(queue[first], queue[third])
-        {
-            queue.swap(first + 1, third);
-        }
-        let (better, worse) = (queue[first], queue[first + 1]);
+    let mut queue = std::collections::VecDeque::from(queue);
+    while let Some(better) = queue.pop_front() {
+        let may_meet_again = |p: &Waiting| {
+            p.games_with_last < 2 || !others_playing || p.waited_ms >= REMATCH_AFTER_MS
+        };
+        let at = queue
+            .iter()
+            .position(|other| !just_met(better, other))
+            .or_else(|| {
+                let next = queue.front()?;
+                (may_meet_again(better) && may_meet_again(next)).then_some(0)
+            });
+        let Some(worse) = at.and_then(|at| queue.remove(at)) else {
+            continue;
+        };
         // White goes to whoever has had Black more often, the better ranked if even.
         if worse.color_balance > better.color_balance {
             pairs.push((better.id, worse.id));
         } else {
             pairs.push((worse.id, better.id));
         }
-        first += 2;
     }
     pairs
 }
@@ -89,12 +108,15 @@ mod tests {
             points,
             rating,
             last_opponent: None,
+            games_with_last: 0,
             color_balance,
+            waited_ms: 0,
         }
     }
 
     fn after(mut player: Waiting, opponent: PlayerId) -> Waiting {
         player.last_opponent = Some(opponent);
+        player.games_with_last = 1;
         player
     }
 
@@ -109,9 +131,9 @@ mod tests {
         ];
         // Ranked 2, 3, 4, 1, 5: 2 has had Black more than 3, so has White; 4 and 1 are
         // even, so 4, ranked higher, has White; 5 waits.
-        assert_eq!(pair(&queue), vec![(3, 2), (1, 4)]);
-        assert!(pair(&queue[..1]).is_empty());
-        assert!(pair(&[]).is_empty());
+        assert_eq!(pair(&queue, true), vec![(3, 2), (1, 4)]);
+        assert!(pair(&queue[..1], false).is_empty());
+        assert!(pair(&[], false).is_empty());
     }
 
     #[test]
@@ -122,29 +144,46 @@ mod tests {
             waiting(3, 2, 1500.0, 0),
             waiting(4, 1, 1500.0, 0),
         ];
-        assert_eq!(pair(&queue), vec![(3, 1), (4, 2)]);
+        assert_eq!(pair(&queue, true), vec![(3, 1), (4, 2)]);
         // With three waiting, the swap leaves the last opponent to wait.
-        assert_eq!(pair(&queue[..3]), vec![(3, 1)]);
+        assert_eq!(pair(&queue[..3], true), vec![(3, 1)]);
     }
 
     #[test]
-    fn a_rematch_stands_when_a_swap_would_not_help() {
-        // 1 has just played 2, and 3 has just played 1: swapping 3 in is no better.
+    fn each_meets_the_best_ranked_player_they_have_not_just_met() {
+        // 1 has just played 2, and 3 has just played 1: 1 meets 4, and 2 meets 3.
         let queue = [
             after(waiting(1, 4, 1500.0, 0), 2),
             waiting(2, 3, 1500.0, 0),
             after(waiting(3, 2, 1500.0, 0), 1),
             waiting(4, 1, 1500.0, 0),
         ];
-        assert_eq!(pair(&queue), vec![(2, 1), (4, 3)]);
-        // The last two have nobody to swap with.
-        let queue = [
-            waiting(1, 4, 1500.0, 0),
-            waiting(2, 3, 1500.0, 0),
-            after(waiting(3, 2, 1500.0, 0), 4),
-            waiting(4, 1, 1500.0, 0),
-        ];
-        assert_eq!(pair(&queue), vec![(2, 1), (4, 3)]);
+        assert_eq!(pair(&queue, true), vec![(4, 1), (3, 2)]);
+    }
+
+    #[test]
+    fn two_who_met_twice_running_wait_for_another_while_a_game_may_free_one() {
+        // 1 and 2 have just played each other (`games` in a row); 3 and 4 still play.
+        let pair_of = |games_with_last, waited_ms| {
+            [1, 2].map(|id| Waiting {
+                games_with_last,
+                waited_ms,
+                ..after(waiting(id, 4, 1500.0, 0), 3 - id)
+            })
+        };
+        // After one game they meet again at once.
+        assert_eq!(pair(&pair_of(1, 0), true), vec![(2, 1)]);
+        // After two in a row they wait for 3 or 4 to be free.
+        assert!(pair(&pair_of(2, 0), true).is_empty());
+        assert!(pair(&pair_of(2, REMATCH_AFTER_MS - 1), true).is_empty());
+        // Nobody came in time: they meet again.
+        assert_eq!(pair(&pair_of(2, REMATCH_AFTER_MS), true), vec![(2, 1)]);
+        // Nobody else is playing, so nobody can come: they meet again at once.
+        assert_eq!(pair(&pair_of(5, 0), false), vec![(2, 1)]);
+        // One who waited long enough and one who did not: the rematch waits.
+        let mut two = pair_of(2, REMATCH_AFTER_MS);
+        two[1].waited_ms = 10;
+        assert!(pair(&two, true).is_empty());
     }
 
     fn game(black: PlayerId, white: PlayerId, result: GameResult) -> ArenaGame {
