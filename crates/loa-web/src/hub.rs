@@ -184,6 +184,19 @@ impl Hub {
         Ok(())
     }
 
+    /// Reads again the games among `ids` held here, changed in the store beside the hub
+    /// (a deleted account's name), and tells their watchers.
+    pub async fn changed_in_store(self: &Arc<Self>, ids: &[String]) -> HubResult<()> {
+        for id in ids {
+            let open = self.games().get(id).cloned();
+            if let Some(open) = open {
+                let mut live = open.game.lock().await;
+                self.refresh(&open, &mut live).await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Makes a change to a game and, if it succeeds, writes it and tells the watchers;
     /// answers the game's view after it. The change is made on a copy: a failed write
     /// leaves the game as it was.

@@ -390,8 +390,11 @@ pub async fn delete_account(
 ) -> ApiResult<StatusCode> {
     let account = viewer.required()?;
     confirm_password(&hub, &headers, &account, request.password).await?;
-    hub.store.delete_account(account.id, now_ms()).await?;
+    let renamed = hub.store.delete_account(account.id, now_ms()).await?;
     session.flush().await.map_err(ApiError::internal)?;
+    // The games open here show the new name at once; other servers read theirs again
+    // when told of the new versions.
+    hub.changed_in_store(&renamed).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

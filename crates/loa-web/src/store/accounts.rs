@@ -131,8 +131,9 @@ impl Store {
 
     /// Deletes an account: its games stay, under the name `deleted-N`; its password,
     /// e-mail (with its links and reply addresses), sessions, tokens, seeks and open
-    /// challenges go.
-    pub async fn delete_account(&self, id: i64, now: i64) -> Result<(), StoreError> {
+    /// challenges go. Answers the games renamed: each has a new version, so that a copy
+    /// held in memory with the old name is read again before it is written over it.
+    pub async fn delete_account(&self, id: i64, now: i64) -> Result<Vec<String>, StoreError> {
         let mut tx = self.pool.begin().await?;
         let anonymous = format!("deleted-{id}");
         sqlx::query(
@@ -154,16 +155,26 @@ impl Store {
         .bind(id)
         .fetch_all(&mut *tx)
         .await?;
+        let mut renamed = Vec::with_capacity(games.len());
         for (game, names, seat) in games {
             let mut names: Vec<Option<String>> =
                 serde_json::from_str(&names).unwrap_or_else(|_| vec![None, None]);
             names.resize(2, None);
             names[usize::from(seat != 0)] = Some(anonymous.clone());
-            sqlx::query("UPDATE games SET names = $2 WHERE id = $1")
-                .bind(&game)
-                .bind(serde_json::to_string(&names).unwrap_or_default())
-                .execute(&mut *tx)
-                .await?;
+            let version: i64 = sqlx::query_scalar(
+                "UPDATE games SET names = $2, version = version + 1 WHERE id = $1
+                 RETURNING version",
+            )
+            .bind(&game)
+            .bind(serde_json::to_string(&names).unwrap_or_default())
+            .fetch_one(&mut *tx)
+            .await?;
+            let event = super::Event::Game {
+                id: game.clone(),
+                version,
+            };
+            self.announce_in(&mut tx, &event).await?;
+            renamed.push(game);
         }
         for statement in [
             "DELETE FROM sessions WHERE account_id = $1",
@@ -178,7 +189,7 @@ impl Store {
             sqlx::query(statement).bind(id).execute(&mut *tx).await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(renamed)
     }
 
     /// The site's own bot account of this name (an engine level), made the first time

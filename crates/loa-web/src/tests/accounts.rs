@@ -496,6 +496,55 @@ async fn a_deleted_account_keeps_its_games_under_another_name() {
 }
 
 #[tokio::test]
+async fn a_deleted_account_s_name_leaves_a_game_in_progress_at_once_and_for_good() {
+    let app = App::new().await;
+    let (ann, bob) = (sign_up(&app, "Ann").await, sign_up(&app, "Bob").await);
+    let created = app
+        .create(json!({
+            "black": "human", "white": "human", "online": true,
+            "clock": {"kind": "correspondence", "days": 3}
+        }))
+        .await;
+    let id = super::id_of(&created);
+    let path = |action: &str| format!("/api/games/{id}/{action}");
+    let tokens = [
+        created["tokens"]["black"].clone(),
+        created["tokens"]["white"].clone(),
+    ];
+    for (person, token) in [(&ann, &tokens[0]), (&bob, &tokens[1])] {
+        let body = Some(json!({"token": token}));
+        assert_eq!(
+            as_person(&app, person, "POST", &path("join"), body).await.0,
+            StatusCode::OK
+        );
+    }
+    let body = Some(json!({"move": "b1-b3", "token": tokens[0]}));
+    assert_eq!(
+        as_person(&app, &ann, "POST", &path("moves"), body).await.0,
+        StatusCode::OK
+    );
+    // The game is open in memory, its clock running, when Ann closes her account.
+    let confirm = json!({"password": "a long password"});
+    let (status, _) = as_person(&app, &ann, "DELETE", "/api/me", Some(confirm)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let view = format!("/api/games/{id}");
+    let game = app.ok("GET", &view, None).await;
+    let gone = game["names"][0].as_str().unwrap().to_string();
+    assert!(gone.starts_with("deleted-"), "{game}");
+    // Bob's move writes the game again: not with the old name.
+    let body = Some(json!({"move": "a2-c2", "token": tokens[1]}));
+    let (status, moved) = as_person(&app, &bob, "POST", &path("moves"), body).await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    let app = app.restart().await;
+    let game = app.ok("GET", &view, None).await;
+    assert_eq!(game["names"], json!([gone, "Bob"]), "{game}");
+    // A new account of the old name has none of the old one's games.
+    sign_up(&app, "Ann").await;
+    let games = app.ok("GET", "/api/players/Ann/games", None).await;
+    assert_eq!(games, json!([]), "{games}");
+}
+
+#[tokio::test]
 async fn an_api_token_acts_as_its_account_until_revoked() {
     let app = App::new().await;
     let ann = sign_up(&app, "Ann").await;
