@@ -97,31 +97,59 @@ pub fn token_hash(token: &str) -> String {
         .collect()
 }
 
+/// The account of a request's API token, found once by `check_token`.
+#[derive(Clone)]
+struct TokenAccount(AccountRow);
+
+/// The account an `Authorization: Bearer T` header names, or the 401 a token that is not
+/// valid (revoked, never made, its account deleted) gets.
+async fn token_account(hub: &Hub, value: &HeaderValue) -> Result<AccountRow, ApiError> {
+    let token = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::UNAUTHORIZED, "Authorization is 'Bearer TOKEN'")
+        })?;
+    let now = crate::clock::now_ms();
+    let account = hub.store.account_by_token(&token_hash(token), now).await?;
+    account.filter(|a| !a.deleted).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "the API token is not valid (revoked, or never made)",
+        )
+    })
+}
+
+/// Refuses every request whose API token is not valid, whatever it asks (a public page
+/// too: a bot learns at once that its token is wrong, docs/bot-api.md), and keeps the
+/// account of a valid one for `Viewer`.
+pub async fn check_token(
+    State(hub): State<Arc<Hub>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    if let Some(value) = request.headers().get(header::AUTHORIZATION) {
+        match token_account(&hub, value).await {
+            Ok(account) => {
+                request.extensions_mut().insert(TokenAccount(account));
+            }
+            Err(refusal) => return refusal.into_response(),
+        }
+    }
+    next.run(request).await
+}
+
 impl FromRequestParts<Arc<Hub>> for Viewer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Viewer, ApiError> {
-        let now = crate::clock::now_ms();
-        if let Some(value) = parts.headers.get(header::AUTHORIZATION) {
-            let token = value
-                .to_str()
-                .ok()
-                .and_then(|v| v.strip_prefix("Bearer "))
-                .map(str::trim)
-                .ok_or_else(|| {
-                    ApiError::new(StatusCode::UNAUTHORIZED, "Authorization is 'Bearer TOKEN'")
-                })?;
-            let account = hub.store.account_by_token(&token_hash(token), now).await?;
-            return match account.filter(|a| !a.deleted) {
-                Some(account) => Ok(Viewer {
-                    account: Some(account),
-                    by_token: true,
-                }),
-                None => Err(ApiError::new(
-                    StatusCode::UNAUTHORIZED,
-                    "the API token is not valid (revoked, or never made)",
-                )),
-            };
+        if let Some(TokenAccount(account)) = parts.extensions.get::<TokenAccount>() {
+            return Ok(Viewer {
+                account: Some(account.clone()),
+                by_token: true,
+            });
         }
         let Ok(session) = Session::from_request_parts(parts, hub).await else {
             return Ok(Viewer {

@@ -240,6 +240,10 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/records", post(api::read_records))
         .route("/api/evaluate", post(api::evaluate))
         .fallback(page::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&hub),
+            auth::check_token,
+        ))
         .layer(axum::middleware::from_fn(crate::error::json_errors))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(refuse_declared_oversize))

@@ -599,4 +599,26 @@ async fn an_api_token_acts_as_its_account_until_revoked() {
         .send("GET", "/api/me", None, &[("authorization", "Basic abc")])
         .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // A revoked token is refused whatever it asks, pages anyone may read too.
+    for path in [
+        "/api/meta",
+        "/api/games",
+        "/api/players/Ann",
+        "/api/tournaments",
+    ] {
+        let (status, answer, _) = app
+            .send("GET", path, None, &[("authorization", &bearer)])
+            .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
+        assert_eq!(
+            answer,
+            json!({"error": "the API token is not valid (revoked, or never made)"}),
+            "{path}"
+        );
+        assert_eq!(
+            app.call("GET", path, None).await.0,
+            StatusCode::OK,
+            "{path}"
+        );
+    }
 }
