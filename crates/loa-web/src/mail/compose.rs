@@ -19,6 +19,8 @@ pub struct MoveNotice {
     pub link: String,
     /// Whether a reply plays a move.
     pub by_reply: bool,
+    /// One of the player's legal moves, to show how a reply writes one.
+    pub example_move: Option<String>,
 }
 
 /// A game waiting for a player, as the daily digest lists it.
@@ -137,10 +139,15 @@ fn position_and_answer(notice: &MoveNotice) -> String {
     }
     text.push_str(&format!("The game: {}\n", notice.link));
     if notice.by_reply {
-        text.push_str(
-            "\nTo play, reply to this e-mail with your move on the first line (b1-d3),\n\
-             or resign, or draw (to offer one, or to accept your opponent's offer).\n",
-        );
+        let example = match &notice.example_move {
+            Some(mv) => format!("(for example {mv}), "),
+            None => String::new(),
+        };
+        text.push_str(&format!(
+            "\nTo play, reply to this e-mail with your move on the first line\n\
+             {example}or resign, or draw (to offer one, or to accept your\n\
+             opponent's offer).\n"
+        ));
     }
     text
 }
@@ -189,6 +196,7 @@ mod tests {
             time_left_ms: Some(3 * 24 * 3600 * 1000),
             link: "https://loa.example/game/abc".into(),
             by_reply: true,
+            example_move: Some("h2-f4".into()),
         }
     }
 
@@ -202,7 +210,7 @@ mod tests {
             " 8  .  b  .\n    a  b  c\n\n",
             "You have 3 days for this move.",
             "The game: https://loa.example/game/abc\n",
-            "reply to this e-mail with your move on the first line",
+            "reply to this e-mail with your move on the first line\n(for example h2-f4), or",
         ] {
             assert!(body.contains(said), "{said:?} not in:\n{body}");
         }

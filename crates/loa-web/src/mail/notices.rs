@@ -110,17 +110,19 @@ pub(super) fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
         .clock
         .filter(|c| c.running_since.is_some())
         .map(|c| c.left_at(side, side, now));
+    let legal_moves: Vec<String> = live
+        .position()
+        .moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    notice.example_move = legal_moves.first().cloned();
     Some(Pending {
         game: live.id.clone(),
         account,
         ply,
         notice,
-        legal_moves: live
-            .position()
-            .moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
+        legal_moves,
     })
 }
 
@@ -142,6 +144,7 @@ pub(super) fn notice_of(live: &LiveGame, side: Color, marked: loa_core::Bitboard
         time_left_ms: None,
         link: String::new(),
         by_reply: false,
+        example_move: None,
     }
 }
 

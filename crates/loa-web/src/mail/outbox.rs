@@ -7,7 +7,7 @@
 use super::Letter;
 use crate::clock::now_ms;
 use crate::hub::Hub;
-use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue, MIME_VERSION_1_0};
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use std::sync::Arc;
@@ -137,13 +137,18 @@ async fn send_due(
 }
 
 /// The e-mail as SMTP carries it: plain text, with its reply address and one-click
-/// unsubscribe headers.
+/// unsubscribe headers, and the `Message-ID` and `MIME-Version` that large mail services
+/// want before they take a message for mail rather than spam.
 fn message(letter: &Letter, from: &Mailbox) -> Result<Message, String> {
     let to: Mailbox = letter.to.parse().map_err(|e| format!("address: {e}"))?;
+    // The sending domain's, not this machine's name, which may be a container's.
+    let message_id = format!("<{}@{}>", crate::ids::random_name(), from.email.domain());
     let mut builder = Message::builder()
         .from(from.clone())
         .to(to)
         .subject(&letter.subject)
+        .message_id(Some(message_id))
+        .header(MIME_VERSION_1_0)
         .header(ContentType::TEXT_PLAIN);
     if let Some(reply_to) = &letter.reply_to {
         builder = builder.reply_to(
@@ -225,9 +230,20 @@ mod tests {
             "Reply-To: loa+abc@loa.example\r\n",
             "List-Unsubscribe: <https://loa.example/mail/unsubscribe/u>\r\n",
             "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+            "MIME-Version: 1.0\r\n",
+            "@loa.example>\r\n",
         ] {
             assert!(raw.contains(header), "{header:?} not in:\n{raw}");
         }
+        assert!(raw.contains("\r\nMessage-ID: <"), "{raw}");
+        // Each message its own id.
+        let again = String::from_utf8(message(&letter, &from).unwrap().formatted()).unwrap();
+        let id = |raw: &str| {
+            raw.lines()
+                .find(|l| l.starts_with("Message-ID"))
+                .map(str::to_string)
+        };
+        assert_ne!(id(&raw), id(&again));
         let bad = Letter {
             to: "not an address".into(),
             ..letter
