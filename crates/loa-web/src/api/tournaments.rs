@@ -446,6 +446,11 @@ pub async fn withdraw_from_tournament(
             "you are not playing in this tournament",
         ));
     }
+    // A round robin's games left to a withdrawn player are forfeits: the one they are
+    // playing too, which their opponent would otherwise wait out on the clock.
+    if t.status == "running" && t.format == Format::RoundRobin.name() {
+        director::resign_games_in_progress(&hub, &t, account.id).await?;
+    }
     hub.tournament_changed(&t.id);
     Ok(Json(view_of(&hub, t).await?))
 }

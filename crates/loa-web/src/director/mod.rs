@@ -494,6 +494,34 @@ async fn note_result(hub: &Arc<Hub>, end: &GameEnd) -> DirectorResult<()> {
     Ok(())
 }
 
+/// Resigns, for `player`, their games of the tournament not yet over.
+pub async fn resign_games_in_progress(
+    hub: &Arc<Hub>,
+    t: &TournamentRow,
+    player: PlayerId,
+) -> DirectorResult<()> {
+    let caller = crate::game::Caller {
+        token: None,
+        account: Some(player),
+    };
+    for board in hub.store.boards(&t.id).await? {
+        let (Some(game), None) = (&board.game_id, &board.result) else {
+            continue;
+        };
+        if board.black != player && board.white != Some(player) {
+            continue;
+        }
+        let open = hub.open(game).await?;
+        // Over meanwhile (a move, a flag): nothing to resign.
+        hub.change_if(&open, |live, now| {
+            live.resign(&caller, None, now).ok()?;
+            Some(crate::game::Changed::nothing_at(live.game.ply()))
+        })
+        .await?;
+    }
+    Ok(())
+}
+
 /// A Swiss player with two forfeits is withdrawn.
 async fn withdraw_after_forfeits(
     hub: &Arc<Hub>,

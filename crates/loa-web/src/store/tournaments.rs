@@ -243,7 +243,7 @@ impl Store {
         Ok(())
     }
 
-    /// Adds a player; false if they were in already.
+    /// Adds a player, or takes back one who withdrew; false if they were in already.
     pub async fn join_tournament(
         &self,
         id: &str,
@@ -253,7 +253,9 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "INSERT INTO tournament_players (tournament_id, account_id, joined_at, rating)
-             VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (tournament_id, account_id) DO UPDATE SET active = 1
+             WHERE tournament_players.active = 0",
         )
         .bind(id)
         .bind(account)

@@ -644,3 +644,61 @@ async fn a_player_who_does_not_move_forfeits_and_two_forfeits_withdraw_them() {
     }
     assert!(forfeits.values().any(|&n| n >= 2), "{t}");
 }
+
+#[tokio::test]
+async fn a_round_robin_player_who_withdraws_loses_the_game_in_progress_at_once() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob", "cy", "dan"]).await;
+    let body = json!({
+        "name": "Table", "format": "round-robin", "rounds": 1,
+        "clock": {"kind": "correspondence", "days": 3},
+    });
+    let id = started(&app, &people, body, &["ann", "bob", "cy", "dan"]).await;
+    // Round 1: ann-dan and bob-cy, on a clock of three days a move.
+    let withdraw = format!("/api/tournaments/{id}/withdraw");
+    let (status, t) = as_person(&app, &people["ann"], "POST", &withdraw, None).await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    let first = &t["pairings"][0];
+    assert_eq!(
+        (&first["black"], &first["white"]),
+        (&json!("ann"), &json!("dan"))
+    );
+    assert_eq!(
+        first["result"], "0-1",
+        "dan does not wait out ann's clock: {t}"
+    );
+    let game = app
+        .ok(
+            "GET",
+            &format!("/api/games/{}", first["game"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(game["result"]["reason"], "resignation", "{game}");
+    // The other game plays on.
+    assert_eq!(t["pairings"][1]["result"], Value::Null, "{t}");
+}
+
+#[tokio::test]
+async fn a_swiss_player_who_withdrew_may_join_again() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob", "cy"]).await;
+    let body = json!({
+        "name": "Back again", "format": "swiss", "rounds": 3,
+        "clock": {"kind": "correspondence", "days": 3},
+    });
+    let id = started(&app, &people, body, &["ann", "bob", "cy"]).await;
+    let path = |action: &str| format!("/api/tournaments/{id}/{action}");
+    let active = |t: &Value| {
+        let standings = t["standings"].as_array().unwrap();
+        let cy = standings.iter().find(|s| s["name"] == "cy").unwrap();
+        cy["active"].as_bool().unwrap()
+    };
+    let (status, t) = as_person(&app, &people["cy"], "POST", &path("withdraw"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!active(&t), "{t}");
+    let (status, t) = as_person(&app, &people["cy"], "POST", &path("join"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(active(&t), "{t}");
+}
