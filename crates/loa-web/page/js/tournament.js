@@ -87,10 +87,17 @@ export class TournamentPage {
     const me = signedIn();
     const mine = me ? t.standings.find((s) => sameName(s.name, me.name)) : undefined;
     const playing = Boolean(mine && mine.active);
-    const canJoin = me && !playing && (t.status === 'open' || (t.status === 'running' && t.format === 'swiss'));
+    // A round robin's table is fixed at its start; the other formats take late joiners,
+    // and those who withdrew, again.
+    const canJoin = me && !playing && (t.status === 'open' || (t.status === 'running' && t.format !== 'round-robin'));
+    const withdraw = () => {
+      const lost = t.format === 'round-robin' ? ' A game you are playing is lost, and the rest are forfeits.' : '';
+      if (t.status === 'running' && !window.confirm(`Withdraw from ${t.name}? You will not be paired again.${lost}`)) return;
+      this.act('withdraw');
+    };
     const actions = h('div', { class: 'row' },
-      canJoin ? h('button', { class: 'primary', 'data-testid': 'join-tournament', onclick: () => this.act('join') }, 'Join') : null,
-      me && playing && t.status !== 'finished' ? h('button', { 'data-testid': 'withdraw-tournament', onclick: () => this.act('withdraw') }, 'Withdraw') : null,
+      canJoin ? h('button', { class: 'primary', 'data-testid': 'join-tournament', onclick: () => this.act('join') }, mine ? 'Join again' : 'Join') : null,
+      me && playing && t.status !== 'finished' ? h('button', { 'data-testid': 'withdraw-tournament', onclick: withdraw }, 'Withdraw') : null,
       me && t.status === 'open' && sameName(t.creator, me.name)
         ? h('button', { class: 'primary', 'data-testid': 'start-tournament', onclick: () => this.act('start') }, 'Start now') : null,
       !me && t.status !== 'finished' ? h('span', { class: 'muted' }, 'Sign in to play in it.') : null);
