@@ -929,6 +929,9 @@ const scenarios = {
     bob.once('dialog', (d) => d.accept());
     await bob.click('[data-testid=resign]');
     await bob.waitForSelector('[data-testid=rating-change-black]');
+    // The game names its tournament and round, and offers no rematch outside it.
+    assert.equal(await bob.textContent('[data-testid=game-tournament]'), `Round 1 of Cup <b>${stamp}</b>`);
+    assert.ok(await bob.isHidden('[data-testid=rematch]'));
     await bob.goBack();
     await bob.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid=tournament-status]')?.textContent || ''));
     await ann.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid=tournament-status]')?.textContent || ''));

@@ -56,6 +56,8 @@ export class GamePage extends GameScreen {
     });
     /** @type {GameView | null} */
     this.game = null;
+    /** The tournament that paired the game, if any. @type {import('./types.js').GameTournament | null} */
+    this.tournament = null;
     /** @type {WebSocket | null} */
     this.socket = null;
     this.closed = false;
@@ -106,6 +108,7 @@ export class GamePage extends GameScreen {
     }
     /** @type {GameAnswer} */
     let answer = await api('GET', `/api/games/${this.id}`);
+    this.tournament = answer.tournament ?? null;
     // Asked with no token, `you` is the signed-in account's seat.
     if (answer.you && !this.tokens[answer.you]) this.sessionSlots.add(answer.you);
     for (const slot of Object.keys(this.tokens)) {
@@ -119,6 +122,14 @@ export class GamePage extends GameScreen {
     this.connect();
     await this.players.load(answer);
     if (!this.closed && this.game) this.drawPlayers(this.game, this.mySidesOf(this.game));
+  }
+
+  /** The tournament that paired the game, linked; nothing for another game. */
+  tournamentLine() {
+    const t = this.tournament;
+    if (!t) return '';
+    return h('p', { 'data-testid': 'game-tournament' }, `Round ${t.round} of `,
+      h('a', { href: `/tournament/${encodeURIComponent(t.id)}` }, t.name));
   }
 
   /** @param {number} ply */
@@ -181,6 +192,7 @@ export class GamePage extends GameScreen {
     app.replaceChildren(
       h('h1', { 'data-testid': 'title' }, this.title(game) + rules),
       this.players.termsEl,
+      this.tournamentLine(),
       h('div', { class: 'play' },
         h('div', {},
           this.topPlayer,
@@ -228,7 +240,8 @@ export class GamePage extends GameScreen {
     // A rated game against the engine has no takebacks.
     const ratedAgainstEngine = game.rated && ['black', 'white'].some((slot) => playerOf(game.players, slot) !== 'human');
     this.takebackButton.classList.toggle('hidden', ratedAgainstEngine);
-    this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch));
+    // A tournament pairs its own games: a rematch would be a game outside it.
+    this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch) || Boolean(this.tournament));
     this.alertsRow.classList.toggle('hidden', over || mine.length === 0);
     // A move is typed only by a player, while the game goes on.
     this.moveInput.classList.toggle('hidden', over || mine.length === 0);

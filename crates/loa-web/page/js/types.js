@@ -118,7 +118,8 @@
 /**
  * `GET /api/games/{id}?token=T`: `you` is the seat of the token, or else of the
  * signed-in account.
- * @typedef {GameView & { you?: string }} GameAnswer
+ * @typedef {{ id: string, name: string, round: number }} GameTournament
+ * @typedef {GameView & { you?: string, tournament?: GameTournament }} GameAnswer
  */
 
 /**

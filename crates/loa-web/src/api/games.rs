@@ -88,6 +88,23 @@ pub struct GameAnswer {
     /// The place the token given holds, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub you: Option<String>,
+    /// The tournament the game was paired in, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<GameTournament>,
+}
+
+/// A tournament game's tournament: `/tournament/{id}` on the page.
+#[derive(Serialize)]
+pub struct GameTournament {
+    pub id: String,
+    pub name: String,
+    pub round: i64,
+}
+
+/// The tournament `id` was paired in, if any.
+async fn tournament_of(hub: &Hub, id: &str) -> ApiResult<Option<GameTournament>> {
+    let found = hub.store.game_tournament(id).await?;
+    Ok(found.map(|(id, name, round)| GameTournament { id, name, round }))
 }
 
 pub async fn get_game(
@@ -102,9 +119,12 @@ pub async fn get_game(
         token: query.token,
         account: viewer.id(),
     };
+    let (game, you) = (live.view(now_ms()), live.slot_for(&caller));
+    drop(live);
     Ok(Json(GameAnswer {
-        game: live.view(now_ms()),
-        you: live.slot_for(&caller),
+        game,
+        you,
+        tournament: tournament_of(&hub, &id).await?,
     }))
 }
 
@@ -380,6 +400,10 @@ pub async fn record(
     let mut record = record_of(&*open.game.lock().await);
     // A finished report's judgements go with the moves.
     record.comments = super::report_comments(&hub, &id).await?;
+    if let Some(t) = tournament_of(&hub, &id).await? {
+        record.event = Some(t.name);
+        record.extra.push(("Round".into(), t.round.to_string()));
+    }
     let (text, kind, ext) = match query.format.as_deref().unwrap_or("pgn") {
         "pgn" => (record.to_pgn(), "application/x-chess-pgn", "pgn"),
         "sgf" => (record.to_sgf(), "application/x-go-sgf", "sgf"),

@@ -466,7 +466,7 @@ pub async fn game_ended(hub: &Arc<Hub>, end: GameEnd) {
 }
 
 async fn note_result(hub: &Arc<Hub>, end: &GameEnd) -> DirectorResult<()> {
-    let Some(id) = hub.store.tournament_of_game(&end.game).await? else {
+    let Some((id, _, _)) = hub.store.game_tournament(&end.game).await? else {
         return Ok(());
     };
     let _guard = hub.director.lock().await;

@@ -369,6 +369,20 @@ impl Store {
         Ok(())
     }
 
+    /// The tournament a game was paired in, and its round: `(id, name, round)`.
+    pub async fn game_tournament(
+        &self,
+        game: &str,
+    ) -> Result<Option<(String, String, i64)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT t.id, t.name, b.round FROM tournament_boards b
+             JOIN tournaments t ON t.id = b.tournament_id WHERE b.game_id = $1",
+        )
+        .bind(game)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
     /// Every board of every round, in order.
     pub async fn boards(&self, id: &str) -> Result<Vec<BoardRow>, StoreError> {
         let rows = sqlx::query(
@@ -439,16 +453,6 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(())
-    }
-
-    /// The tournament a game belongs to, if any.
-    pub async fn tournament_of_game(&self, game: &str) -> Result<Option<String>, StoreError> {
-        let id =
-            sqlx::query_scalar("SELECT tournament_id FROM tournament_boards WHERE game_id = $1")
-                .bind(game)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(id)
     }
 
     /// Notes a game's result on its board; false if it was noted already.

@@ -676,6 +676,18 @@ async fn a_round_robin_player_who_withdraws_loses_the_game_in_progress_at_once()
         )
         .await;
     assert_eq!(game["result"]["reason"], "resignation", "{game}");
+    // A tournament's game names it, with its round, and so does its record.
+    assert_eq!(
+        game["tournament"],
+        json!({"id": id, "name": "Table", "round": 1})
+    );
+    let record = format!("/api/games/{}/record", first["game"].as_str().unwrap());
+    let (_, pgn) = app.call("GET", &record, None).await;
+    let pgn = pgn.as_str().unwrap().to_string();
+    assert!(
+        pgn.contains("[Event \"Table\"]\n") && pgn.contains("[Round \"1\"]\n"),
+        "{pgn}"
+    );
     // The other game plays on.
     assert_eq!(t["pairings"][1]["result"], Value::Null, "{t}");
 }
