@@ -1,15 +1,16 @@
 //! Accounts over HTTP: signing up, in and out, the signed-in person's own account, their
 //! games to download, and their API tokens.
 
+use super::limits::{count_request, Counted};
 use super::{ApiQuery, Body, MAX_LIST};
 use crate::accounts::{self, check_email, check_password, AccountError, AccountName};
 use crate::auth::{self, token_hash, NewDeviceCookie, SecureCookies, Viewer, DEVICE_COOKIE};
 use crate::client::ClientNetwork;
-use crate::clock::{now_ms, DAY, HOUR};
+use crate::clock::{now_ms, DAY};
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ids::random_name;
-use crate::store::{AccountRow, GameFilter, ACCOUNT_KEY};
+use crate::store::{AccountRow, GameFilter, Tally, ACCOUNT_KEY};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -145,41 +146,26 @@ fn name_taken() -> ApiError {
 /// Counts an account made from a client's network (and, for IPv6, the /48 it lies in,
 /// under limits four times as wide: a site is given 65,536 /64s), or refuses it past the
 /// limits, so that one client cannot make accounts without end, nor keep the server
-/// hashing. The counts are read after this one is in them, so that sign-ups sent all at
-/// once cannot all pass; one refused is taken back out, so that tries past the limit cost
-/// nothing later.
+/// hashing.
 pub(crate) async fn sign_up_from(hub: &Hub, client: &ClientNetwork) -> ApiResult<()> {
     let Some(network) = client.0.clone() else {
         return Ok(());
     };
-    let now = now_ms();
-    let day = now - DAY;
-    let counted: Vec<(String, i64)> = std::iter::once((network, 1))
+    let counted: Vec<Counted> = std::iter::once((network, 1))
         .chain(client.wider().map(|wider| (wider, 4)))
+        .map(|(key, times)| Counted {
+            key,
+            a_day: times * accounts::MAX_SIGN_UPS_A_DAY,
+            an_hour: times * accounts::MAX_SIGN_UPS_AN_HOUR,
+        })
         .collect();
-    for (key, _) in &counted {
-        hub.store.note_sign_up(key, now, day).await?;
+    match count_request(hub, Tally::SignUps, &counted).await? {
+        None => Ok(()),
+        Some(when) => Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many accounts made from your network lately: try again {when}"),
+        )),
     }
-    let mut refused = None;
-    for (key, times) in &counted {
-        if hub.store.sign_ups(key, day).await? > times * accounts::MAX_SIGN_UPS_A_DAY {
-            refused = Some("tomorrow");
-        } else if hub.store.sign_ups(key, now - HOUR).await?
-            > times * accounts::MAX_SIGN_UPS_AN_HOUR
-        {
-            refused = refused.or(Some("in an hour"));
-        }
-    }
-    let Some(when) = refused else {
-        return Ok(());
-    };
-    for (key, _) in &counted {
-        hub.store.forget_sign_up(key, now).await?;
-    }
-    Err(ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        format!("too many accounts made from your network lately: try again {when}"),
-    ))
 }
 
 #[derive(Deserialize)]
@@ -589,7 +575,7 @@ mod tests {
         assert_eq!(
             app.hub
                 .store
-                .sign_ups("2001:db8:7:ff::/64", 0)
+                .requests(Tally::SignUps, "2001:db8:7:ff::/64", 0)
                 .await
                 .unwrap(),
             0

@@ -8,6 +8,7 @@ mod accounts;
 mod challenges;
 mod explorer;
 mod games;
+mod limits;
 mod mail;
 mod pairing;
 mod players;

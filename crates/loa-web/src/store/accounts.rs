@@ -7,6 +7,23 @@ use sqlx::Row;
 
 const ACCOUNT_COLUMNS: &str = "id, name, email, bot, created_at, deleted_at";
 
+/// What a limit counts: each tally is a table of its own, of the key a request is
+/// counted under and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    /// Accounts made, by the client's network.
+    SignUps,
+}
+
+impl Tally {
+    /// The tally's table, and its key's column.
+    fn table(self) -> (&'static str, &'static str) {
+        match self {
+            Tally::SignUps => ("sign_ups", "network"),
+        }
+    }
+}
+
 /// An account as the rest of the server sees it (its password hash stays here).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccountRow {
@@ -407,47 +424,57 @@ impl Store {
         .await?)
     }
 
-    /// Counts an account being made from a client's network, and forgets every one from
-    /// before `forget_before`.
-    pub async fn note_sign_up(
+    /// Counts a request under `key` (a client's network, an address) for a limit, and
+    /// forgets every one of the tally's from before `forget_before`.
+    pub async fn note_request(
         &self,
-        network: &str,
+        tally: Tally,
+        key: &str,
         now: i64,
         forget_before: i64,
     ) -> Result<(), StoreError> {
+        let (table, column) = tally.table();
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM sign_ups WHERE at <= $1")
-            .bind(forget_before)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("INSERT INTO sign_ups (network, at) VALUES ($1, $2)")
-            .bind(network)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM {table} WHERE at <= $1"
+        )))
+        .bind(forget_before)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO {table} ({column}, at) VALUES ($1, $2)"
+        )))
+        .bind(key)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(())
     }
 
-    /// Takes back the sign-ups counted for a client's network at `at` (one refused).
-    pub async fn forget_sign_up(&self, network: &str, at: i64) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM sign_ups WHERE network = $1 AND at = $2")
-            .bind(network)
-            .bind(at)
-            .execute(&self.pool)
-            .await?;
+    /// Takes back the requests counted under `key` at `at` (one refused).
+    pub async fn forget_request(&self, tally: Tally, key: &str, at: i64) -> Result<(), StoreError> {
+        let (table, column) = tally.table();
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM {table} WHERE {column} = $1 AND at = $2"
+        )))
+        .bind(key)
+        .bind(at)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
-    /// How many accounts were made from a client's network since `since`.
-    pub async fn sign_ups(&self, network: &str, since: i64) -> Result<i64, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT COUNT(*) FROM sign_ups WHERE network = $1 AND at > $2")
-                .bind(network)
-                .bind(since)
-                .fetch_one(&self.pool)
-                .await?,
-        )
+    /// How many requests were counted under `key` since `since`.
+    pub async fn requests(&self, tally: Tally, key: &str, since: i64) -> Result<i64, StoreError> {
+        let (table, column) = tally.table();
+        Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT COUNT(*) FROM {table} WHERE {column} = $1 AND at > $2"
+        )))
+        .bind(key)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     pub async fn clear_sign_in_failures(&self, name_key: &str) -> Result<(), StoreError> {
@@ -528,21 +555,34 @@ mod tests {
 
     #[tokio::test]
     async fn sign_ups_are_counted_by_network_for_a_day() {
+        use super::Tally::SignUps;
         for db in super::super::testing::every_database().await {
             let (store, other_server) = (db.open().await, db.open().await);
             for at in [1_000, 2_000, 3_000] {
-                store.note_sign_up("203.0.113.7", at, 0).await.unwrap();
+                store
+                    .note_request(SignUps, "203.0.113.7", at, 0)
+                    .await
+                    .unwrap();
             }
-            assert_eq!(other_server.sign_ups("203.0.113.7", 0).await.unwrap(), 3);
-            assert_eq!(store.sign_ups("203.0.113.7", 1_000).await.unwrap(), 2);
-            assert_eq!(store.sign_ups("2001:db8::/64", 0).await.unwrap(), 0);
+            async fn counted(store: &super::Store, key: &str, since: i64) -> i64 {
+                store.requests(SignUps, key, since).await.unwrap()
+            }
+            assert_eq!(counted(&other_server, "203.0.113.7", 0).await, 3);
+            assert_eq!(counted(&store, "203.0.113.7", 1_000).await, 2);
+            assert_eq!(counted(&store, "2001:db8::/64", 0).await, 0);
             // Those from before the day are forgotten as the next is counted.
             store
-                .note_sign_up("2001:db8::/64", 9_000, 2_000)
+                .note_request(SignUps, "2001:db8::/64", 9_000, 2_000)
                 .await
                 .unwrap();
-            assert_eq!(store.sign_ups("203.0.113.7", 0).await.unwrap(), 1);
-            assert_eq!(store.sign_ups("2001:db8::/64", 0).await.unwrap(), 1);
+            assert_eq!(counted(&store, "203.0.113.7", 0).await, 1);
+            assert_eq!(counted(&store, "2001:db8::/64", 0).await, 1);
+            // One refused is taken back.
+            store
+                .forget_request(SignUps, "2001:db8::/64", 9_000)
+                .await
+                .unwrap();
+            assert_eq!(counted(&store, "2001:db8::/64", 0).await, 0);
         }
     }
 }

@@ -22,7 +22,7 @@ mod tournaments;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
-pub use accounts::AccountRow;
+pub use accounts::{AccountRow, Tally};
 pub use events::{Event, Heard};
 pub use explorer::{ExploredGame, ExploredMove, ExplorerQuery};
 pub use game_lists::{GameFilter, Outcome};
