@@ -352,10 +352,9 @@ pub async fn change_password(
     confirm_password(&hub, &headers, &account, request.current).await?;
     let new = request.new;
     let hash = blocking(move || accounts::hash_password(&new)).await?;
-    hub.store.set_password(account.id, &hash).await?;
     let current = session.id().map(|id| id.to_string());
     hub.store
-        .end_sessions(account.id, current.as_deref())
+        .set_password(account.id, &hash, current.as_deref())
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }

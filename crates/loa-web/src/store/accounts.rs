@@ -44,6 +44,33 @@ pub struct TokenRow {
     pub used_at: Option<i64>,
 }
 
+/// The password set and every other way in closed, as [`Store::set_password`] says,
+/// within the caller's transaction.
+pub(super) async fn new_password(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: i64,
+    password_hash: &str,
+    keep: Option<&str>,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL")
+        .bind(id)
+        .bind(password_hash)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND id IS DISTINCT FROM $2")
+        .bind(id)
+        .bind(keep)
+        .execute(&mut **tx)
+        .await?;
+    for statement in [
+        "DELETE FROM api_tokens WHERE account_id = $1",
+        "DELETE FROM devices WHERE account_id = $1",
+    ] {
+        sqlx::query(statement).bind(id).execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
 fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
     Ok(AccountRow {
         id: r.try_get("id")?,
@@ -126,22 +153,18 @@ impl Store {
         )
     }
 
-    /// Sets a new password and revokes every API token and device of the account: a
-    /// token made, or a browser signed in, by whoever held a session must not outlive the
-    /// password that ends it.
-    pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
+    /// Sets a new password and ends every session but `keep` (the one that set it, if
+    /// any), and revokes every API token and device of the account: a session, a token
+    /// made, or a browser signed in, by whoever held a session must not outlive the
+    /// password that ends it. One transaction: a stop half-way leaves no way in open.
+    pub async fn set_password(
+        &self,
+        id: i64,
+        password_hash: &str,
+        keep: Option<&str>,
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL")
-            .bind(id)
-            .bind(password_hash)
-            .execute(&mut *tx)
-            .await?;
-        for statement in [
-            "DELETE FROM api_tokens WHERE account_id = $1",
-            "DELETE FROM devices WHERE account_id = $1",
-        ] {
-            sqlx::query(statement).bind(id).execute(&mut *tx).await?;
-        }
+        new_password(&mut tx, id, password_hash, keep).await?;
         tx.commit().await?;
         Ok(())
     }

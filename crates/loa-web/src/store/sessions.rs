@@ -25,7 +25,7 @@ impl Store {
         }
     }
 
-    /// Ends every session of an account (sign out everywhere, a changed password).
+    /// Ends every session of an account but `except` (sign out everywhere).
     pub async fn end_sessions(&self, account: i64, except: Option<&str>) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND id IS DISTINCT FROM $2")
             .bind(account)
