@@ -69,9 +69,10 @@ pub struct ServeArgs {
     client_timeout: u64,
     /// Behind a proxy: the header it gives the client's address in (X-Real-IP, or
     /// X-Forwarded-For, whose last address is read), for the limits counted by client
-    /// (accounts made, seeks without an account, study places). Give it only when the
-    /// proxy always writes it: a client can send any header itself. Without it the
-    /// connection's peer is the client; addresses that are not public are not counted.
+    /// (accounts made, reset links asked for, seeks without an account, study places).
+    /// Give it only when the proxy always writes it: a client can send any header
+    /// itself. Without it the connection's peer is the client; addresses that are not
+    /// public are not counted.
     /// The header is read only from a peer whose address is not public (a proxy on this
     /// machine or its network) or within --trusted-proxy.
     #[arg(long, value_name = "HEADER", value_parser = loa_web::client_address_header)]

@@ -22,6 +22,15 @@ pub const GUARD_WINDOW_MS: i64 = 60_000;
 pub const MAX_SIGN_UPS_AN_HOUR: i64 = 30;
 pub const MAX_SIGN_UPS_A_DAY: i64 = 60;
 
+/// Reset links one address may be sent in an hour, and in a day, counted whether or not
+/// an account has it: a person who does not find the first (in a spam folder) asks
+/// again, and nobody can use the site to flood someone else's address.
+pub const MAX_RESETS_TO_AN_ADDRESS_AN_HOUR: i64 = 3;
+pub const MAX_RESETS_TO_AN_ADDRESS_A_DAY: i64 = 6;
+/// Reset links one client's network may ask for in an hour, and in a day.
+pub const MAX_RESETS_FROM_A_NETWORK_AN_HOUR: i64 = 10;
+pub const MAX_RESETS_FROM_A_NETWORK_A_DAY: i64 = 30;
+
 /// Names nobody may take: the site's own, its bots', and words the page uses.
 const RESERVED: &[&str] = &[
     "admin",

@@ -1,6 +1,6 @@
 //! Where a request comes from: the network of the client's address, for the limits that
-//! count by client rather than by account (sign-ups, seeks made without an account, the
-//! engine's study places).
+//! count by client rather than by account (sign-ups, reset links asked for, seeks made
+//! without an account, the engine's study places).
 //!
 //! The address is the connection's peer, or, behind a proxy, the one the proxy writes in
 //! a header the server is told to trust (`--client-address-header`). A client may write

@@ -140,6 +140,12 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/sessions", delete(api::sign_out_everywhere))
         .route("/api/me", get(api::me).delete(api::delete_account))
         .route("/api/me/password", post(api::change_password))
+        .route("/api/password-reset", post(api::ask_password_reset))
+        .route(
+            "/api/password-reset/{secret}",
+            get(api::password_reset_link).post(api::reset_password),
+        )
+        .route("/password-reset/{secret}", get(page::index))
         .route("/api/me/games", get(api::my_games))
         .route("/api/me/games.pgn", get(api::my_games_pgn))
         .route("/api/me/bot", post(api::become_bot))

@@ -38,7 +38,7 @@ pub struct Me {
 }
 
 impl Me {
-    fn of(account: AccountRow) -> Me {
+    pub(super) fn of(account: AccountRow) -> Me {
         Me {
             name: account.name,
             email: account.email,
@@ -60,7 +60,9 @@ pub struct SignUp {
 /// Argon2 is costly on purpose, in time and in memory (19 MB a hash): off the threads
 /// that serve requests, and as many at once as the machine has cores, so that a burst of
 /// sign-ins waits its turn instead of taking gigabytes.
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> ApiResult<T> {
+pub(super) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> ApiResult<T> {
     static HASHING: OnceLock<Semaphore> = OnceLock::new();
     let hashing = HASHING.get_or_init(|| {
         Semaphore::new(std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
@@ -73,7 +75,7 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
 
 /// Signs the session in as `account`, under a new session id (an id set before signing
 /// in, by someone else, is of no use after).
-async fn sign_in(session: &Session, account: &AccountRow) -> ApiResult<()> {
+pub(super) async fn sign_in(session: &Session, account: &AccountRow) -> ApiResult<()> {
     session.cycle_id().await.map_err(ApiError::internal)?;
     session
         .insert(ACCOUNT_KEY, account.id)
@@ -257,7 +259,11 @@ async fn password_try_from(
 /// A device cookie for a browser the account signs in from (or signs up in). The person
 /// is signed in already: a device that cannot be written is logged, and the answer goes
 /// without it.
-async fn new_device(hub: &Hub, account: i64, secure: SecureCookies) -> Option<NewDeviceCookie> {
+pub(super) async fn new_device(
+    hub: &Hub,
+    account: i64,
+    secure: SecureCookies,
+) -> Option<NewDeviceCookie> {
     let token = format!("{}{}", random_name(), random_name());
     let added = hub
         .store
@@ -354,7 +360,7 @@ pub async fn change_password(
     let hash = blocking(move || accounts::hash_password(&new)).await?;
     let current = session.id().map(|id| id.to_string());
     hub.store
-        .set_password(account.id, &hash, current.as_deref())
+        .set_password(account.id, &hash, current.as_deref(), now_ms())
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }

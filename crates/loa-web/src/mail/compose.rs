@@ -48,6 +48,24 @@ pub fn verification(name: &str, address: &str, link: &str) -> Text {
     )
 }
 
+/// A link that sets a new password for the account `name`, asked for by someone who
+/// gave its address (the person, we hope).
+pub fn password_reset(name: &str, link: &str) -> Text {
+    (
+        "Reset your loa password".into(),
+        format!(
+            "Hello {name},\n\n\
+             Someone asked to reset the password of your account {name} on loa.\n\
+             To choose a new password, open this link:\n\n\
+             {link}\n\n\
+             The link works for an hour, and once. A new password signs you out\n\
+             everywhere else and revokes your API tokens.\n\n\
+             If you did not ask for this, ignore this e-mail: nothing has changed,\n\
+             and your password stays as it is.\n"
+        ),
+    )
+}
+
 /// It is the player's move: the board, the last move, the time left, and how to answer.
 pub fn your_move(notice: &MoveNotice) -> Text {
     (
@@ -275,6 +293,21 @@ mod tests {
         assert_eq!(subject, "loa: 2 games waiting for your move");
         assert!(body
             .contains("- against Bob, 5 hours left\n  https://loa.example/game/a\n- against Cy\n"));
+    }
+
+    #[test]
+    fn a_reset_names_the_account_carries_its_link_and_says_to_ignore_it_if_not_asked() {
+        let (subject, body) = password_reset("Ann", "https://x/password-reset/s");
+        assert_eq!(subject, "Reset your loa password");
+        assert!(body.starts_with("Hello Ann,\n\n"), "{body}");
+        assert!(body.contains("your account Ann on loa"), "{body}");
+        assert!(body.contains("\nhttps://x/password-reset/s\n"), "{body}");
+        assert!(body.contains("for an hour, and once"), "{body}");
+        assert!(
+            body.contains("If you did not ask for this, ignore this e-mail: nothing has changed"),
+            "{body}"
+        );
+        assert!(body.lines().all(|line| line.len() <= 72), "{body}");
     }
 
     #[test]

@@ -7,12 +7,14 @@
 //! - `outbox`: the worker that sends the outbox, retried with backoff, never twice;
 //! - `inbox`: the SMTP listener for replies;
 //! - `notices`: when to write (your move, the 24-hour reminder, the daily digest);
-//! - `replies`: what a reply plays; `verification`: the links that verify an address.
+//! - `replies`: what a reply plays; `verification`: the links that verify an address;
+//! - `password_reset`: the links that set a forgotten password.
 
 pub mod compose;
 mod inbox;
 mod notices;
 mod outbox;
+mod password_reset;
 mod replies;
 pub mod reply;
 mod verification;
@@ -20,6 +22,7 @@ mod verification;
 pub use inbox::listen;
 pub use notices::{after_change, after_create, game_seen, spawn_ticker};
 pub use outbox::spawn_worker;
+pub use password_reset::{send_password_resets, RESET_LINK_MS};
 pub use replies::play_reply;
 pub use verification::{send_verification, verification_refused, verify};
 

@@ -1,4 +1,5 @@
-//! Accounts, their API tokens and their vacation days.
+//! Accounts, their API tokens and their vacation days; the counts behind the limits by
+//! name (sign-ins), by client (sign-ups) and by address (reset links).
 
 use super::{Store, StoreError};
 use crate::vacation::Vacation;
@@ -13,6 +14,8 @@ const ACCOUNT_COLUMNS: &str = "id, name, email, bot, created_at, deleted_at";
 pub enum Tally {
     /// Accounts made, by the client's network.
     SignUps,
+    /// Reset links asked for, by the client's network and by the address asked about.
+    ResetRequests,
 }
 
 impl Tally {
@@ -20,6 +23,7 @@ impl Tally {
     fn table(self) -> (&'static str, &'static str) {
         match self {
             Tally::SignUps => ("sign_ups", "network"),
+            Tally::ResetRequests => ("password_reset_requests", "limit_key"),
         }
     }
 }
@@ -51,6 +55,7 @@ pub(super) async fn new_password(
     id: i64,
     password_hash: &str,
     keep: Option<&str>,
+    now: i64,
 ) -> Result<(), StoreError> {
     sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL")
         .bind(id)
@@ -68,10 +73,17 @@ pub(super) async fn new_password(
     ] {
         sqlx::query(statement).bind(id).execute(&mut **tx).await?;
     }
+    sqlx::query(
+        "UPDATE password_resets SET used_at = $2 WHERE account_id = $1 AND used_at IS NULL",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
-fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
+pub(super) fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
     Ok(AccountRow {
         id: r.try_get("id")?,
         name: r.try_get("name")?,
@@ -154,17 +166,19 @@ impl Store {
     }
 
     /// Sets a new password and ends every session but `keep` (the one that set it, if
-    /// any), and revokes every API token and device of the account: a session, a token
-    /// made, or a browser signed in, by whoever held a session must not outlive the
-    /// password that ends it. One transaction: a stop half-way leaves no way in open.
+    /// any), and revokes every API token and device of the account and every reset link
+    /// mailed before: a session, a token made, or a browser signed in, by whoever held a
+    /// session must not outlive the password that ends it. One transaction: a stop
+    /// half-way leaves no way in open.
     pub async fn set_password(
         &self,
         id: i64,
         password_hash: &str,
         keep: Option<&str>,
+        now: i64,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        new_password(&mut tx, id, password_hash, keep).await?;
+        new_password(&mut tx, id, password_hash, keep, now).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -221,6 +235,7 @@ impl Store {
             "DELETE FROM api_tokens WHERE account_id = $1",
             "DELETE FROM devices WHERE account_id = $1",
             "DELETE FROM email_verifications WHERE account_id = $1",
+            "DELETE FROM password_resets WHERE account_id = $1",
             "DELETE FROM mail_moves WHERE account_id = $1",
             "DELETE FROM seeks WHERE account_id = $1 AND game_id IS NULL",
             "UPDATE challenges SET status = 'cancelled'

@@ -16,6 +16,7 @@ mod pairing;
 mod puzzles;
 mod ratings;
 mod reports;
+mod resets;
 mod sessions;
 mod tournaments;
 
@@ -31,6 +32,7 @@ pub use pairing::{ChallengeRow, SeekRoom, SeekRow};
 pub use puzzles::{NewPuzzle, PuzzleChoice, PuzzleRow, PuzzleTry, TryRating};
 pub use ratings::{RankedRow, RatingRow, RatingUpdate};
 pub use reports::ReportRow;
+pub use resets::ResetLink;
 pub use sessions::ACCOUNT_KEY;
 pub use tournaments::{BoardRow, EntrantRow, TournamentRow};
 

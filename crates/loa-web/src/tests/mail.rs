@@ -12,7 +12,7 @@ use serde_json::json;
 
 const HOUR_MS: i64 = 3600 * 1000;
 
-async fn mailing_app() -> App {
+pub(super) async fn mailing_app() -> App {
     let app = App::new().await;
     app.hub.mail.configure(MailConfig {
         smtp: "smtp://127.0.0.1:9".into(),
@@ -24,7 +24,7 @@ async fn mailing_app() -> App {
 }
 
 /// The e-mails queued since the last look, oldest first.
-async fn outbox(app: &App) -> Vec<Letter> {
+pub(super) async fn outbox(app: &App) -> Vec<Letter> {
     let mut letters = Vec::new();
     while let Some(row) = app.hub.store.claim_mail(i64::MAX).await.unwrap() {
         letters.push(row.letter);
@@ -33,7 +33,7 @@ async fn outbox(app: &App) -> Vec<Letter> {
 }
 
 /// The e-mails queued once the notices, written after the answer, are: at least one.
-async fn queued(app: &App) -> Vec<Letter> {
+pub(super) async fn queued(app: &App) -> Vec<Letter> {
     for _ in 0..100 {
         let letters = outbox(app).await;
         if !letters.is_empty() {
@@ -47,7 +47,7 @@ async fn queued(app: &App) -> Vec<Letter> {
 }
 
 /// A new account with an address, verified by the link of its e-mail.
-async fn verified(app: &App, name: &str) -> Person {
+pub(super) async fn verified(app: &App, name: &str) -> Person {
     let email = format!("{}@example.org", name.to_lowercase());
     let body = json!({"name": name, "password": "a long password", "email": email});
     let (status, _, cookie) = app.send("POST", "/api/accounts", Some(body), &[]).await;

@@ -10,6 +10,7 @@ mod imports;
 mod mail;
 mod meta;
 mod pairing;
+mod password_reset;
 mod puzzles;
 mod records;
 mod rematch;

@@ -1,0 +1,53 @@
+//! The links that reset a forgotten password: mailed to every account whose verified
+//! address was given, each working for an hour and once.
+
+use super::compose;
+use super::notices::HOUR_MS;
+use super::Letter;
+use crate::auth::token_hash;
+use crate::clock::now_ms;
+use crate::hub::Hub;
+use crate::store::StoreError;
+
+/// How long a reset link works.
+pub const RESET_LINK_MS: i64 = HOUR_MS;
+
+/// How long a link is kept after it is made: until then, an old one is told as expired
+/// or used rather than unknown.
+const KEPT_MS: i64 = 24 * HOUR_MS;
+
+/// Mails a reset link to each account whose verified address is `email` (none to an
+/// address that is no account's, or not verified); nothing when the site sends no mail.
+pub async fn send_password_resets(hub: &Hub, email: &str) -> Result<(), StoreError> {
+    let Some(config) = hub.mail.config() else {
+        return Ok(());
+    };
+    let accounts = hub.store.accounts_by_verified_email(email).await?;
+    for account in &accounts {
+        let secret = super::new_secret();
+        let now = now_ms();
+        hub.store
+            .add_password_reset(
+                &token_hash(&secret),
+                account.id,
+                &account.email,
+                now,
+                now - KEPT_MS,
+            )
+            .await?;
+        let link = format!("{}/password-reset/{secret}", config.public_url);
+        let (subject, body) = compose::password_reset(&account.name, &link);
+        let letter = Letter {
+            to: account.email.clone(),
+            subject,
+            body,
+            reply_to: None,
+            unsubscribe: None,
+        };
+        hub.store.queue_mail(&letter, now).await?;
+    }
+    if !accounts.is_empty() {
+        hub.mail.queued.notify_one();
+    }
+    Ok(())
+}
