@@ -5,8 +5,9 @@
 //! back to one's seat after closing the tab, check that no page is wider than a phone,
 //! show a banner while the server is away, and set up the variants; two accounts pair
 //! from the lobby's tiles, play, resign and see their ratings move and the profile's
-//! chart; two people not signed in pair; sign-in errors, a challenge accepted, API
-//! tokens whose labels are shown as typed; screenshots go to `target/e2e`.
+//! chart; two people not signed in pair; sign-in errors, a forgotten password on a site
+//! without e-mail, a challenge accepted, API tokens whose labels are shown as typed;
+//! screenshots go to `target/e2e`.
 //!
 //! Without chromium or the npm packages (`npm ci` in `crates/loa-web/e2e`) the test says
 //! so and passes, unless `LOA_REQUIRE_BROWSER` is set, as CI sets it.

@@ -714,6 +714,38 @@ const scenarios = {
     assert.deepEqual([...ann.errors, ...bob.errors], []);
   },
 
+  async 'a forgotten password on a site that sends no e-mail, and reset links that are not ours'() {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(base);
+    // From the sign-in dialog (not the sign-up one) to the form that asks for a link; the
+    // address typed as the name comes along.
+    await page.click('[data-testid=sign-up]');
+    assert.ok(await page.locator('[data-testid=auth-forgot]').isHidden());
+    await page.click('[data-testid=auth-switch]');
+    await page.fill('[data-testid=auth-name]', `<b>${stamp}@ex.org`);
+    await page.click('[data-testid=auth-forgot]');
+    await page.waitForSelector('[data-testid=reset-dialog]');
+    assert.equal(await page.inputValue('[data-testid=reset-email]'), `<b>${stamp}@ex.org`);
+    await page.fill('[data-testid=reset-email]', `ann.${stamp}@example.org`);
+    await page.click('[data-testid=reset-submit]');
+    // The test server runs without --smtp: a reset needs e-mail, and the page says so.
+    await page.waitForFunction(() => /a reset needs e-mail/.test(document.querySelector('[data-testid=reset-said]')?.textContent || ''));
+    await page.screenshot({ path: `${shots}/reset-no-mail-phone.png` });
+    await page.click('[data-testid=reset-back]');
+    await page.waitForSelector('[data-testid=auth-dialog] [data-testid=auth-forgot]');
+    await page.keyboard.press('Escape');
+    // A link cut short, and one that is no link of ours: each says why, and offers another.
+    await page.goto(`${base}/password-reset/abc`);
+    await page.waitForSelector('[data-testid=reset-link-error]');
+    assert.match(await page.textContent('[data-testid=reset-link-error]'), /^This is not a reset link/);
+    await page.goto(`${base}/password-reset/abcdefghijkmnpqrstuvwxyz23`);
+    await page.waitForFunction(() => /not one of ours/.test(document.querySelector('[data-testid=reset-link-error]')?.textContent || ''));
+    await page.click('[data-testid=reset-ask-again]');
+    await page.waitForSelector('[data-testid=reset-dialog] [data-testid=reset-email]');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no wider than the phone');
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'e-mail settings on a site that sends none, and a correspondence game waiting for its player'() {
     const ann = await newPage();
     const bob = await newPage({ width: 390, height: 844 });

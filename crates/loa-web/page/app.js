@@ -1,7 +1,8 @@
 // @ts-check
 // The page of `loa serve`: the lobby, a game being played or replayed, the analysis
 // board, the saved games, players' profiles, the leaderboards, puzzles, tournaments,
-// one's account and the page where an e-mail's link stops the e-mails. It reads and changes everything
+// one's account, the page where an e-mail's link stops the e-mails and the one where a
+// reset link sets a new password. It reads and changes everything
 // only through the JSON API (docs/web.md) and hears changes on its WebSockets. This entry
 // routes by the address; each page is a module of its own under js/.
 
@@ -11,10 +12,11 @@ import { describe, errorMessage, meta, placeOfflineBanner } from './js/api.js';
 import { startInbox } from './js/challenges.js';
 import { app, h } from './js/dom.js';
 import { GamePage } from './js/game.js';
-import { placeUserMenu } from './js/header.js';
+import { openSignIn, placeUserMenu } from './js/header.js';
 import { HomePage } from './js/home.js';
 import { navigate, setRouter } from './js/navigate.js';
 import { showTurn } from './js/notify.js';
+import { PasswordResetPage } from './js/password-reset.js';
 import { PlayersPage } from './js/players.js';
 import { ProfilePage } from './js/profile.js';
 import { PuzzlePage } from './js/puzzle.js';
@@ -64,6 +66,7 @@ async function route() {
   const player = /^\/@\/([^/]+)$/.exec(path);
   const tournament = /^\/tournament\/([a-z0-9]+)$/.exec(path);
   const unsubscribe = /^\/mail\/unsubscribe\/([^/]+)$/.exec(path);
+  const reset = /^\/password-reset\/([^/]+)$/.exec(path);
   const puzzle = /^\/puzzles(?:\/([a-z0-9]+))?$/.exec(path);
   /** @type {Meta} */
   let offer;
@@ -107,6 +110,10 @@ async function route() {
       const page = new UnsubscribePage(decodeURIComponent(unsubscribe[1]));
       current = page;
       page.start();
+    } else if (reset) {
+      const page = new PasswordResetPage(decodeURIComponent(reset[1]), () => openSignIn('in'));
+      current = page;
+      await page.start();
     } else if (path === '/analysis') {
       const moves = (params.get('moves') || '').split(/\s+/).filter(Boolean);
       const variant = params.get('variant') || 'standard';

@@ -39,6 +39,10 @@ const MODULES: &[(&str, &str)] = &[
     ("navigate.js", include_str!("../page/js/navigate.js")),
     ("new-game.js", include_str!("../page/js/new-game.js")),
     ("notify.js", include_str!("../page/js/notify.js")),
+    (
+        "password-reset.js",
+        include_str!("../page/js/password-reset.js"),
+    ),
     ("players.js", include_str!("../page/js/players.js")),
     ("playing.js", include_str!("../page/js/playing.js")),
     ("profile.js", include_str!("../page/js/profile.js")),

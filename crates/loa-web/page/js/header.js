@@ -1,10 +1,12 @@
 // @ts-check
 // The header's account corner: "Sign in" and "Sign up" (one dialog, the API's errors in
-// it), or the signed-in name (a link to the profile), "Account" and "Sign out".
+// it, and "Forgot your password?"), or the signed-in name (a link to the profile),
+// "Account" and "Sign out".
 
 import { errorMessage } from './api.js';
 import { h, modal } from './dom.js';
 import { capitalized } from './format.js';
+import { openResetRequest } from './password-reset.js';
 import { onAccountChange, signIn, signOut, signUp, signedIn } from './session.js';
 
 /** @typedef {'in' | 'up'} Mode */
@@ -54,9 +56,14 @@ export function openSignIn(mode) {
   const nameHint = h('small', { class: 'muted' }, '2 to 20 characters: letters, digits, _ and -');
   const passwordHint = h('small', { class: 'muted' }, 'At least 8 characters');
   const emailRow = h('label', { class: 'field' }, 'E-mail (optional, never shown)', email);
+  const forgot = h('p', { class: 'muted' }, h('button', {
+    type: 'button', class: 'link', 'data-testid': 'auth-forgot',
+    onclick: () => { dialog.close(); openResetRequest(name.value.trim(), () => openSignIn('in')); },
+  }, 'Forgot your password?'));
   const form = h('form', { class: 'auth', novalidate: true },
     h('label', { class: 'field' }, 'Name', name, nameHint),
     h('label', { class: 'field' }, 'Password', password, passwordHint),
+    forgot,
     emailRow,
     error,
     h('div', { class: 'row' }, submit),
@@ -70,6 +77,7 @@ export function openSignIn(mode) {
     switchText.textContent = up ? 'Have an account?' : 'New here?';
     switchButton.textContent = up ? 'Sign in' : 'Sign up';
     for (const el of [nameHint, passwordHint, emailRow]) el.classList.toggle('hidden', !up);
+    forgot.classList.toggle('hidden', up);
     password.autocomplete = up ? 'new-password' : 'current-password';
     error.textContent = '';
   };

@@ -279,6 +279,11 @@
  */
 
 /**
+ * `GET /api/password-reset/{secret}`: the account a reset link sets the password of.
+ * @typedef {{ name: string }} ResetLink
+ */
+
+/**
  * A line of `GET /api/me/waiting`: a game in which it is the signed-in player's move.
  * @typedef {object} WaitingGame
  * @property {string} id
