@@ -1,6 +1,7 @@
-//! Correspondence by e-mail against a real SMTP server: `aiosmtpd` (from PyPI) runs as
-//! the site's mail exchanger, keeping what `loa serve --smtp` sends in a maildir, and
-//! Python's `smtplib` sends the players' replies to `loa serve --mail-in`.
+//! Correspondence by e-mail, and a forgotten password's reset, against a real SMTP server:
+//! `aiosmtpd` (from PyPI) runs as the site's mail exchanger, keeping what `loa serve
+//! --smtp` sends in a maildir, and Python's `smtplib` sends the players' replies to `loa
+//! serve --mail-in`.
 //!
 //! Without `aiosmtpd` the test says so and passes, unless `LOA_REQUIRE_SMTP` is set, as
 //! CI sets it.
@@ -424,6 +425,76 @@ fn correspondence_by_e_mail_from_sign_up_to_moves_by_reply() {
     );
     assert_eq!(status, 200);
     inbox.quiet_for(Duration::from_secs(2));
+}
+
+#[test]
+fn a_forgotten_password_is_set_again_through_a_link_mailed_to_the_verified_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exchanger) = Exchanger::start(dir.path()) else {
+        return;
+    };
+    let server = Server::start_with(
+        &dir.path().join("games.db"),
+        &[
+            "--smtp",
+            &format!("smtp://127.0.0.1:{}", exchanger.port),
+            "--public-url",
+            PUBLIC_URL,
+        ],
+    );
+    let mut inbox = Inbox::new(&exchanger.maildir);
+    let ann = sign_up(&server, "Ann", "ann@example.org");
+    let verification = inbox.wait("ann@example.org", Duration::from_secs(5));
+    let link = verification.link(&format!("{PUBLIC_URL}/mail/verify/"));
+    assert_eq!(server.call("GET", local(&link), None).0, 200);
+
+    // An address no account has, and Ann's: the same answer, and one e-mail, hers.
+    let ask = |email: &str| {
+        server.call(
+            "POST",
+            "/api/password-reset",
+            Some(json!({ "email": email })),
+        )
+    };
+    let nobody = ask("nobody@example.org");
+    let hers = ask("ann@example.org");
+    assert_eq!(hers.0, 202, "{}", hers.1);
+    assert_eq!(nobody, hers);
+    let mail = inbox.wait("ann@example.org", Duration::from_secs(10));
+    assert_eq!(mail.header("subject"), Some("Reset your loa password"));
+    assert_eq!(mail.header("from"), Some("loa <loa@loa.test>"));
+    assert_eq!(mail.header("list-unsubscribe"), None);
+    assert!(
+        mail.text
+            .contains("If you did not ask for this, ignore this e-mail: nothing has changed"),
+        "{}",
+        mail.text
+    );
+    inbox.quiet_for(Duration::from_secs(1));
+
+    // The link opens the page; the new password signs in there, and the old session ends.
+    let link = mail.link(&format!("{PUBLIC_URL}/password-reset/"));
+    assert_eq!(server.call("GET", local(&link), None).0, 200);
+    let secret = link.rsplit('/').next().unwrap();
+    let (status, me, cookie) = server.call_with(
+        "POST",
+        &format!("/api/password-reset/{secret}"),
+        Some(json!({"password": "a brand new password"})),
+        &[],
+    );
+    assert_eq!(status, 200, "{me}");
+    assert_eq!(me["name"], "Ann");
+    let there = Player {
+        cookie: cookie.expect("signed in"),
+    };
+    assert_eq!(call(&server, &there, "GET", "/api/me", None).0, 200);
+    assert_eq!(call(&server, &ann, "GET", "/api/me", None).0, 401);
+    let sign_in = |password: &str| {
+        let body = json!({"name": "Ann", "password": password});
+        server.call("POST", "/api/session", Some(body)).0
+    };
+    assert_eq!(sign_in("a long password"), 401);
+    assert_eq!(sign_in("a brand new password"), 200);
 }
 
 #[test]
