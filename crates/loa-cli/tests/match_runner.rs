@@ -240,7 +240,10 @@ fn an_engine_writing_huge_lines_loses_with_a_short_termination() {
         ),
         (
             "wide",
-            "malformed reply 'bestmove xxxxxxxxxxxxxxxxxxxxxxx... (600009 bytes)'".to_string(),
+            format!(
+                "malformed reply 'bestmove {}... (600009 bytes)'",
+                "x".repeat(83)
+            ),
         ),
     ] {
         let pgn = dir.path().join(format!("{mode}.pgn"));

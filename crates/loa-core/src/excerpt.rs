@@ -3,8 +3,9 @@
 
 use std::borrow::Cow;
 
-/// Texts up to this many characters are quoted whole.
-const LIMIT: usize = 40;
+/// Texts up to this many characters are quoted whole: any position text of the largest
+/// board, and an engine's error line, fit.
+const LIMIT: usize = 100;
 
 /// `text` whole when short, else its first characters and how long it was.
 pub fn excerpt(text: &str) -> Cow<'_, str> {
@@ -29,9 +30,12 @@ mod tests {
         assert_eq!(excerpt("b1-b3"), "b1-b3");
         let long = "x".repeat(10_000_000);
         let quoted = excerpt(&long);
-        assert!(quoted.len() < 60, "{quoted}");
+        assert!(quoted.len() < 120, "{quoted}");
         assert!(quoted.ends_with("(10000000 bytes)"));
-        let wide = "é".repeat(100);
+        // The 8x8 start, a rank longer: quoted whole.
+        let position = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1/8 b";
+        assert_eq!(excerpt(position), position);
+        let wide = "é".repeat(200);
         assert!(excerpt(&wide).starts_with("éé"));
     }
 }
