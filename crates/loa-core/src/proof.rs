@@ -348,20 +348,25 @@ impl Proof {
                         ));
                     }
                 } else {
-                    let given: Vec<&str> = moves.iter().map(|(m, _)| m.as_str()).collect();
-                    for mv in &legal {
-                        let text = mv.to_string();
-                        if !given.contains(&text.as_str()) {
+                    // Read as the winner's moves are (any case, any way a record writes
+                    // them), so that a bad text is named as such.
+                    let mut given = Vec::with_capacity(moves.len());
+                    for (text, _) in moves {
+                        let mv = pos
+                            .parse_move(text)
+                            .map_err(|e| invalid(node, format!("{text}: {e}")))?;
+                        if given.contains(&mv) {
                             return Err(invalid(
                                 node,
-                                format!("the loser's move {text} is not answered"),
+                                format!("the loser's move {mv} is given twice"),
                             ));
                         }
+                        given.push(mv);
                     }
-                    if given.len() != legal.len() {
+                    if let Some(mv) = legal.iter().find(|mv| !given.contains(mv)) {
                         return Err(invalid(
                             node,
-                            "a move is given twice, or is not legal".into(),
+                            format!("the loser's move {mv} is not answered"),
                         ));
                     }
                 }
@@ -516,7 +521,19 @@ mod tests {
             ("0: a1-a2=win\n", "does not win"),
             ("0: a1-b2=win a1-a2=win\n", "not one"),
             ("0: a1-a5=win\n", "a1-a5"),
-            ("0: a1-a2=1\n1: h3-h2=win\n", "is not answered"),
+            (
+                "0: a1-a2=1\n1: h3-h2=win\n",
+                "node 1: h3-h2: 'h3-h2' is illegal",
+            ),
+            (
+                "0: a1-a2=1\n1: h3-g2=win\n",
+                "node 1: the loser's move h1-f1 is not answered",
+            ),
+            ("0: a1-a2=1\n1: zz=win\n", "node 1: zz: 'zz' is not a move"),
+            (
+                "0: a1-a2=1\n1: h3-g2=win H3G2=win\n",
+                "node 1: the loser's move h3-g2 is given twice",
+            ),
             ("0: a1-a2=1\n", "not given"),
         ] {
             let err = Proof::parse(&proof(nodes))
