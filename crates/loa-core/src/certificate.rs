@@ -22,7 +22,7 @@
 //! moves in that same order.
 
 use crate::proof::{Next, Proof};
-use crate::{Color, GameState, Move, Position, RuleSet, Variant, VariantPosition};
+use crate::{counted, Color, GameState, Move, Position, RuleSet, Variant, VariantPosition};
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::io::{BufRead, Read, Write};
@@ -44,10 +44,15 @@ pub struct CertificateSummary {
 /// `5 entries, 40 positions, longest line 9 moves`.
 impl std::fmt::Display for CertificateSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let entries = match self.entries {
+            1 => "1 entry".to_string(),
+            n => format!("{n} entries"),
+        };
         write!(
             f,
-            "{} entries, {} positions, longest line {} moves",
-            self.entries, self.positions, self.depth
+            "{entries}, {}, longest line {}",
+            counted(self.positions, "position"),
+            counted(self.depth, "move")
         )
     }
 }
@@ -704,7 +709,7 @@ mod tests {
         assert_eq!(check(&bytes).unwrap(), expected);
         assert_eq!(
             expected.to_string(),
-            "0 entries, 0 positions, longest line 1 moves"
+            "0 entries, 0 positions, longest line 1 move"
         );
     }
 

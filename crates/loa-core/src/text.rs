@@ -17,7 +17,7 @@ pub enum PositionTextError {
     BadSide(String),
     #[error("unexpected extra field '{0}' after the side to move")]
     ExtraField(String),
-    #[error("the placement has {0} ranks; boards are 6x6, 7x7 or 8x8")]
+    #[error("the placement has {}; boards are 6x6, 7x7 or 8x8", crate::counted(*.0, "rank"))]
     RankCount(usize),
     #[error("rank {rank} ('{text}') covers {squares} squares; a {size} board needs {expected}")]
     RankLength {
@@ -259,6 +259,7 @@ mod tests {
         assert!(err("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 x").contains("'x'"));
         assert!(err("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b 0").contains("extra field '0'"));
         assert!(err("1bbbbbb1/w6w/w6w/w6w/w6w b").contains("5 ranks"));
+        assert!(err("8 b").contains("has 1 rank;"));
         let e = err("1bbbbbb1/w6w/w7w/w6w/w6w/w6w/w6w/1bbbbbb1 b");
         assert!(e.contains("rank 6 ('w7w') covers 9 squares"), "{e}");
         let e = err("1bbbbbb1/w6w/w6w/w6q/w6w/w6w/w6w/1bbbbbb1 b");

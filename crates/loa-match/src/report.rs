@@ -186,7 +186,8 @@ pub fn final_report(
     if abandoned > 0 {
         let _ = write!(
             out,
-            "; {abandoned} games in progress at the stop were dropped"
+            "; {} in progress at the stop were dropped",
+            loa_core::counted(abandoned, "game")
         );
     }
     out.push('\n');
@@ -236,7 +237,7 @@ fn pairing_block(
     let c = p.counts();
     let _ = writeln!(
         out,
-        "  Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD: {}/{} ({} pairs)",
+        "  Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD: {}/{} ({})",
         c[0],
         c[1],
         c[2],
@@ -244,7 +245,7 @@ fn pairing_block(
         c[4],
         p.wl,
         p.dd,
-        p.pairs()
+        loa_core::counted(p.pairs(), "pair")
     );
     match pentanomial_estimate(p) {
         Some(e) => {

@@ -237,7 +237,9 @@ pub fn fmt_elo(x: f64) -> String {
     } else if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{x:.1}")
+        // A difference that rounds to nothing has no sign: `0.0`, not `-0.0`.
+        let rounded = (x * 10.0).round() / 10.0;
+        format!("{:.1}", rounded + 0.0)
     }
 }
 
@@ -332,6 +334,10 @@ mod tests {
         assert_eq!(e.elo, f64::INFINITY);
         assert_eq!(e.los, 1.0);
         assert_eq!(fmt_elo(e.elo), "+inf");
+        // Nothing between them reads 0.0 whichever side of it the estimate fell.
+        assert_eq!(fmt_elo(-0.04), "0.0");
+        assert_eq!(fmt_elo(-0.05), "-0.1");
+        assert_eq!(fmt_elo(12.34), "12.3");
         let even = Pentanomial {
             dd: 3,
             ..Pentanomial::default()

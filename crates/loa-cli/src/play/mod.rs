@@ -61,8 +61,8 @@ fn help(variant: Variant) -> String {
         Variant::Parachute => {
             "a move and the placement of a reserve piece: a6-c6@e5, h7xf5@a1, pass@d4"
         }
-        Variant::FieldsOfAction => "a move: c8-c6, a capture d1xa4 or d1:a4",
-        _ => "a move: c8-c6, a capture d1xa4 or d1:a4, pass when there is none",
+        Variant::FieldsOfAction => "a move: c1-c3, a capture b1xa2 or b1:a2",
+        _ => "a move: c1-c3, a capture b1xa2 or b1:a2, pass when there is none",
     };
     format!("Type {moves}; or: moves, hint, history, undo, board, new, help, quit.")
 }

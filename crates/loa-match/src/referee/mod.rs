@@ -119,7 +119,7 @@ impl fmt::Display for Termination {
             }
             Termination::Resignation { count, score } => write!(
                 f,
-                "adjudication: resignation (both scores beyond {score} cp for {count} moves)"
+                "adjudication: resignation, both scores beyond {score} cp for {count} moves"
             ),
         }
     }
