@@ -10,6 +10,7 @@ use crate::clock::{now_ms, DAY};
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ids::random_name;
+use crate::mail::{self, compose::SecurityChange};
 use crate::store::{AccountRow, GameFilter, Tally, ACCOUNT_KEY};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -118,10 +119,8 @@ pub async fn sign_up(
         // The account is made: a verification e-mail that cannot be queued is logged,
         // and can be asked for again from the settings; one over the address's limit
         // (sign-ups giving someone else's address) is not sent.
-        let sent = match crate::mail::verification_refused(&hub, account.id, email).await {
-            Ok(None) => {
-                crate::mail::send_verification(&hub, account.id, &account.name, email).await
-            }
+        let sent = match mail::verification_refused(&hub, account.id, email).await {
+            Ok(None) => mail::send_verification(&hub, account.id, &account.name, email).await,
             Ok(Some(why)) => {
                 tracing::info!("no verification e-mail at sign-up: {why}");
                 Ok(())
@@ -362,6 +361,9 @@ pub async fn change_password(
     hub.store
         .set_password(account.id, &hash, current.as_deref(), now_ms())
         .await?;
+    let settings = hub.store.mail_settings(account.id).await?;
+    let verified = settings.as_ref().and_then(|s| s.verified_email());
+    mail::send_security_notice(&hub, &account.name, verified, SecurityChange::Password).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -6,7 +6,7 @@ use crate::accounts::check_email;
 use crate::auth::Viewer;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
-use crate::mail::{self, Notices};
+use crate::mail::{self, compose::SecurityChange, Notices};
 use crate::waiting::WaitingGame;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -93,7 +93,13 @@ pub async fn change_mail_settings(
                 refuse_too_many_links(&hub, account.id, email).await?;
             }
             let email = Some(email).filter(|e| !e.is_empty());
+            let before = hub.store.mail_settings(account.id).await?;
             hub.store.set_email(account.id, email).await?;
+            // The address that was verified hears of it: someone who took the account
+            // would change it first.
+            let verified = before.as_ref().and_then(|s| s.verified_email());
+            let change = SecurityChange::Address(email);
+            mail::send_security_notice(&hub, &account.name, verified, change).await?;
             if let Some(email) = email {
                 mail::send_verification(&hub, account.id, &account.name, email).await?;
             }

@@ -66,6 +66,51 @@ pub fn password_reset(name: &str, link: &str) -> Text {
     )
 }
 
+/// A change to how one gets into an account, told to its verified address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecurityChange<'a> {
+    Password,
+    /// The address changed to this one, or was removed.
+    Address(Option<&'a str>),
+}
+
+/// The account `name`'s password or address changed: what, and what to do if it was not
+/// its owner.
+pub fn security_notice(name: &str, change: SecurityChange<'_>, site: &str) -> Text {
+    let (subject, what) = match change {
+        SecurityChange::Password => (
+            "Your loa password was changed",
+            "The password of your account was changed, and every other session\n\
+             and API token of it ended."
+                .to_string(),
+        ),
+        SecurityChange::Address(Some(new)) => (
+            "Your loa e-mail address was changed",
+            format!(
+                "The e-mail address of your account was changed to\n{new}.\n\
+                 loa writes to this address no more."
+            ),
+        ),
+        SecurityChange::Address(None) => (
+            "Your loa e-mail address was removed",
+            "The e-mail address of your account was removed: loa writes to this\n\
+             address no more."
+                .to_string(),
+        ),
+    };
+    (
+        subject.into(),
+        format!(
+            "Hello {name},\n\n\
+             {what}\n\n\
+             If it was you, there is nothing to do. If it was not, someone has your\n\
+             password: choose a new one at once on your account's page,\n\n\
+             {site}/account\n\n\
+             or, signed out, with \"Forgot your password?\" on {site}\n"
+        ),
+    )
+}
+
 /// It is the player's move: the board, the last move, the time left, and how to answer.
 pub fn your_move(notice: &MoveNotice) -> Text {
     (
@@ -247,6 +292,35 @@ mod tests {
             ..notice()
         };
         assert!(!your_move(&quiet).1.contains("reply to this e-mail"));
+    }
+
+    #[test]
+    fn a_security_notice_says_what_changed_and_what_to_do() {
+        let site = "https://loa.example";
+        for (change, subject, said) in [
+            (
+                SecurityChange::Password,
+                "Your loa password was changed",
+                "password of your",
+            ),
+            (
+                SecurityChange::Address(Some("ann@new.example")),
+                "Your loa e-mail address was changed",
+                "changed to\nann@new.example.",
+            ),
+            (
+                SecurityChange::Address(None),
+                "Your loa e-mail address was removed",
+                "removed",
+            ),
+        ] {
+            let (got, body) = security_notice("Ann", change, site);
+            assert_eq!(got, subject);
+            assert!(body.starts_with("Hello Ann,\n\n"), "{body}");
+            assert!(body.contains(said), "{body}");
+            assert!(body.contains("\nhttps://loa.example/account\n"), "{body}");
+            assert!(body.lines().all(|line| line.len() < 75), "{body}");
+        }
     }
 
     #[test]

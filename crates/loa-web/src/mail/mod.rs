@@ -17,6 +17,7 @@ mod outbox;
 mod password_reset;
 mod replies;
 pub mod reply;
+mod security;
 mod verification;
 
 pub use inbox::listen;
@@ -24,6 +25,7 @@ pub use notices::{after_change, after_create, game_seen, spawn_ticker};
 pub use outbox::spawn_worker;
 pub use password_reset::{send_password_resets, RESET_LINK_MS};
 pub use replies::play_reply;
+pub use security::send_security_notice;
 pub use verification::{send_verification, verification_refused, verify};
 
 #[cfg(test)]

@@ -189,8 +189,34 @@ async fn a_new_address_needs_the_password_and_its_own_link() {
     assert_eq!(settings["email"], "ann@new.example");
     assert_eq!(settings["verified"], false);
     let letters = outbox(&app).await;
-    assert_eq!(letters.len(), 1);
-    assert_eq!(letters[0].to, "ann@new.example");
+    assert_eq!(letters.len(), 2);
+    // The address that was verified is told, with the new one.
+    assert_eq!(letters[0].to, "ann@example.org");
+    assert_eq!(letters[0].subject, "Your loa e-mail address was changed");
+    assert!(
+        letters[0].body.contains("changed to\nann@new.example."),
+        "{}",
+        letters[0].body
+    );
+    assert!(
+        letters[0].body.contains("\nhttp://loa.test/account\n"),
+        "{}",
+        letters[0].body
+    );
+    assert_eq!(letters[1].to, "ann@new.example");
+    // A new password is told to the verified address; an unverified one hears nothing.
+    let body = json!({"current": "a long password", "new": "another password"});
+    let (status, _) = as_person(&app, &ann, "POST", "/api/me/password", Some(body)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert!(outbox(&app).await.is_empty());
+    let bob = verified(&app, "Bob").await;
+    let body = json!({"current": "a long password", "new": "another password"});
+    let (status, _) = as_person(&app, &bob, "POST", "/api/me/password", Some(body)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let letters = outbox(&app).await;
+    assert_eq!(letters.len(), 1, "{letters:?}");
+    assert_eq!(letters[0].to, "bob@example.org");
+    assert_eq!(letters[0].subject, "Your loa password was changed");
     // One link a minute: asking again at once is refused, and nothing is sent.
     let (status, refused) = as_person(&app, &ann, "POST", "/api/me/mail/verify", None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
