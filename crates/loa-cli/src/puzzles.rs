@@ -7,7 +7,7 @@ use crate::out_file::check_writable;
 use crate::output::{bar_style, say, shown};
 use crate::record_file::RecordFile;
 use crate::setup::variant_names;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
 use loa_core::{counted, Variant};
@@ -105,11 +105,15 @@ fn make(args: MakeArgs) -> Result<()> {
     }
     out.flush()?;
     bar.finish_and_clear();
-    let hours = started.elapsed().as_secs_f64() / 3600.0;
     let skipped = match unreadable {
         0 => String::new(),
         n => format!(" ({} skipped)", counted(n, "unreadable game")),
     };
+    if games == 0 {
+        // Nothing to find puzzles in: a wrong file, most likely, not a finished job.
+        bail!("no game could be read from the records given{skipped}: no puzzles written");
+    }
+    let hours = started.elapsed().as_secs_f64() / 3600.0;
     let themes: Vec<String> = themes.iter().map(|(t, n)| format!("{t} {n}")).collect();
     let themes = if themes.is_empty() {
         String::new()

@@ -84,4 +84,23 @@ fn bad_requests_are_refused_with_a_reason() {
     );
     assert!(!run.status.success());
     assert!(String::from_utf8_lossy(&run.stderr).contains("does not exist"));
+    // Records with no game in them are an error, not a job done with nothing found.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pgn");
+    std::fs::write(&empty, "").unwrap();
+    let out = dir.path().join("p.txt");
+    let args = [
+        "puzzles",
+        "make",
+        "--games",
+        empty.to_str().unwrap(),
+        "--out",
+    ];
+    let run = loa(&[&args[..], &[out.to_str().unwrap()]].concat(), "");
+    assert_eq!(run.status.code(), Some(1), "{run:?}");
+    let error = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        error.contains("no game could be read from the records given"),
+        "{error}"
+    );
 }

@@ -226,12 +226,16 @@ impl GameRecord {
     /// Who played, where and when: `Kok (Black) - Heppell (White), MSO, 2026.11.22`, with
     /// `?` for a player not named.
     pub fn heading(&self) -> String {
+        // Each as a short quote: a record may give a name of megabytes.
+        fn quoted(text: &Option<String>) -> Option<String> {
+            text.as_deref().map(|t| crate::excerpt(t).into_owned())
+        }
         let players = format!(
             "{} (Black) - {} (White)",
-            self.black.as_deref().unwrap_or("?"),
-            self.white.as_deref().unwrap_or("?")
+            quoted(&self.black).unwrap_or("?".into()),
+            quoted(&self.white).unwrap_or("?".into())
         );
-        let parts: Vec<&str> = [Some(&*players), self.event.as_deref(), self.date.as_deref()]
+        let parts: Vec<String> = [Some(players), quoted(&self.event), quoted(&self.date)]
             .into_iter()
             .flatten()
             .collect();
@@ -474,6 +478,8 @@ mod tests {
         record.event = Some("MSO".to_string());
         record.date = Some("2026.11.22".to_string());
         assert_eq!(record.heading(), "Kok (Black) - ? (White), MSO, 2026.11.22");
+        record.event = Some("x".repeat(50_000_000));
+        assert!(record.heading().len() < 200, "a long name is quoted short");
     }
 
     #[test]
