@@ -126,18 +126,20 @@ export class TournamentPage {
   /** @param {Tournament} t */
   standings(t) {
     if (t.standings.length === 0) return h('p', { class: 'muted' }, 'Nobody has joined yet.');
+    // An arena ranks by its own points alone: tie-breaks of a round's pairings say nothing there.
+    const tieBreaks = t.format !== 'arena';
     return h('table', { class: 'standings', 'data-testid': 'standings' },
       h('thead', {}, h('tr', {}, h('th', {}, '#'), t.format === 'league' ? h('th', { title: 'Division this season' }, 'Div') : null, h('th', {}, 'Player'), h('th', {}, 'Points'),
-        h('th', { title: 'Sonneborn-Berger: the points of the players one beat, and half those of the players one drew with' }, 'SB'),
-        h('th', { class: 'wide', title: 'Buchholz: the points of all one\'s opponents' }, 'Bh'),
+        tieBreaks ? h('th', { title: 'Sonneborn-Berger: the points of the players one beat, and half those of the players one drew with' }, 'SB') : null,
+        tieBreaks ? h('th', { class: 'wide', title: 'Buchholz: the points of all one\'s opponents' }, 'Bh') : null,
         h('th', { class: 'wide' }, 'W'), h('th', { class: 'wide' }, 'D'), h('th', { class: 'wide' }, 'L'), h('th', { class: 'wide' }, 'Rating'))),
       h('tbody', {}, t.standings.map((s) => h('tr', { 'data-testid': 'standing', class: s.active ? null : 'withdrawn' },
         h('td', {}, s.rank),
         t.format === 'league' ? h('td', {}, s.division ?? '–') : null,
         h('td', {}, nameLink(s.name), s.active ? '' : h('span', { class: 'muted small' }, ' withdrawn')),
         h('td', {}, h('strong', {}, pointsText(s.points))),
-        h('td', {}, s.sonneborn_berger),
-        h('td', { class: 'wide' }, s.buchholz),
+        tieBreaks ? h('td', {}, s.sonneborn_berger) : null,
+        tieBreaks ? h('td', { class: 'wide' }, s.buchholz) : null,
         h('td', { class: 'wide' }, s.wins), h('td', { class: 'wide' }, s.draws), h('td', { class: 'wide' }, s.losses),
         h('td', { class: 'wide' }, s.rating)))));
   }

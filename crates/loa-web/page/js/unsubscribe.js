@@ -39,7 +39,7 @@ export class UnsubscribePage {
     });
     app.replaceChildren(
       h('h1', {}, 'Stop the e-mails from loa?'),
-      h('p', {}, 'Neither an e-mail at each move nor the daily digest is sent any more to this account\'s address.'),
+      h('p', {}, 'With the button, neither an e-mail at each move nor the daily digest is sent any more to this account\'s address. Until you press it, nothing changes.'),
       h('div', { class: 'row' }, button),
       said);
   }
