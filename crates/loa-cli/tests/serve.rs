@@ -364,6 +364,16 @@ fn the_socket_checks_its_origin_and_sends_each_change() {
     let next: Value = serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
     assert_eq!(next["ply"], 1);
     assert_eq!(next["last_move"]["text"], "b1-b3");
+    // The page closes: the server answers its close frame, as the protocol asks (a
+    // dropped connection reads as an error, 1006, on the page).
+    socket.close(None).unwrap();
+    loop {
+        match socket.read() {
+            Ok(Message::Close(_)) | Err(tungstenite::Error::ConnectionClosed) => break,
+            Ok(_) => {}
+            Err(other) => panic!("the close was not answered: {other}"),
+        }
+    }
 }
 
 #[test]

@@ -82,7 +82,16 @@ pub async fn game_socket(
             }
         }
         hub.unwatch(&open, &id, account);
+        close(&mut socket).await;
     }))
+}
+
+/// Ends a socket with a close frame: the answer to the page's own (queued as it was read,
+/// sent now; without it the page sees the connection drop), or the server's.
+async fn close(socket: &mut WebSocket) {
+    // The sink's close, not a close message: once the page has closed, a message is
+    // refused, but the sink's close still sends the answer queued.
+    let _ = futures_util::SinkExt::close(socket).await;
 }
 
 /// What the page asks of the analysis socket.
@@ -160,6 +169,7 @@ pub async fn lobby_socket(
                 },
             }
         }
+        close(&mut socket).await;
     }))
 }
 
@@ -173,7 +183,7 @@ pub async fn tournament_socket(
     let _ = crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await?;
     Ok(limited(upgrade).on_upgrade(move |mut socket| async move {
         let mut changes = hub.director.changes.subscribe();
-        loop {
+        'views: loop {
             let Ok(axum::Json(view)) =
                 crate::api::get_tournament(State(Arc::clone(&hub)), Path(id.clone())).await
             else {
@@ -189,15 +199,16 @@ pub async fn tournament_socket(
                     change = changes.recv() => match change {
                         Ok(changed) if changed != id => continue,
                         Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
-                        Err(_) => return,
+                        Err(_) => break 'views,
                     },
                     incoming = socket.recv() => match incoming {
-                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break 'views,
                         Some(Ok(_)) => continue,
                     },
                 }
             }
         }
+        close(&mut socket).await;
     }))
 }
 
@@ -249,6 +260,7 @@ async fn analysis_session(hub: Arc<Hub>, network: ClientNetwork, mut socket: Web
     if let Some(cancel) = current {
         cancel.cancel();
     }
+    close(&mut socket).await;
 }
 
 fn start_analysis(
