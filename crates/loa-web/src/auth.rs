@@ -101,17 +101,9 @@ pub fn token_hash(token: &str) -> String {
 #[derive(Clone)]
 struct TokenAccount(AccountRow);
 
-/// The account an `Authorization: Bearer T` header names, or the 401 a token that is not
-/// valid (revoked, never made, its account deleted) gets.
-async fn token_account(hub: &Hub, value: &HeaderValue) -> Result<AccountRow, ApiError> {
-    let token = value
-        .to_str()
-        .ok()
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .ok_or_else(|| {
-            ApiError::new(StatusCode::UNAUTHORIZED, "Authorization is 'Bearer TOKEN'")
-        })?;
+/// The account an API token names, or the 401 a token that is not valid (revoked, never
+/// made, its account deleted) gets.
+async fn token_account(hub: &Hub, token: &str) -> Result<AccountRow, ApiError> {
     let now = crate::clock::now_ms();
     let account = hub.store.account_by_token(&token_hash(token), now).await?;
     account.filter(|a| !a.deleted).ok_or_else(|| {
@@ -130,8 +122,14 @@ pub async fn check_token(
     mut request: Request,
     next: Next,
 ) -> Response {
-    if let Some(value) = request.headers().get(header::AUTHORIZATION) {
-        match token_account(&hub, value).await {
+    // Only the Bearer scheme is ours: another is a proxy's (HTTP Basic in front of a
+    // staging site), and the request goes on as if it had none.
+    let token = (request.headers().get(header::AUTHORIZATION))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string());
+    if let Some(token) = token {
+        match token_account(&hub, &token).await {
             Ok(account) => {
                 request.extensions_mut().insert(TokenAccount(account));
             }

@@ -361,9 +361,15 @@ pub async fn change_password(
     hub.store
         .set_password(account.id, &hash, current.as_deref(), now_ms())
         .await?;
-    let settings = hub.store.mail_settings(account.id).await?;
-    let verified = settings.as_ref().and_then(|s| s.verified_email());
-    mail::send_security_notice(&hub, &account.name, verified, SecurityChange::Password).await?;
+    // The password is changed: a notice that cannot be queued is logged, not answered as
+    // a failure.
+    let settings = hub.store.mail_settings(account.id).await;
+    let verified = settings.ok().flatten();
+    let verified = verified.as_ref().and_then(|s| s.verified_email());
+    let notice = SecurityChange::Password;
+    if let Err(err) = mail::send_security_notice(&hub, &account.name, verified, notice).await {
+        tracing::error!("the notice of {}'s new password: {err}", account.name);
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -386,8 +392,10 @@ pub async fn delete_account(
     let renamed = hub.store.delete_account(account.id, now_ms()).await?;
     session.flush().await.map_err(ApiError::internal)?;
     // The games open here show the new name at once; other servers read theirs again
-    // when told of the new versions.
-    hub.changed_in_store(&renamed).await?;
+    // when told of the new versions. The account is gone whatever happens here.
+    if let Err(err) = hub.changed_in_store(&renamed).await {
+        tracing::warn!("games of a deleted account read again: {err}");
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -298,6 +298,12 @@ pub async fn rematch(
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let open = hub.open(&id).await?;
     let (caller, _) = body.caller(&viewer)?;
+    if tournament_of(&hub, &id).await?.is_some() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "a tournament's game has no rematch: the tournament pairs its own games",
+        ));
+    }
     let (rematch, made, tokens) = hub.rematch(&open, &caller).await?;
     let live = rematch.game.lock().await;
     let status = if made {

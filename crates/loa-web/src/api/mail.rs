@@ -97,9 +97,15 @@ pub async fn change_mail_settings(
             hub.store.set_email(account.id, email).await?;
             // The address that was verified hears of it: someone who took the account
             // would change it first.
-            let verified = before.as_ref().and_then(|s| s.verified_email());
+            // Only a change of address, not of its letters' case, is news.
+            let verified = (before.as_ref().and_then(|s| s.verified_email()))
+                .filter(|old| !email.is_some_and(|new| new.eq_ignore_ascii_case(old)));
             let change = SecurityChange::Address(email);
-            mail::send_security_notice(&hub, &account.name, verified, change).await?;
+            if let Err(err) =
+                mail::send_security_notice(&hub, &account.name, verified, change).await
+            {
+                tracing::error!("the notice of {}'s new address: {err}", account.name);
+            }
             if let Some(email) = email {
                 mail::send_verification(&hub, account.id, &account.name, email).await?;
             }

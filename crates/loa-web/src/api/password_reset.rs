@@ -47,7 +47,7 @@ pub async fn ask_password_reset(
     }
     let email = request.email.trim();
     check_email(email)?;
-    // Counted by address (its hash: the table keeps no address), whether or not an
+    // Counted by address (its hash: the table keeps no address in clear), whether or not an
     // account has it, so that a refusal says nothing of one either.
     let mut counted = vec![Counted {
         key: format!("address {}", token_hash(&email.to_lowercase())),
@@ -104,7 +104,7 @@ fn live(link: ResetLink) -> ApiResult<AccountRow> {
         ResetLink::Live(account) => Ok(account),
         ResetLink::Unknown => Err(ApiError::new(
             StatusCode::NOT_FOUND,
-            "this reset link is not one of ours, or is over a day old: ask for a new one",
+            "this reset link is not one of ours, or an old one since forgotten: ask for a new one",
         )),
         ResetLink::Used => Err(ApiError::new(
             StatusCode::GONE,
@@ -167,7 +167,10 @@ pub async fn reset_password(
     let account = live(spent)?;
     // The person may have locked the name with their guesses before asking.
     let guarded = accounts::guard_key(&accounts::key_of(&account.name));
-    hub.store.clear_sign_in_failures(&guarded).await?;
+    // The password is set: a lock left on the name is not worth answering a failure.
+    if let Err(err) = hub.store.clear_sign_in_failures(&guarded).await {
+        tracing::warn!("sign-in failures of {} kept: {err}", account.name);
+    }
     sign_in(&session, &account).await?;
     let device = new_device(&hub, account.id, secure).await;
     Ok((device.map(Extension), Json(Me::of(account))).into_response())

@@ -415,6 +415,15 @@ pub async fn join_tournament(
             format!("the tournament is {}: it takes no more players", t.status),
         ));
     }
+    if t.status == "running" && t.format == Format::Swiss.name() {
+        let boards = hub.store.boards(&t.id).await?;
+        if director::forfeits_lost(&boards, account.id) >= director::SWISS_FORFEITS {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "you were withdrawn after two games lost without a move: you cannot join again",
+            ));
+        }
+    }
     let rating = director::seed_rating(&hub, &t, account.id).await?;
     hub.store
         .join_tournament(&t.id, account.id, rating, now_ms())

@@ -522,6 +522,20 @@ pub async fn resign_games_in_progress(
     Ok(())
 }
 
+/// The forfeits that withdraw a Swiss player, who may not join again.
+pub const SWISS_FORFEITS: usize = 2;
+
+/// The games `player` lost without a move.
+pub fn forfeits_lost(boards: &[BoardRow], player: PlayerId) -> usize {
+    (boards.iter().filter(|b| b.forfeit))
+        .filter(|b| match b.result.as_deref() {
+            Some("black") => b.white == Some(player),
+            Some("white") => b.black == player,
+            _ => false,
+        })
+        .count()
+}
+
 /// A Swiss player with two forfeits is withdrawn.
 async fn withdraw_after_forfeits(
     hub: &Arc<Hub>,
@@ -541,19 +555,42 @@ async fn withdraw_after_forfeits(
         None => None,
     };
     let Some(loser) = loser else { return Ok(()) };
-    let forfeits = boards
-        .iter()
-        .filter(|b| b.forfeit)
-        .filter(|b| match b.result.as_deref() {
-            Some("black") => b.white == Some(loser),
-            Some("white") => b.black == loser,
-            _ => false,
-        })
-        .count();
-    if forfeits >= 2 {
+    if forfeits_lost(&boards, loser) >= SWISS_FORFEITS {
         hub.store
             .withdraw_from_tournament(&t.id, loser, true)
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(black: PlayerId, white: PlayerId, result: &str, forfeit: bool) -> BoardRow {
+        BoardRow {
+            round: 1,
+            board: 1,
+            game_id: Some("g".into()),
+            black,
+            white: Some(white),
+            bye_points: None,
+            result: Some(result.into()),
+            forfeit,
+        }
+    }
+
+    #[test]
+    fn only_games_lost_without_a_move_count_as_forfeits() {
+        let boards = [
+            game(1, 2, "white", true),  // 1 forfeits
+            game(2, 1, "black", true),  // 1 forfeits again
+            game(3, 1, "white", false), // 3 loses a game played
+            game(1, 3, "black", true),  // 3 forfeits, 1 wins
+            game(2, 3, "draw", false),
+        ];
+        assert_eq!(forfeits_lost(&boards, 1), 2);
+        assert_eq!(forfeits_lost(&boards, 2), 0);
+        assert_eq!(forfeits_lost(&boards, 3), 1);
+    }
 }

@@ -80,11 +80,22 @@ impl Store {
     /// verify nothing while it is not the account's (they are kept: they count against
     /// the number a day).
     pub async fn set_email(&self, account: i64, email: Option<&str>) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE accounts SET email = $2, email_verified_at = NULL WHERE id = $1")
             .bind(account)
             .bind(email)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        // The reset links mailed to the address before are void, even should it come
+        // back (marked spent: their time is their own, so none is needed here).
+        sqlx::query(
+            "UPDATE password_resets SET used_at = created_at
+             WHERE account_id = $1 AND used_at IS NULL",
+        )
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -307,6 +307,20 @@ mod tests {
                 store.password_reset("fresh", 50).await.unwrap(),
                 ResetLink::Used
             );
+            // And stays void when the old address comes back, verified again.
+            store
+                .set_email(ann.id, Some("ann@example.org"))
+                .await
+                .unwrap();
+            store
+                .add_verification("again", ann.id, "ann@example.org", 410)
+                .await
+                .unwrap();
+            assert!(store.verify_email("again", 0, 420).await.unwrap().is_some());
+            assert_eq!(
+                store.password_reset("fresh", 50).await.unwrap(),
+                ResetLink::Used
+            );
             // Links a day old are forgotten as the next is made.
             store
                 .add_password_reset("next", bob.id, "bob@example.org", 500, 450)

@@ -688,6 +688,10 @@ async fn a_round_robin_player_who_withdraws_loses_the_game_in_progress_at_once()
         pgn.contains("[Event \"Table\"]\n") && pgn.contains("[Round \"1\"]\n"),
         "{pgn}"
     );
+    // Nor is there a rematch outside the tournament.
+    let rematch = format!("/api/games/{}/rematch", first["game"].as_str().unwrap());
+    let (status, refused) = as_person(&app, &people["dan"], "POST", &rematch, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
     // The other game plays on.
     assert_eq!(t["pairings"][1]["result"], Value::Null, "{t}");
 }

@@ -41,16 +41,23 @@ pub fn pair(waiting: &[Waiting], others_playing: bool) -> Vec<(PlayerId, PlayerI
     let mut pairs = Vec::with_capacity(queue.len() / 2);
     let mut queue = std::collections::VecDeque::from(queue);
     while let Some(better) = queue.pop_front() {
-        let may_meet_again = |p: &Waiting| {
-            p.games_with_last < 2 || !others_playing || p.waited_ms >= REMATCH_AFTER_MS
+        // Games running between the two, up to the last of either.
+        let running = |a: &Waiting, b: &Waiting| {
+            let of = |p: &Waiting, other: &Waiting| {
+                if p.last_opponent == Some(other.id) {
+                    p.games_with_last
+                } else {
+                    0
+                }
+            };
+            of(a, b).max(of(b, a))
         };
-        let at = queue
-            .iter()
-            .position(|other| !just_met(better, other))
-            .or_else(|| {
-                let next = queue.front()?;
-                (may_meet_again(better) && may_meet_again(next)).then_some(0)
-            });
+        let due = |p: &Waiting| p.waited_ms >= REMATCH_AFTER_MS;
+        let may_meet_again = |other: &Waiting| {
+            running(better, other) < 2 || !others_playing || (due(better) && due(other))
+        };
+        let at = (queue.iter().position(|other| !just_met(better, other)))
+            .or_else(|| queue.iter().position(|other| may_meet_again(other)));
         let Some(worse) = at.and_then(|at| queue.remove(at)) else {
             continue;
         };
@@ -137,7 +144,7 @@ mod tests {
     }
 
     #[test]
-    fn the_last_opponent_is_swapped_for_the_next_player() {
+    fn the_last_opponent_waits_for_the_next_player() {
         let queue = [
             after(waiting(1, 4, 1500.0, 0), 2),
             after(waiting(2, 3, 1500.0, 0), 1),
@@ -145,7 +152,7 @@ mod tests {
             waiting(4, 1, 1500.0, 0),
         ];
         assert_eq!(pair(&queue, true), vec![(3, 1), (4, 2)]);
-        // With three waiting, the swap leaves the last opponent to wait.
+        // With three waiting, the last opponent is left to wait.
         assert_eq!(pair(&queue[..3], true), vec![(3, 1)]);
     }
 
@@ -184,6 +191,16 @@ mod tests {
         let mut two = pair_of(2, REMATCH_AFTER_MS);
         two[1].waited_ms = 10;
         assert!(pair(&two, true).is_empty());
+        // 1's last two were with 2, but 3's last was with 1 once: 1 meets 3 at once.
+        let three = [
+            pair_of(2, 0)[0].clone(),
+            pair_of(2, 0)[1].clone(),
+            Waiting {
+                games_with_last: 1,
+                ..after(waiting(3, 1, 1500.0, 0), 1)
+            },
+        ];
+        assert_eq!(pair(&three, true), vec![(3, 1)]);
     }
 
     fn game(black: PlayerId, white: PlayerId, result: GameResult) -> ArenaGame {
