@@ -46,6 +46,27 @@ pub struct Letter {
     pub unsubscribe: Option<String>,
 }
 
+/// Queues an e-mail about the account itself (a link to verify or reset, a security
+/// notice): no reply address, no unsubscribe link, sent whatever the notices say; and
+/// wakes the outbox's worker.
+async fn send_plain(
+    hub: &crate::hub::Hub,
+    to: &str,
+    (subject, body): compose::Text,
+    now: i64,
+) -> Result<(), crate::store::StoreError> {
+    let letter = Letter {
+        to: to.to_string(),
+        subject,
+        body,
+        reply_to: None,
+        unsubscribe: None,
+    };
+    hub.store.queue_mail(&letter, now).await?;
+    hub.mail.queued.notify_one();
+    Ok(())
+}
+
 /// What a player wants to hear when it is their move in a correspondence game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Notices {

@@ -3,7 +3,6 @@
 
 use super::compose;
 use super::notices::HOUR_MS;
-use super::Letter;
 use crate::auth::token_hash;
 use crate::clock::now_ms;
 use crate::hub::Hub;
@@ -36,18 +35,8 @@ pub async fn send_password_resets(hub: &Hub, email: &str) -> Result<(), StoreErr
             )
             .await?;
         let link = format!("{}/password-reset/{secret}", config.public_url);
-        let (subject, body) = compose::password_reset(&account.name, &link);
-        let letter = Letter {
-            to: account.email.clone(),
-            subject,
-            body,
-            reply_to: None,
-            unsubscribe: None,
-        };
-        hub.store.queue_mail(&letter, now).await?;
-    }
-    if !accounts.is_empty() {
-        hub.mail.queued.notify_one();
+        let text = compose::password_reset(&account.name, &link);
+        super::send_plain(hub, &account.email, text, now).await?;
     }
     Ok(())
 }

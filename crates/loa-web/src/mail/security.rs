@@ -2,7 +2,6 @@
 //! password, its address): if someone else did it, the owner learns at once.
 
 use super::compose::{self, SecurityChange};
-use super::Letter;
 use crate::clock::now_ms;
 use crate::hub::Hub;
 use crate::store::StoreError;
@@ -18,15 +17,6 @@ pub async fn send_security_notice(
     let (Some(config), Some(to)) = (hub.mail.config(), verified) else {
         return Ok(());
     };
-    let (subject, body) = compose::security_notice(name, change, &config.public_url);
-    let letter = Letter {
-        to: to.to_string(),
-        subject,
-        body,
-        reply_to: None,
-        unsubscribe: None,
-    };
-    hub.store.queue_mail(&letter, now_ms()).await?;
-    hub.mail.queued.notify_one();
-    Ok(())
+    let text = compose::security_notice(name, change, &config.public_url);
+    super::send_plain(hub, to, text, now_ms()).await
 }

@@ -3,7 +3,6 @@
 
 use super::compose;
 use super::notices::HOUR_MS;
-use super::Letter;
 use crate::auth::token_hash;
 use crate::clock::now_ms;
 use crate::hub::Hub;
@@ -29,17 +28,7 @@ pub async fn send_verification(
         .add_verification(&token_hash(&secret), account, email, now)
         .await?;
     let link = format!("{}/mail/verify/{secret}", config.public_url);
-    let (subject, body) = compose::verification(name, email, &link);
-    let letter = Letter {
-        to: email.to_string(),
-        subject,
-        body,
-        reply_to: None,
-        unsubscribe: None,
-    };
-    hub.store.queue_mail(&letter, now).await?;
-    hub.mail.queued.notify_one();
-    Ok(())
+    super::send_plain(hub, email, compose::verification(name, email, &link), now).await
 }
 
 /// Why a verification link cannot be sent now, if it cannot: one a minute and five a
