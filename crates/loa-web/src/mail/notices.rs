@@ -7,7 +7,7 @@
 use super::compose::{self, MoveNotice};
 use super::{Letter, MailConfig, Notices};
 use crate::auth::token_hash;
-use crate::clock::now_ms;
+use crate::clock::{now_ms, HOUR};
 use crate::game::{Changed, LiveGame};
 use crate::hub::{Hub, HubError, OpenGame};
 use crate::store::StoreError;
@@ -15,9 +15,8 @@ use loa_core::{Color, GameState};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub(super) const HOUR_MS: i64 = 3600 * 1000;
 /// A reminder goes when this much is left for a move.
-const REMINDER_MS: i64 = 24 * HOUR_MS;
+const REMINDER_MS: i64 = 24 * HOUR;
 /// How often reminders and digests are looked for.
 const TICK: Duration = Duration::from_secs(60);
 

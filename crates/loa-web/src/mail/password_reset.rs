@@ -2,18 +2,18 @@
 //! address was given, each working for an hour and once.
 
 use super::compose;
-use super::notices::HOUR_MS;
 use crate::auth::token_hash;
 use crate::clock::now_ms;
+use crate::clock::HOUR;
 use crate::hub::Hub;
 use crate::store::StoreError;
 
 /// How long a reset link works.
-pub const RESET_LINK_MS: i64 = HOUR_MS;
+pub const RESET_LINK_MS: i64 = HOUR;
 
 /// How long a link is kept after it is made: until then, an old one is told as expired
 /// or used rather than unknown.
-const KEPT_MS: i64 = 24 * HOUR_MS;
+const KEPT_MS: i64 = 24 * HOUR;
 
 /// Mails a reset link to each account whose verified address is `email` (none to an
 /// address that is no account's, or not verified); nothing when the site sends no mail.

@@ -2,14 +2,14 @@
 //! a minute and five a day to an account or an address, each working 7 days and once.
 
 use super::compose;
-use super::notices::HOUR_MS;
 use crate::auth::token_hash;
 use crate::clock::now_ms;
+use crate::clock::HOUR;
 use crate::hub::Hub;
 use crate::store::StoreError;
 
 /// How long a verification link works.
-const VERIFICATION_MS: i64 = 7 * 24 * HOUR_MS;
+const VERIFICATION_MS: i64 = 7 * 24 * HOUR;
 
 /// Sends the link that verifies `email` as `account`'s address (made the one the account
 /// has, unverified); nothing when the site sends no mail.
@@ -44,7 +44,7 @@ pub async fn verification_refused(
     let now = now_ms();
     let (today, last) = hub
         .store
-        .verifications_since(account, email, now - 24 * HOUR_MS)
+        .verifications_since(account, email, now - 24 * HOUR)
         .await?;
     Ok(if last.is_some_and(|last| now - last < MINUTE_MS) {
         Some("a verification link went less than a minute ago: wait a minute".into())

@@ -5,12 +5,10 @@
 
 use super::accounts::{as_person, Person};
 use super::App;
-use crate::clock::now_ms;
+use crate::clock::{now_ms, HOUR};
 use crate::mail::{Letter, MailConfig};
 use axum::http::StatusCode;
 use serde_json::json;
-
-const HOUR_MS: i64 = 3600 * 1000;
 
 pub(super) async fn mailing_app() -> App {
     let app = App::new().await;
@@ -112,11 +110,9 @@ async fn a_move_is_told_once_then_reminded_at_24_hours_and_listed_in_the_digest(
         .starts_with("http://loa.test/mail/unsubscribe/"));
 
     // 23 hours before the flag: one reminder, once.
-    let later = moved + 25 * HOUR_MS;
+    let later = moved + 25 * HOUR;
     crate::mail::remind(&app.hub, later).await.unwrap();
-    crate::mail::remind(&app.hub, later + HOUR_MS)
-        .await
-        .unwrap();
+    crate::mail::remind(&app.hub, later + HOUR).await.unwrap();
     let letters = outbox(&app).await;
     assert_eq!(letters.len(), 1, "{letters:#?}");
     assert_eq!(
@@ -142,7 +138,7 @@ async fn a_move_is_told_once_then_reminded_at_24_hours_and_listed_in_the_digest(
         assert_eq!(status, StatusCode::OK);
     }
     crate::mail::digests(&app.hub, now_ms()).await.unwrap();
-    crate::mail::digests(&app.hub, now_ms() + HOUR_MS)
+    crate::mail::digests(&app.hub, now_ms() + HOUR)
         .await
         .unwrap();
     let letters = outbox(&app).await;
