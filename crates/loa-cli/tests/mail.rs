@@ -59,6 +59,12 @@ impl Exchanger {
         wait_for_port(port);
         Some(exchanger)
     }
+
+    /// A server in `dir` whose mail goes through this exchanger, with `more` options.
+    fn serve(&self, dir: &Path, more: &[&str]) -> Server {
+        let smtp = format!("smtp://127.0.0.1:{}", self.port);
+        Server::start_with(&dir.join("games.db"), &[&["--smtp", &smtp], more].concat())
+    }
 }
 
 impl Drop for Exchanger {
@@ -275,16 +281,10 @@ fn correspondence_by_e_mail_from_sign_up_to_moves_by_reply() {
         return;
     };
     let mail_in = free_port();
-    let server = Server::start_with(
-        &dir.path().join("games.db"),
-        &[
-            "--smtp",
-            &format!("smtp://127.0.0.1:{}", exchanger.port),
-            "--public-url",
-            PUBLIC_URL,
-            "--mail-in",
-            &format!("127.0.0.1:{mail_in}"),
-        ],
+    let mail_in_address = format!("127.0.0.1:{mail_in}");
+    let server = exchanger.serve(
+        dir.path(),
+        &["--public-url", PUBLIC_URL, "--mail-in", &mail_in_address],
     );
     let mut inbox = Inbox::new(&exchanger.maildir);
 
@@ -433,15 +433,7 @@ fn a_forgotten_password_is_set_again_through_a_link_mailed_to_the_verified_addre
     let Some(exchanger) = Exchanger::start(dir.path()) else {
         return;
     };
-    let server = Server::start_with(
-        &dir.path().join("games.db"),
-        &[
-            "--smtp",
-            &format!("smtp://127.0.0.1:{}", exchanger.port),
-            "--public-url",
-            PUBLIC_URL,
-        ],
-    );
+    let server = exchanger.serve(dir.path(), &["--public-url", PUBLIC_URL]);
     let mut inbox = Inbox::new(&exchanger.maildir);
     let ann = sign_up(&server, "Ann", "ann@example.org");
     let verification = inbox.wait("ann@example.org", Duration::from_secs(5));
@@ -504,15 +496,7 @@ fn the_listener_takes_mail_for_reply_addresses_only() {
         return;
     };
     let mail_in = free_port();
-    let _server = Server::start_with(
-        &dir.path().join("games.db"),
-        &[
-            "--smtp",
-            &format!("smtp://127.0.0.1:{}", exchanger.port),
-            "--mail-in",
-            &format!("127.0.0.1:{mail_in}"),
-        ],
-    );
+    let _server = exchanger.serve(dir.path(), &["--mail-in", &format!("127.0.0.1:{mail_in}")]);
     let refused = Command::new("python3")
         .args([
             "-c",
