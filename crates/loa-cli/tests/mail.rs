@@ -487,6 +487,12 @@ fn a_forgotten_password_is_set_again_through_a_link_mailed_to_the_verified_addre
     };
     assert_eq!(sign_in("a long password"), 401);
     assert_eq!(sign_in("a brand new password"), 200);
+    // The owner of the address hears of the new password.
+    let notice = inbox.wait("ann@example.org", Duration::from_secs(10));
+    assert_eq!(
+        notice.header("subject"),
+        Some("Your loa password was changed")
+    );
 }
 
 #[test]

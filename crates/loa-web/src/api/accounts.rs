@@ -361,16 +361,21 @@ pub async fn change_password(
     hub.store
         .set_password(account.id, &hash, current.as_deref(), now_ms())
         .await?;
-    // The password is changed: a notice that cannot be queued is logged, not answered as
-    // a failure.
+    tell_of_new_password(&hub, &account).await;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Tells the account's verified address that its password was changed (here, or with a
+/// reset link). The password is changed already: a notice that cannot be queued is
+/// logged, not answered as a failure.
+pub(super) async fn tell_of_new_password(hub: &Hub, account: &AccountRow) {
     let settings = hub.store.mail_settings(account.id).await;
     let verified = settings.ok().flatten();
     let verified = verified.as_ref().and_then(|s| s.verified_email());
     let notice = SecurityChange::Password;
-    if let Err(err) = mail::send_security_notice(&hub, &account.name, verified, notice).await {
+    if let Err(err) = mail::send_security_notice(hub, &account.name, verified, notice).await {
         tracing::error!("the notice of {}'s new password: {err}", account.name);
     }
-    Ok(StatusCode::NO_CONTENT)
 }
 
 #[derive(Deserialize)]

@@ -1,7 +1,7 @@
 //! A forgotten password: a link mailed to the account's verified address, and the new
 //! password set with it.
 
-use super::accounts::{blocking, new_device, sign_in, Me};
+use super::accounts::{blocking, new_device, sign_in, tell_of_new_password, Me};
 use super::limits::{count_request, Counted};
 use super::Body;
 use crate::accounts::{self, check_email, check_password};
@@ -171,6 +171,8 @@ pub async fn reset_password(
     if let Err(err) = hub.store.clear_sign_in_failures(&guarded).await {
         tracing::warn!("sign-in failures of {} kept: {err}", account.name);
     }
+    // Whoever reads the mailbox set it: its owner hears of it, as of any new password.
+    tell_of_new_password(&hub, &account).await;
     sign_in(&session, &account).await?;
     let device = new_device(&hub, account.id, secure).await;
     Ok((device.map(Extension), Json(Me::of(account))).into_response())

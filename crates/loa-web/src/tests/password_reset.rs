@@ -125,6 +125,11 @@ async fn a_link_mailed_to_a_verified_address_sets_the_password_and_signs_in_ther
         StatusCode::UNAUTHORIZED
     );
     assert_eq!(sign_in(&app, "a brand new password").await, StatusCode::OK);
+    // The address hears of the new password, as of one changed on the account page.
+    let letters = outbox(&app).await;
+    assert_eq!(letters.len(), 1, "{letters:#?}");
+    assert_eq!(letters[0].to, "ann@example.org");
+    assert_eq!(letters[0].subject, "Your loa password was changed");
 
     // Once only.
     for (method, body) in [("POST", Some(new)), ("GET", None)] {
@@ -230,6 +235,8 @@ async fn a_new_password_or_address_voids_the_links_sent_before() {
     };
     let path = format!("/api/password-reset/{first}");
     assert_eq!(app.call("GET", &path, None).await.0, StatusCode::GONE);
+    let notice = outbox(&app).await;
+    assert_eq!(notice[0].subject, "Your loa password was changed");
     // A link mailed to an address the account has left sets nothing.
     let third = link_for(&app, "Ann").await;
     let change = json!({"email": "ann@new.example", "password": "a brand new password"});
