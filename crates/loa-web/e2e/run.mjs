@@ -423,6 +423,36 @@ const scenarios = {
     assert.deepEqual([...black.errors, ...white.errors], []);
   },
 
+  async 'an online game aborted before both sides have moved'() {
+    const black = await newPage();
+    await openNewGame(black);
+    await black.selectOption('[data-testid=opponent]', 'online');
+    await black.click('[data-testid=start]');
+    await black.waitForSelector('[data-testid=link-white]');
+    const whiteLink = await black.inputValue('[data-testid=link-white]');
+    const white = await newPage({ width: 390, height: 800 });
+    await white.goto(whiteLink);
+    await black.waitForFunction(() => /Your move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    await clickSquare(black, 'b1');
+    await clickSquare(black, 'b3');
+    await waitForPly(white, 1);
+    // White has not moved: the button aborts, and says so.
+    assert.equal((await white.textContent('[data-testid=resign]')).trim(), 'Abort');
+    /** @type {string[]} */
+    const asked = [];
+    white.once('dialog', (d) => { asked.push(d.message()); d.accept(); });
+    await white.click('[data-testid=resign]');
+    for (const page of [black, white]) {
+      await page.waitForFunction(() => /Game aborted/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    }
+    assert.deepEqual(asked, ['Abort this game? It will count for nobody.']);
+    const game = await gameOf(black);
+    assert.deepEqual(game.result, { result: '*', reason: 'aborted' });
+    assert.ok(await white.isDisabled('[data-testid=resign]'));
+    await white.screenshot({ path: `${shots}/aborted-phone.png` });
+    assert.deepEqual([...black.errors, ...white.errors], []);
+  },
+
   async 'an online player who closes the tab comes back to their seat'() {
     const black = await newPage();
     await openNewGame(black);
@@ -551,7 +581,9 @@ const scenarios = {
       await waitForPly(ann, ply + 1);
       await waitForPly(bob, ply + 1);
     }
-    // Ann resigns; both see the ratings move, +162 and -162 for two newcomers.
+    // Ann resigns (both have moved: no aborting now); both see the ratings move, +162 and
+    // -162 for two newcomers.
+    assert.equal((await ann.textContent('[data-testid=resign]')).trim(), 'Resign');
     ann.once('dialog', (d) => d.accept());
     await ann.click('[data-testid=resign]');
     const annSide = annIsBlack ? 'black' : 'white';

@@ -170,6 +170,8 @@ mod tests {
             GameError::NothingToTakeBack,
             GameError::NoTakebackRated,
             GameError::RematchBeforeEnd,
+            GameError::TooLateToAbort,
+            GameError::TournamentNotAborted,
         ] {
             assert_eq!(status(state), StatusCode::CONFLICT);
         }

@@ -5,7 +5,7 @@
 
 use crate::clock::now_ms;
 use crate::engine_pool::{Cancel, EnginePool};
-use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
+use crate::game::{Caller, Changed, Ending, GameError, GameView, LiveGame};
 use crate::ids;
 use crate::ratings::{self, Category, Rating, Speed};
 use crate::store::{Event, Heard, RatingRow, RatingUpdate, Store, StoreError};
@@ -255,7 +255,8 @@ impl Hub {
             changed.queue_report = ended && crate::reports::worth_reporting(&copy);
             // Ratings are read and written under one lock: two games of a player ending
             // at once must each start from the rating the other wrote.
-            let rating = if copy.rated && ended {
+            let aborted = copy.ending.as_ref().is_some_and(Ending::is_aborted);
+            let rating = if copy.rated && ended && !aborted {
                 let guard = self.ratings_lock.lock().await;
                 self.rate(&mut copy, &mut changed).await?;
                 Some(guard)

@@ -219,6 +219,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/games/{id}/moves", post(api::play_move))
         .route("/api/games/{id}/join", post(api::join))
         .route("/api/games/{id}/resign", post(api::resign))
+        .route("/api/games/{id}/abort", post(api::abort))
         .route("/api/games/{id}/draw", post(api::offer_draw))
         .route("/api/games/{id}/draw/decline", post(api::decline_draw))
         .route("/api/games/{id}/takeback", post(api::takeback))

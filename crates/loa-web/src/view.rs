@@ -51,7 +51,7 @@ pub struct MoveView {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct OutcomeView {
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
     pub result: &'static str,
     /// `black`, `white`, or absent for a draw.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -61,8 +61,13 @@ pub struct OutcomeView {
 
 impl OutcomeView {
     pub fn new(winner: Option<Color>, reason: String) -> OutcomeView {
+        OutcomeView::of_ending(RecordResult::from_winner(winner), winner, reason)
+    }
+
+    /// A site game's ending, whose result is not always its winner's (an aborted game).
+    pub fn of_ending(result: RecordResult, winner: Option<Color>, reason: String) -> OutcomeView {
         OutcomeView {
-            result: RecordResult::from_winner(winner).pgn(),
+            result: result.pgn(),
             winner: winner.map(Color::id),
             reason,
         }

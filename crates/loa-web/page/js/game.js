@@ -74,7 +74,10 @@ export class GamePage extends GameScreen {
     // The sound and notification choices: for the players, while the game goes on.
     this.alertsRow = h('div', { class: 'row hidden', 'data-testid': 'alerts' });
     this.passButton = button('Pass', 'pass', () => this.tryMove('pass'));
-    this.resignButton = button('Resign', 'resign', () => this.confirmAct('resign', 'Resign this game?'));
+    // Until both sides have moved, a game is called off instead: no result, no rating.
+    this.resignButton = button('Resign', 'resign', () => (this.mayAbort()
+      ? this.confirmAct('abort', 'Abort this game? It will count for nobody.')
+      : this.confirmAct('resign', 'Resign this game?')));
     this.drawButton = button('Offer draw', 'draw', () => this.act('draw'));
     this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback'));
     this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn));
@@ -234,6 +237,7 @@ export class GamePage extends GameScreen {
     this.analysisButton.disabled = onlineInProgress;
     if (onlineInProgress && this.analysisOn) this.setAnalysis(false);
     this.resignButton.disabled = over || mine.length === 0;
+    this.resignButton.textContent = this.mayAbort() ? 'Abort' : 'Resign';
     this.drawButton.disabled = over || mine.length === 0;
     // A takeback is asked for one's own move: none yet, nothing to ask.
     this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.holds(slot));
@@ -274,6 +278,14 @@ export class GamePage extends GameScreen {
     const slot = Object.keys(this.tokens).find((seat) => seat.startsWith(side));
     // A seat the account holds acts with the session: no token.
     return slot ? this.tokens[slot] : undefined;
+  }
+
+  /** Whether the game goes on with one side at most having moved, outside a tournament. */
+  mayAbort() {
+    const g = this.game;
+    if (!g || g.result || this.tournament) return false;
+    const moved = (/** @type {Side} */ side) => (g.movers || []).some((slot) => slot.startsWith(side));
+    return !(moved('black') && moved('white'));
   }
 
   /** @param {GameView | null} game */
@@ -394,7 +406,9 @@ export class GamePage extends GameScreen {
     const g = this.game;
     if (!g) return;
     let text;
-    if (g.result) {
+    if (g.result?.reason === 'aborted') {
+      text = 'Game aborted: it counts for nobody';
+    } else if (g.result) {
       const who = g.result.winner ? `${g.result.winner === 'black' ? 'Black' : 'White'} wins` : 'Draw';
       text = `${who} (${g.result.result}) by ${g.result.reason}`;
       const mine = this.mySides();

@@ -223,7 +223,7 @@ async function loadMyGames(meta, container) {
   games.sort((a, b) => rank(a) - rank(b));
   showTurn(Object.fromEntries(games.map((g) => [g.id, mineToMove(g)])));
   const state = (/** @type {GameView} */ g) => {
-    if (g.result) return `${g.result.result} ${g.result.reason}`;
+    if (g.result) return g.result.reason === 'aborted' ? 'aborted' : `${g.result.result} ${g.result.reason}`;
     if (!g.started) return `waiting for ${g.waiting_for.join(' and ')}`;
     if (mineToMove(g)) return h('strong', {}, 'Your move');
     return `${g.to_move_slot?.startsWith('black') ? 'Black' : 'White'} to move`;
@@ -260,7 +260,7 @@ async function loadGames(meta, container) {
         h('td', {}, playerCell(g, 'black')),
         h('td', {}, playerCell(g, 'white')),
         h('td', { class: 'wide' }, g.moves),
-        h('td', {}, g.result ? `${g.result} ${g.reason}` : ['in progress', g.online ? h('span', { class: 'wide' }, ' (online)') : '']),
+        h('td', {}, g.result ? (g.reason === 'aborted' ? 'aborted' : `${g.result} ${g.reason}`) : ['in progress', g.online ? h('span', { class: 'wide' }, ' (online)') : '']),
         h('td', { class: 'wide' }, new Date(g.updated_at).toLocaleString()))))));
   } catch (err) {
     container.replaceChildren(h('p', { class: 'error' }, errorMessage(err)));

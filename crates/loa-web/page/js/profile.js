@@ -221,7 +221,9 @@ export class ProfilePage {
       let outcome = g.result ? `${g.result} ${g.reason ?? ''}` : 'playing';
       /** @type {string | null} */
       let mark = null;
-      if (g.result && side) {
+      if (g.reason === 'aborted') {
+        outcome = 'Aborted';
+      } else if (g.result && side) {
         const won = (g.result === '1-0' && side === 'black') || (g.result === '0-1' && side === 'white');
         const lost = (g.result === '1-0' && side === 'white') || (g.result === '0-1' && side === 'black');
         mark = won ? 'won' : lost ? 'lost' : 'draw';

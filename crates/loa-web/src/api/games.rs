@@ -4,7 +4,7 @@ use super::{refuse_unknown, ApiQuery, Body, OptionalBody, MAX_LIST};
 use crate::auth::Viewer;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
-use crate::game::{Caller, Changed, GameView, LiveGame};
+use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
 use crate::hub::Hub;
 use crate::setup::{rated_level, NewGame};
 use crate::store::GameFilter;
@@ -221,6 +221,7 @@ impl SideRequest {
 pub enum Action {
     Join,
     Resign,
+    Abort,
     Draw,
     DeclineDraw,
     Takeback,
@@ -236,6 +237,10 @@ pub async fn act(
 ) -> ApiResult<Json<GameView>> {
     let open = hub.open(&id).await?;
     let (caller, side) = request.caller(&viewer)?;
+    // A tournament scores every game it pairs: a player who will not play it loses it.
+    if matches!(action, Action::Abort) && hub.store.game_tournament(&id).await?.is_some() {
+        return Err(GameError::TournamentNotAborted.into());
+    }
     let viewer_name = viewer.account.as_ref().map(|a| a.name.clone());
     let view = hub
         .change(&open, |live, now| {
@@ -244,6 +249,10 @@ pub async fn act(
                 Action::Join => live.join(&caller, viewer_name.as_deref(), now)?,
                 Action::Resign => {
                     live.resign(&caller, side, now)?;
+                    nothing(live)
+                }
+                Action::Abort => {
+                    live.abort(&caller, side, now)?;
                     nothing(live)
                 }
                 Action::Draw => {
@@ -282,6 +291,7 @@ macro_rules! action_handler {
 action_handler!(
     join => Join,
     resign => Resign,
+    abort => Abort,
     offer_draw => Draw,
     decline_draw => DeclineDraw,
     takeback => Takeback,
@@ -448,7 +458,7 @@ pub fn record_of(live: &LiveGame) -> GameRecord {
             .unwrap_or_else(|| side_name(live, Color::White)),
     );
     if let Some(ending) = &live.ending {
-        record.result = loa_core::record::RecordResult::from_winner(ending.winner);
+        record.result = ending.result();
         record.termination = Some(ending.reason.clone());
     }
     if let Some(clock) = live.clock {

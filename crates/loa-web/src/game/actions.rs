@@ -1,5 +1,5 @@
 //! What can happen to a game: joining, a move (a person's or the engine's), a flag,
-//! resigning, draw offers, takebacks, and the setup of a rematch.
+//! resigning or aborting, draw offers, takebacks, and the setup of a rematch.
 
 use super::{
     ending_of, slot_side, swap_slot, to_i64, Caller, Changed, Ending, GameError, LiveGame,
@@ -212,6 +212,30 @@ impl LiveGame {
             reason: "resignation".into(),
         });
         Ok(())
+    }
+
+    /// Calls the game off before both sides have moved: no result, no rating. (Once both
+    /// have, a player leaves by resigning.)
+    pub fn abort(&mut self, caller: &Caller, side: Option<Color>, now: i64) -> GameResult<()> {
+        self.check_not_over()?;
+        self.caller_side(caller, side)?;
+        if !self.may_abort() {
+            return Err(GameError::TooLateToAbort);
+        }
+        self.stop_clock(now);
+        self.draw_offer = None;
+        self.takeback_offer = None;
+        self.ending = Some(Ending {
+            winner: None,
+            reason: super::ABORTED.into(),
+        });
+        Ok(())
+    }
+
+    /// Whether the game goes on and one side at most has moved in it.
+    pub fn may_abort(&self) -> bool {
+        let moved = |side: Color| self.movers.iter().any(|seat| seat.side == side);
+        !self.is_over() && (!moved(Color::Black) || !moved(Color::White))
     }
 
     fn check_not_over(&self) -> GameResult<()> {

@@ -30,6 +30,10 @@ pub enum GameError {
     NothingToTakeBack,
     #[error("a rated game against the engine has no takebacks")]
     NoTakebackRated,
+    #[error("a game is aborted only before both sides have moved: resign instead")]
+    TooLateToAbort,
+    #[error("a tournament's game is not aborted: resign instead, or withdraw from the tournament")]
+    TournamentNotAborted,
     #[error("a rematch follows a finished game")]
     RematchBeforeEnd,
     #[error("a chat line has 1 to 140 characters")]

@@ -19,6 +19,7 @@ use crate::levels::Strength;
 use crate::lineup::{Lineup, Player};
 use crate::setup::GameSetup;
 use crate::store::{Change, ChatRow, MoveRow, RatingUpdate, SeatRow};
+use loa_core::record::RecordResult;
 use loa_core::{Color, Game, GameState, RuleSet, Seat, Variant, VariantPosition};
 
 /// How a game ended.
@@ -26,8 +27,28 @@ use loa_core::{Color, Game, GameState, RuleSet, Seat, Variant, VariantPosition};
 pub struct Ending {
     pub winner: Option<Color>,
     /// `connection`, `simultaneous connection`, `third repetition`, `time`,
-    /// `resignation`, `agreement`...
+    /// `resignation`, `agreement`, [`ABORTED`]...
     pub reason: String,
+}
+
+/// The reason of a game called off before both sides had moved: it has no result and
+/// moves no rating.
+pub const ABORTED: &str = "aborted";
+
+impl Ending {
+    pub fn is_aborted(&self) -> bool {
+        self.reason == ABORTED
+    }
+
+    /// The result records and lists give: `*` for an aborted game, which nobody won or
+    /// drew.
+    pub fn result(&self) -> RecordResult {
+        if self.is_aborted() {
+            RecordResult::Unknown
+        } else {
+            RecordResult::from_winner(self.winner)
+        }
+    }
 }
 
 /// Who is asking: the token of the seat they hold, or the account signed in (by session

@@ -4,7 +4,6 @@ use super::{line_of, to_i64, Ending, LiveGame};
 use crate::clock::{Clock, TimeControl};
 use crate::lineup::Lineup;
 use crate::store::{GameRow, StoredGame};
-use loa_core::record::RecordResult;
 use loa_core::{Color, Game, RuleSet, Variant, VariantPosition};
 
 impl LiveGame {
@@ -26,10 +25,7 @@ impl LiveGame {
             started_at: self.started_at,
             clock_ms: self.clock.map(|c| c.remaining_ms.map(to_i64)),
             running_since: self.clock.and_then(|c| c.running_since),
-            result: self
-                .ending
-                .as_ref()
-                .map(|e| RecordResult::from_winner(e.winner).pgn().to_string()),
+            result: self.ending.as_ref().map(|e| e.result().pgn().to_string()),
             winner: self
                 .ending
                 .as_ref()

@@ -51,7 +51,7 @@ impl LiveGame {
             result: self
                 .ending
                 .as_ref()
-                .map(|e| OutcomeView::new(e.winner, e.reason.clone())),
+                .map(|e| OutcomeView::of_ending(e.result(), e.winner, e.reason.clone())),
             draw_offer: self.draw_offer.map(Color::id),
             takeback_offer: self.takeback_offer.map(Color::id),
             rematch: self.rematch.clone(),

@@ -84,7 +84,7 @@ impl Store {
                AND ($6 IS NULL OR rated = $6)
                AND ($7 IS NULL
                     OR ($7 = 'playing' AND result IS NULL)
-                    OR ($7 = 'draw' AND result IS NOT NULL AND winner IS NULL)
+                    OR ($7 = 'draw' AND result = '1/2-1/2')
                     OR ($7 = 'win' AND ((winner = 'black' AND black_account = $3)
                                         OR (winner = 'white' AND white_account = $3)))
                     OR ($7 = 'loss' AND ((winner = 'white' AND black_account = $3)
@@ -122,8 +122,8 @@ impl Store {
             .collect())
     }
 
-    /// An account's results against each account it finished a game with, the most
-    /// played first.
+    /// An account's results against each account it finished a game with (an aborted
+    /// game has no result), the most played first.
     pub async fn opponents(
         &self,
         account: i64,
@@ -140,7 +140,8 @@ impl Store {
                           CASE WHEN black_account = $1 THEN white_account
                                ELSE black_account END AS opponent
                    FROM games
-                   WHERE (black_account = $1 OR white_account = $1) AND result IS NOT NULL)
+                   WHERE (black_account = $1 OR white_account = $1)
+                     AND result IS NOT NULL AND result <> '*')
                   AS g
              JOIN accounts a ON a.id = g.opponent
              WHERE g.opponent <> $1

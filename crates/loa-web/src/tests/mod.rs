@@ -1,6 +1,7 @@
 //! The router driven in-process: each test has a server of its own (a database in a
 //! temporary folder, one engine) and sends it requests as a client would, without a port.
 
+mod abort;
 mod access;
 mod accounts;
 mod clocks;

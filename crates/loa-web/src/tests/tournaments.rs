@@ -132,6 +132,15 @@ async fn a_swiss_is_made_joined_started_and_paired_round_by_round() {
     let view = app.ok("GET", &format!("/api/games/{game}"), None).await;
     assert_eq!(view["rated"], true);
     assert_eq!(view["names"][0], pairings[0]["black"]);
+    // A tournament's game is played or lost: it is not aborted, even before a move.
+    let black = pairings[0]["black"].as_str().unwrap();
+    let abort = format!("/api/games/{game}/abort");
+    let (status, refused) = as_person(&app, &people[black], "POST", &abort, None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        refused["error"],
+        "a tournament's game is not aborted: resign instead, or withdraw from the tournament"
+    );
     // Round after round: ann wins all her games, then bob, then the rest by colour.
     for round in 1..=3 {
         let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
