@@ -8,7 +8,7 @@ use crate::engine_pool::{Cancel, EnginePool};
 use crate::game::{Caller, Changed, Ending, GameError, GameView, LiveGame};
 use crate::ids;
 use crate::ratings::{self, Category, Rating, Speed};
-use crate::store::{Event, Heard, RatingRow, RatingUpdate, Store, StoreError};
+use crate::store::{BoardOf, Event, Heard, RatingRow, RatingUpdate, Store, StoreError};
 use loa_core::{Color, GameState};
 use loa_engine::{SearchLimits, SearchRequest};
 use std::collections::{BTreeMap, HashMap};
@@ -118,7 +118,16 @@ impl Hub {
 
     /// Adds a new game: written first, then opened.
     pub async fn create(self: &Arc<Self>, live: LiveGame) -> HubResult<Arc<OpenGame>> {
-        self.store.insert(&live.stored()).await?;
+        self.create_on(live, None).await
+    }
+
+    /// A new game, on a tournament's board if it is one.
+    pub async fn create_on(
+        self: &Arc<Self>,
+        live: LiveGame,
+        board: Option<BoardOf<'_>>,
+    ) -> HubResult<Arc<OpenGame>> {
+        self.store.insert(&live.stored(), board).await?;
         let id = live.id.clone();
         crate::mail::after_create(self, &live);
         let open = Arc::new(OpenGame::new(live));

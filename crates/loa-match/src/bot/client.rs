@@ -124,7 +124,7 @@ pub struct ClockView {
 pub struct Outcome {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
-    /// `black`, `white`, or `null` for a draw.
+    /// `black`, `white`, or `null` for a draw (or an aborted game, `result` `*`).
     pub winner: Option<String>,
     pub reason: String,
 }

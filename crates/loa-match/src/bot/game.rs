@@ -280,6 +280,8 @@ impl Player<'_> {
     fn on_view(&mut self, view: GameView, received: Instant) -> Next {
         if let Some(outcome) = &view.result {
             let verdict = match outcome.winner.as_deref() {
+                // Called off before both sides had moved: no result at all.
+                None if outcome.result == "*" => "no result",
                 None => "a draw",
                 Some(winner) if winner == self.setting.side.id() => "won",
                 Some(_) => "lost",

@@ -123,6 +123,16 @@ pub struct TournamentView {
     pub players: usize,
     pub pairings: Vec<PairingView>,
     pub standings: Vec<StandingView>,
+    /// A league's earlier seasons, the first first, each with its final standings
+    /// (`division` that season's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seasons: Vec<SeasonView>,
+}
+
+#[derive(Serialize)]
+pub struct SeasonView {
+    pub season: i64,
+    pub standings: Vec<StandingView>,
 }
 
 fn result_text(result: Option<&str>) -> Option<String> {
@@ -167,25 +177,35 @@ pub async fn view_of(hub: &Hub, t: TournamentRow) -> ApiResult<TournamentView> {
             },
         })
         .collect();
-    let standings = director::standings_of(&t, &entrants, &boards)
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, (division, s))| {
-            let entrant = names.get(&s.id)?;
-            Some(StandingView {
-                rank: i + 1,
-                name: entrant.name.clone(),
-                division,
-                points: s.points,
-                sonneborn_berger: s.sonneborn_berger,
-                buchholz: s.buchholz,
-                wins: s.wins,
-                draws: s.draws,
-                losses: s.losses,
-                byes: s.byes,
-                rating: entrant.rating.round() as i64,
-                active: entrant.active,
+    let standing_views = |table: director::Table| -> Vec<StandingView> {
+        table
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, (division, s))| {
+                let entrant = names.get(&s.id)?;
+                Some(StandingView {
+                    rank: i + 1,
+                    name: entrant.name.clone(),
+                    division,
+                    points: s.points,
+                    sonneborn_berger: s.sonneborn_berger,
+                    buchholz: s.buchholz,
+                    wins: s.wins,
+                    draws: s.draws,
+                    losses: s.losses,
+                    byes: s.byes,
+                    rating: entrant.rating.round() as i64,
+                    active: entrant.active,
+                })
             })
+            .collect()
+    };
+    let standings = standing_views(director::standings_of(&t, &entrants, &boards));
+    let seasons = director::earlier_seasons(&t, &entrants, &boards)
+        .into_iter()
+        .map(|(season, table)| SeasonView {
+            season,
+            standings: standing_views(table),
         })
         .collect();
     let creator = hub
@@ -215,6 +235,7 @@ pub async fn view_of(hub: &Hub, t: TournamentRow) -> ApiResult<TournamentView> {
         players: entrants.len(),
         pairings,
         standings,
+        seasons,
     })
 }
 

@@ -14,7 +14,7 @@ use crate::game::LiveGame;
 use crate::hub::{Hub, HubError};
 use crate::pairing::{ColorChoice, Party, TermsRequest};
 use crate::ratings::{Category, Speed};
-use crate::store::{BoardRow, EntrantRow, StoreError, TournamentRow};
+use crate::store::{BoardOf, BoardRow, EntrantRow, StoreError, TournamentRow};
 use crate::tournament::championship::Championship;
 use crate::tournament::standings::{standings, Standing};
 use crate::tournament::{round_robin, swiss, Board, Entrant, Format, GameResult, PlayerId, Round};
@@ -294,19 +294,39 @@ async fn next_round(hub: &Arc<Hub>, id: &str) -> DirectorResult<()> {
     Ok(())
 }
 
+/// A league's seasons before the current one, each with its final standings, division
+/// by division; nothing for the other formats.
+pub fn earlier_seasons(
+    t: &TournamentRow,
+    entrants: &[EntrantRow],
+    boards: &[BoardRow],
+) -> Vec<(i64, Table)> {
+    if Format::parse(&t.format) != Some(Format::League) {
+        return Vec::new();
+    }
+    (1..t.round)
+        .map(|season| {
+            let table = league::past_season_standings(entrants, boards, season)
+                .into_iter()
+                .flat_map(|(d, table)| table.into_iter().map(move |s| (Some(d), s)))
+                .collect();
+            (season, table)
+        })
+        .collect()
+}
+
 /// When an arena stops pairing; `None` for the other formats.
 pub fn arena_ends_at(t: &TournamentRow) -> Option<i64> {
     arena::ends_at(t)
 }
 
+/// Standings, each line with its league division.
+pub type Table = Vec<(Option<i64>, Standing)>;
+
 /// The standings as the format ranks them, each line with its league division: points,
 /// Sonneborn-Berger, Buchholz for a Swiss and a round robin; arena points for an arena;
 /// the current season's points, division by division, for a league.
-pub fn standings_of(
-    t: &TournamentRow,
-    entrants: &[EntrantRow],
-    boards: &[BoardRow],
-) -> Vec<(Option<i64>, Standing)> {
+pub fn standings_of(t: &TournamentRow, entrants: &[EntrantRow], boards: &[BoardRow]) -> Table {
     match Format::parse(&t.format) {
         Some(Format::League) if t.round > 0 => league::season_standings(entrants, boards, t.round)
             .into_iter()
@@ -415,11 +435,13 @@ async fn make_games(hub: &Arc<Hub>, t: &TournamentRow) -> DirectorResult<()> {
         // A tournament's clock runs from the pairing: a player who does not come loses
         // on time.
         live.start_clock(now);
-        let open = hub.create(live).await?;
+        let board = BoardOf {
+            tournament: &t.id,
+            round: b.round,
+            board: b.board,
+        };
+        let open = hub.create_on(live, Some(board)).await?;
         let live = open.game.lock().await;
-        hub.store
-            .set_board_game(&t.id, b.round, b.board, &live.id)
-            .await?;
         let view = live.view(now);
         hub.after_change(&open, &live, &view);
     }

@@ -222,6 +222,11 @@ impl LiveGame {
         if !self.may_abort() {
             return Err(GameError::TooLateToAbort);
         }
+        // A fallen flag is a loss on time, not a way out (the flag's watch may not have
+        // ended the game yet).
+        if self.flag_fallen(now) {
+            return Err(GameError::TimeUp);
+        }
         self.stop_clock(now);
         self.draw_offer = None;
         self.takeback_offer = None;
@@ -383,5 +388,52 @@ impl LiveGame {
             slots = self.seats.iter().map(|s| swap_slot(&s.slot)).collect();
         }
         Ok(slots)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::TimeControl;
+    use crate::lineup::{Lineup, SidePlayers};
+    use loa_core::{Game, Position, RuleSet, Variant};
+
+    /// A game between two people on a minute each, its clock running from `0` as a
+    /// tournament's does; and Black's caller.
+    fn running_game() -> (LiveGame, Caller) {
+        let human = SidePlayers::One(Player::Human);
+        let setup = GameSetup {
+            variant: Variant::Standard,
+            game: Game::new(Position::startpos().into(), RuleSet::Draw),
+            lineup: Lineup::new(Variant::Standard, human, human).unwrap(),
+            clock: Some(TimeControl::Live {
+                initial_s: 60,
+                increment_s: 0,
+            }),
+            online: true,
+            names: [None, None],
+            accounts: [None, None],
+            rated: false,
+        };
+        let mut live = LiveGame::create_paired(setup, 0);
+        live.start_clock(0);
+        let black = Caller {
+            token: Some(live.tokens()["black"].clone()),
+            account: None,
+        };
+        (live, black)
+    }
+
+    #[test]
+    fn an_abort_stops_the_clock_and_a_fallen_flag_is_no_way_out() {
+        let (mut live, black) = running_game();
+        let mut late = live.clone();
+        assert_eq!(late.abort(&black, None, 60_001), Err(GameError::TimeUp));
+        assert!(!late.is_over());
+        live.abort(&black, None, 1_500).unwrap();
+        let clock = live.clock.unwrap();
+        assert_eq!(clock.remaining_ms, [58_500, 60_000]);
+        assert_eq!(clock.running_since, None);
+        assert_eq!(live.ending.as_ref().map(Ending::is_aborted), Some(true));
     }
 }

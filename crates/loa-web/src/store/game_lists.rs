@@ -221,7 +221,7 @@ mod tests {
                     moves: Vec::new(),
                     chat: Vec::new(),
                 };
-                store.insert(&stored).await.unwrap();
+                store.insert(&stored, None).await.unwrap();
             }
             let of_ann = GameFilter::of(ann);
             assert_eq!(

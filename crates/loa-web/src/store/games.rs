@@ -103,9 +103,23 @@ pub struct Change<'a> {
     pub queue_report: bool,
 }
 
+/// The tournament board a new game is played on.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardOf<'a> {
+    pub tournament: &'a str,
+    pub round: i64,
+    pub board: i64,
+}
+
 impl Store {
-    /// Adds a new game with its seats and any moves it starts with.
-    pub async fn insert(&self, game: &StoredGame) -> Result<(), StoreError> {
+    /// Adds a new game with its seats and any moves it starts with, and names it on its
+    /// tournament's board (if it is one) in the same transaction: nobody finds a
+    /// tournament's game that does not say it is one.
+    pub async fn insert(
+        &self,
+        game: &StoredGame,
+        board: Option<BoardOf<'_>>,
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let r = &game.row;
         sqlx::query(
@@ -156,6 +170,18 @@ impl Store {
             .await?;
         }
         insert_moves(&mut tx, &r.id, 0, &game.moves).await?;
+        if let Some(b) = board {
+            sqlx::query(
+                "UPDATE tournament_boards SET game_id = $4
+                 WHERE tournament_id = $1 AND round = $2 AND board = $3",
+            )
+            .bind(b.tournament)
+            .bind(b.round)
+            .bind(b.board)
+            .bind(&r.id)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -447,7 +473,7 @@ pub(super) mod tests {
                     moves: vec![mv("b1-b3")],
                     chat: Vec::new(),
                 };
-                store.insert(&game).await.unwrap();
+                store.insert(&game, None).await.unwrap();
                 let mut changed = row("g1");
                 changed.updated_at = 9;
                 changed.result = Some("1-0".into());
@@ -519,7 +545,7 @@ pub(super) mod tests {
                     moves: Vec::new(),
                     chat: Vec::new(),
                 };
-                store.insert(&game).await.unwrap();
+                store.insert(&game, None).await.unwrap();
             }
             // Two games ending at once on two servers, each rated from no game played.
             let first_game = [super::super::RatingUpdate {

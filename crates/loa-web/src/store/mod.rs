@@ -27,7 +27,7 @@ pub use accounts::{AccountRow, Tally};
 pub use events::{Event, Heard};
 pub use explorer::{ExploredGame, ExploredMove, ExplorerQuery};
 pub use game_lists::{GameFilter, Outcome};
-pub use games::{Change, ChatRow, GameRow, MoveRow, SeatRow, StoredGame};
+pub use games::{BoardOf, Change, ChatRow, GameRow, MoveRow, SeatRow, StoredGame};
 pub use pairing::{ChallengeRow, SeekRoom, SeekRow};
 pub use puzzles::{NewPuzzle, PuzzleChoice, PuzzleRow, PuzzleTry, TryRating};
 pub use ratings::{RankedRow, RatingRow, RatingUpdate};

@@ -194,12 +194,15 @@ mod tests {
         let mut row = sample(id);
         row.result = Some("1-0".to_string());
         store
-            .insert(&StoredGame {
-                row,
-                seats: Vec::new(),
-                moves: Vec::new(),
-                chat: Vec::new(),
-            })
+            .insert(
+                &StoredGame {
+                    row,
+                    seats: Vec::new(),
+                    moves: Vec::new(),
+                    chat: Vec::new(),
+                },
+                None,
+            )
             .await
             .unwrap();
     }

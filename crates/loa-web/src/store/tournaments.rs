@@ -435,26 +435,6 @@ impl Store {
         Ok(true)
     }
 
-    pub async fn set_board_game(
-        &self,
-        id: &str,
-        round: i64,
-        board: i64,
-        game: &str,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE tournament_boards SET game_id = $4
-             WHERE tournament_id = $1 AND round = $2 AND board = $3",
-        )
-        .bind(id)
-        .bind(round)
-        .bind(board)
-        .bind(game)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     /// Notes a game's result on its board; false if it was noted already.
     pub async fn set_board_result(
         &self,

@@ -539,6 +539,26 @@ async fn a_league_plays_its_seasons_and_starts_the_next_by_itself() {
         .filter(|p| p["round"] == 2)
         .count();
     assert_eq!(season_two, 12);
+    // Season one's final standings stay, without the newcomer.
+    let seasons = t["seasons"].as_array().unwrap();
+    assert_eq!(seasons.len(), 1, "{t}");
+    assert_eq!(seasons[0]["season"], 1);
+    let first: Vec<(&str, f64, i64)> = seasons[0]["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let name = s["name"].as_str().unwrap();
+            (
+                name,
+                s["points"].as_f64().unwrap(),
+                s["division"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(first[0], ("ann", 4.0, 1));
+    assert_eq!(first.len(), 3);
+    assert_eq!(first.iter().map(|s| s.1).sum::<f64>(), 6.0);
     play_round(&app, &people, &id, &["dan"]).await;
     let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
     assert_eq!(t["status"], "finished", "{t}");
