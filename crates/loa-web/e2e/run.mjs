@@ -1006,6 +1006,43 @@ const scenarios = {
     assert.deepEqual(bob.errors, []);
   },
 
+  async 'a league\'s next season, the last one\'s standings folded under it'() {
+    const ann = await newPage();
+    const bob = await newPage({ width: 390, height: 844 });
+    const names = { ann: `lann_${stamp}`, bob: `lbob_${stamp}` };
+    for (const [page, name] of [[ann, names.ann], [bob, names.bob]]) {
+      await page.goto(base);
+      await signUp(page, name);
+    }
+    /** @param {import('playwright-core').Page} page @param {string} path @param {object} [body] */
+    const post = (page, path, body) => page.evaluate(async ([p, b]) => {
+      const answer = await fetch(p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b ?? {}) });
+      return { status: answer.status, body: await answer.json() };
+    }, [path, body]);
+    const made = await post(ann, '/api/tournaments', {
+      name: `League ${stamp}`, format: 'league', rounds: 2, clock: { kind: 'correspondence', days: 3 },
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.id;
+    for (const page of [ann, bob]) assert.equal((await post(page, `/api/tournaments/${id}/join`)).status, 200);
+    assert.equal((await post(ann, `/api/tournaments/${id}/start`)).status, 200);
+    // Season one: Ann wins both games, Bob resigning each.
+    const season = await post(bob, `/api/tournaments/${id}/join`);
+    for (const p of season.body.pairings.filter((/** @type {any} */ p) => p.round === 1)) {
+      assert.equal((await post(bob, `/api/games/${p.game}/resign`)).status, 200);
+    }
+    await ann.goto(`${base}/tournament/${id}`);
+    await ann.waitForFunction(() => /Season 2/.test(document.querySelector('h2')?.textContent || ''));
+    assert.equal(await ann.locator('[data-testid=earlier-season]').count(), 1);
+    await ann.click('[data-testid=earlier-season] summary');
+    const last = ann.locator('[data-testid=earlier-season] [data-testid=standing]');
+    assert.match(await last.first().textContent(), new RegExp(`^11${names.ann}2`));
+    await bob.goto(`${base}/tournament/${id}`);
+    await bob.click('[data-testid=earlier-season] summary');
+    await bob.screenshot({ path: `${shots}/league-seasons-phone.png`, fullPage: true });
+    assert.deepEqual([...ann.errors, ...bob.errors], []);
+  },
+
   async 'nothing is wider than a phone, on every page'() {
     const page = await newPage({ width: 390, height: 844 });
     const widest = () => page.evaluate(() => {

@@ -114,8 +114,12 @@ export class TournamentPage {
       ownGame ? h('p', { class: 'your-game', 'data-testid': 'your-game' }, 'Your game is on: ',
         h('a', { class: 'button primary', href: `/game/${ownGame.game}` }, 'Play it')) : '',
       this.error,
-      h('h2', {}, 'Standings'),
+      h('h2', {}, t.format === 'league' && t.round > 0 ? `Season ${t.round}` : 'Standings'),
       this.standings(t),
+      // A league's earlier seasons, the latest first, folded.
+      ...(t.seasons ?? []).slice().reverse().map((s) => h('details', { class: 'season', 'data-testid': 'earlier-season' },
+        h('summary', {}, `Season ${s.season}: final standings`),
+        this.standings({ ...t, standings: s.standings }))),
       // An arena pairs in waves and a league plays a season at once: no round columns.
       ...(t.round > 0 && (t.format === 'swiss' || t.format === 'round-robin') ? [h('h2', {}, 'Crosstable'), this.crosstable(t)] : []),
       ...(t.round > 0 ? [h('h2', {}, 'Pairings'), this.pairings(t)] : []),

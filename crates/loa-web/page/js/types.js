@@ -483,6 +483,7 @@ export {};
  * @property {number} players
  * @property {TournamentPairing[]} pairings
  * @property {TournamentStanding[]} standings
+ * @property {{ season: number, standings: TournamentStanding[] }[]} [seasons] a league's earlier ones
  */
 
 /** @typedef {'inaccuracy' | 'mistake' | 'blunder'} Slip */
