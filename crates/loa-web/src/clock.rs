@@ -12,8 +12,10 @@ pub const MAX_INITIAL_S: u64 = 24 * 3600;
 pub const MAX_INCREMENT_S: u64 = 3600;
 /// The most days a correspondence move may take.
 pub const MAX_DAYS: u64 = 60;
-/// An hour and a day on the server's clock (`now_ms`), for the windows limits count in.
-pub const HOUR: i64 = 3_600_000;
+/// A minute, an hour and a day on the server's clock (`now_ms`), for the windows limits
+/// count in.
+pub const MINUTE: i64 = 60_000;
+pub const HOUR: i64 = 60 * MINUTE;
 pub const DAY: i64 = 24 * HOUR;
 /// A day as the clocks' unsigned milliseconds count it.
 const DAY_MS: u64 = DAY.unsigned_abs();

@@ -4,7 +4,7 @@
 
 use super::{ApiQuery, Body};
 use crate::auth::Viewer;
-use crate::clock::{now_ms, TimeControl, DAY};
+use crate::clock::{now_ms, TimeControl, DAY, MINUTE};
 use crate::director;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
@@ -30,6 +30,10 @@ const DEFAULT_ARENA_MINUTES: i64 = 60;
 const MAX_ARENA_MINUTES: i64 = 24 * 60;
 /// How far ahead a start may be set: a year.
 const MAX_START_AHEAD_MS: i64 = 366 * DAY;
+
+/// How far in the past a start may be given (a client's clock a little behind, a form
+/// sent a moment late); before that it is a mistake, not "at once".
+const MAX_START_BEHIND_MS: i64 = 10 * MINUTE;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -341,6 +345,12 @@ pub async fn create_tournament(
         if at > now.saturating_add(MAX_START_AHEAD_MS) {
             return Err(ApiError::bad_request(
                 "starts_at is at most a year ahead (ms since 1970)",
+            ));
+        }
+        if at < now.saturating_sub(MAX_START_BEHIND_MS) {
+            return Err(ApiError::bad_request(
+                "starts_at is in the past: give a later time (ms since 1970), or none and \
+                 start it yourself",
             ));
         }
     }

@@ -241,6 +241,14 @@ async fn joining_leaving_and_starting_follow_the_rules() {
             json!({"name": "x", "format": "swiss", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}, "starts_at": i64::MAX}),
             "starts in the far future",
         ),
+        (
+            json!({"name": "x", "format": "swiss", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}, "starts_at": 1_600_000_000_000_i64}),
+            "started in 2020",
+        ),
+        (
+            json!({"name": "x", "format": "swiss", "rounds": 3, "clock": {"kind": "live", "initial_s": 60, "increment_s": 0}, "starts_at": i64::MIN}),
+            "starts before anything",
+        ),
     ] {
         let (status, answer) =
             as_person(&app, &people["ann"], "POST", "/api/tournaments", Some(body)).await;
