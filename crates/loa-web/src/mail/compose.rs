@@ -15,6 +15,8 @@ pub struct MoveNotice {
     pub diagram: String,
     /// The time the player has left for this move.
     pub time_left_ms: Option<u64>,
+    /// How much longer the player's vacation holds the clock of this move.
+    pub paused_for_ms: Option<u64>,
     /// The game's page.
     pub link: String,
     /// Whether a reply plays a move.
@@ -197,8 +199,17 @@ fn position_and_answer(notice: &MoveNotice) -> String {
         text.push('\n');
     }
     text.push('\n');
-    if let Some(left) = notice.time_left_ms {
-        text.push_str(&format!("You have {} for this move.\n\n", duration(left)));
+    match (notice.time_left_ms, notice.paused_for_ms) {
+        (Some(left), Some(paused)) => text.push_str(&format!(
+            "Your vacation holds this game's clock for {} more; after it, you\n\
+             have {} for this move.\n\n",
+            duration(paused),
+            duration(left)
+        )),
+        (Some(left), None) => {
+            text.push_str(&format!("You have {} for this move.\n\n", duration(left)));
+        }
+        (None, _) => {}
     }
     text.push_str(&format!("The game: {}\n", notice.link));
     if notice.by_reply {
@@ -257,6 +268,7 @@ mod tests {
             last_move: Some("1. b1-b3".into()),
             diagram: " 8  .  b  . \n    a  b  c \n".into(),
             time_left_ms: Some(3 * 24 * 3600 * 1000),
+            paused_for_ms: None,
             link: "https://loa.example/game/abc".into(),
             by_reply: true,
             example_move: Some("h2-f4".into()),
@@ -292,6 +304,20 @@ mod tests {
             ..notice()
         };
         assert!(!your_move(&quiet).1.contains("reply to this e-mail"));
+        // On vacation: the clock waits, and the e-mail says for how long.
+        let away = MoveNotice {
+            paused_for_ms: Some(2 * 24 * 3600 * 1000 + 5 * 3600 * 1000),
+            ..notice()
+        };
+        let body = your_move(&away).1;
+        assert!(
+            body.contains(
+                "Your vacation holds this game's clock for 2 days 5 hours more; after it, you\n\
+                 have 3 days for this move."
+            ),
+            "{body}"
+        );
+        assert!(!body.contains("You have"), "{body}");
     }
 
     #[test]

@@ -109,6 +109,12 @@ pub(super) fn pending_move(live: &LiveGame, now: i64) -> Option<Pending> {
         .clock
         .filter(|c| c.running_since.is_some())
         .map(|c| c.left_at(side, side, now));
+    // A vacation runs the clock from its end.
+    notice.paused_for_ms = live
+        .clock
+        .and_then(|c| c.running_since)
+        .filter(|&since| since > now)
+        .and_then(|since| u64::try_from(since - now).ok());
     let legal_moves: Vec<String> = live
         .position()
         .moves()
@@ -141,6 +147,7 @@ pub(super) fn notice_of(live: &LiveGame, side: Color, marked: loa_core::Bitboard
         last_move: None,
         diagram: live.position().diagram(marked),
         time_left_ms: None,
+        paused_for_ms: None,
         link: String::new(),
         by_reply: false,
         example_move: None,

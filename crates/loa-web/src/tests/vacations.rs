@@ -126,3 +126,31 @@ async fn a_vacation_stops_the_clock_of_the_player_to_move_until_it_ends() {
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[tokio::test]
+async fn the_move_e_mail_of_a_player_on_vacation_says_when_the_clock_runs() {
+    let app = super::mail::mailing_app().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = super::mail::verified(&app, "Bob").await;
+    let seek = json!({"variant": "standard", "rules": "draw", "rated": false,
+        "color": "black", "clock": {"kind": "correspondence", "days": 3}});
+    let (_, made) = as_person(&app, &ann, "POST", "/api/seeks", Some(seek)).await;
+    let accept = format!("/api/seeks/{}/accept", made["id"].as_str().unwrap());
+    let (status, taken) = as_person(&app, &bob, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CREATED, "{taken}");
+    let id = taken["game"].as_str().unwrap();
+    let days = Some(json!({"days": 5}));
+    let (status, _) = as_person(&app, &bob, "POST", "/api/me/vacation", days).await;
+    assert_eq!(status, StatusCode::OK);
+    play_first(&app, &ann, id).await;
+    let letters = super::mail::queued(&app).await;
+    assert_eq!(letters.len(), 1, "{letters:#?}");
+    assert_eq!(letters[0].to, "bob@example.org");
+    assert!(
+        letters[0].body.contains(
+            "Your vacation holds this game's clock for 5 days more; after it, you\nhave 3 days for this move."
+        ),
+        "{}",
+        letters[0].body
+    );
+}
