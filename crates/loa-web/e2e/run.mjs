@@ -1026,6 +1026,15 @@ const scenarios = {
     const id = made.body.id;
     for (const page of [ann, bob]) assert.equal((await post(page, `/api/tournaments/${id}/join`)).status, 200);
     assert.equal((await post(ann, `/api/tournaments/${id}/start`)).status, 200);
+    // A newcomer during the season is told when they will play, before and after joining.
+    const cy = await newPage({ width: 390, height: 844 });
+    await cy.goto(base);
+    await signUp(cy, `lcy_${stamp}`);
+    await cy.goto(`${base}/tournament/${id}`);
+    await cy.waitForSelector('[data-testid=late-join]');
+    assert.equal(await cy.textContent('[data-testid=late-join]'), 'Joining now, you play from the next season, in the lowest division.');
+    await cy.click('[data-testid=join-tournament]');
+    await cy.waitForFunction(() => document.querySelector('[data-testid=late-join]')?.textContent === 'You play from season 2.');
     // Season one: Ann wins both games, Bob resigning each.
     const season = await post(bob, `/api/tournaments/${id}/join`);
     for (const p of season.body.pairings.filter((/** @type {any} */ p) => p.round === 1)) {
@@ -1040,7 +1049,7 @@ const scenarios = {
     await bob.goto(`${base}/tournament/${id}`);
     await bob.click('[data-testid=earlier-season] summary');
     await bob.screenshot({ path: `${shots}/league-seasons-phone.png`, fullPage: true });
-    assert.deepEqual([...ann.errors, ...bob.errors], []);
+    assert.deepEqual([...ann.errors, ...bob.errors, ...cy.errors], []);
   },
 
   async 'nothing is wider than a phone, on every page'() {

@@ -31,6 +31,31 @@ function playsIn(p, me) {
   return Boolean(me && (sameName(p.black, me.name) || sameName(p.white, me.name)));
 }
 
+/**
+ * What joining a running tournament means, or, for one who joined late, when they play.
+ * @param {Tournament} t
+ * @param {boolean} canJoin
+ * @param {boolean} playing
+ * @param {{ name: string } | null} me
+ */
+function lateJoinWords(t, canJoin, playing, me) {
+  if (t.status !== 'running') return null;
+  if (canJoin) {
+    /** @type {Partial<Record<Tournament['format'], string>>} */
+    const words = {
+      swiss: 'Joining now, you are paired from the next round, with no points for the rounds already played.',
+      league: 'Joining now, you play from the next season, in the lowest division.',
+      arena: 'Joining now, you are paired as soon as another player is free.',
+    };
+    return words[t.format] ?? null;
+  }
+  const inThisRound = t.pairings.some((p) => p.round === t.round && (playsIn(p, me) || sameName(p.bye, me?.name)));
+  if (!playing || inThisRound) return null;
+  if (t.format === 'swiss') return `You are paired from round ${t.round + 1}.`;
+  if (t.format === 'league') return `You play from season ${t.round + 1}.`;
+  return null;
+}
+
 export class TournamentPage {
   /**
    * @param {Meta} meta
@@ -101,6 +126,7 @@ export class TournamentPage {
       me && t.status === 'open' && sameName(t.creator, me.name)
         ? h('button', { class: 'primary', 'data-testid': 'start-tournament', onclick: () => this.act('start') }, 'Start now') : null,
       !me && t.status !== 'finished' ? h('span', { class: 'muted' }, 'Sign in to play in it.') : null);
+    const late = lateJoinWords(t, Boolean(canJoin), playing, me);
     const id = encodeURIComponent(t.id);
     // The game the player has to play now, pointed out above all.
     const ownGame = t.pairings.find((p) => p.game && !p.result && playsIn(p, me));
@@ -111,6 +137,7 @@ export class TournamentPage {
         h('a', { href: `/@/${t.creator}` }, t.creator)),
       h('p', { 'data-testid': 'tournament-status' }, h('strong', {}, { open: 'Open', running: 'Playing', finished: 'Finished' }[t.status]), ` · ${when(t)} · ${t.players} ${t.players === 1 ? 'player' : 'players'}`),
       actions,
+      late ? h('p', { class: 'muted small', 'data-testid': 'late-join' }, late) : '',
       ownGame ? h('p', { class: 'your-game', 'data-testid': 'your-game' }, 'Your game is on: ',
         h('a', { class: 'button primary', href: `/game/${ownGame.game}` }, 'Play it')) : '',
       this.error,

@@ -328,10 +328,25 @@ pub type Table = Vec<(Option<i64>, Standing)>;
 /// the current season's points, division by division, for a league.
 pub fn standings_of(t: &TournamentRow, entrants: &[EntrantRow], boards: &[BoardRow]) -> Table {
     match Format::parse(&t.format) {
-        Some(Format::League) if t.round > 0 => league::season_standings(entrants, boards, t.round)
-            .into_iter()
-            .flat_map(|(d, table)| table.into_iter().map(move |s| (Some(d), s)))
-            .collect(),
+        Some(Format::League) if t.round > 0 => {
+            let mut table: Table = league::season_standings(entrants, boards, t.round)
+                .into_iter()
+                .flat_map(|(d, table)| table.into_iter().map(move |s| (Some(d), s)))
+                .collect();
+            // Who joined during the season is listed too, with no division until the next
+            // (those who left before it are not).
+            let waiting: Vec<EntrantRow> = entrants
+                .iter()
+                .filter(|e| e.division.is_none() && e.active)
+                .cloned()
+                .collect();
+            table.extend(
+                standings(&entrants_of(&waiting), &[])
+                    .into_iter()
+                    .map(|s| (None, s)),
+            );
+            table
+        }
         Some(Format::Arena) => {
             let points = arena::points(boards);
             let mut table = standings(&entrants_of(entrants), &rounds_of(boards));

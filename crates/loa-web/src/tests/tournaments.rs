@@ -532,6 +532,13 @@ async fn a_league_plays_its_seasons_and_starts_the_next_by_itself() {
         as_person(&app, &dan, "POST", &join, None).await.0,
         StatusCode::OK
     );
+    // Listed at once, under the season's divisions, with none of their own yet.
+    let t = app.ok("GET", &format!("/api/tournaments/{id}"), None).await;
+    let last = &t["standings"][3];
+    assert_eq!(
+        (&last["name"], &last["division"]),
+        (&json!("dan"), &Value::Null)
+    );
     let mut people = people;
     people.insert("dan".into(), dan);
     // Every game of the season at once: ann wins all hers.
