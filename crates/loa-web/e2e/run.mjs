@@ -1049,6 +1049,20 @@ const scenarios = {
     await bob.goto(`${base}/tournament/${id}`);
     await bob.click('[data-testid=earlier-season] summary');
     await bob.screenshot({ path: `${shots}/league-seasons-phone.png`, fullPage: true });
+    // A tournament not started is cancelled by its creator; a watcher is told at once.
+    const other = await post(ann, '/api/tournaments', {
+      name: `Spare ${stamp}`, format: 'swiss', rounds: 3, clock: { kind: 'live', initial_s: 180, increment_s: 2 },
+    });
+    assert.equal(other.status, 201, JSON.stringify(other.body));
+    await bob.goto(`${base}/tournament/${other.body.id}`);
+    await bob.waitForSelector('[data-testid=join-tournament]');
+    assert.equal(await bob.locator('[data-testid=cancel-tournament]').count(), 0, 'only its creator cancels it');
+    await ann.goto(`${base}/tournament/${other.body.id}`);
+    ann.once('dialog', (d) => d.accept());
+    await ann.click('[data-testid=cancel-tournament]');
+    await ann.waitForURL(/\/tournaments$/);
+    await bob.waitForSelector('[data-testid=tournament-cancelled]');
+    await bob.screenshot({ path: `${shots}/tournament-cancelled-phone.png` });
     assert.deepEqual([...ann.errors, ...bob.errors, ...cy.errors], []);
   },
 

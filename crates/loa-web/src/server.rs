@@ -175,7 +175,10 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
             "/api/tournaments",
             post(api::create_tournament).get(api::list_tournaments),
         )
-        .route("/api/tournaments/{id}", get(api::get_tournament))
+        .route(
+            "/api/tournaments/{id}",
+            get(api::get_tournament).delete(api::cancel_tournament),
+        )
         .route("/api/tournaments/{id}/join", post(api::join_tournament))
         .route(
             "/api/tournaments/{id}/withdraw",

@@ -3,9 +3,10 @@
 // with their tie-breaks, a crosstable round by round, and each round's pairings with
 // links to the games; kept live over the tournament's socket.
 
-import { api, errorMessage, socketUrl } from './api.js';
+import { api, ApiError, errorMessage, socketUrl } from './api.js';
 import { app, h, nameLink } from './dom.js';
 import { clockLabel, gameTitle, sameName } from './format.js';
+import { navigate } from './navigate.js';
 import { signedIn } from './session.js';
 import { formatLabel, when } from './tournaments.js';
 
@@ -89,10 +90,42 @@ export class TournamentPage {
     let opened = false;
     socket.onopen = () => { opened = true; };
     socket.onmessage = (e) => { this.show(JSON.parse(e.data)); };
-    socket.onclose = () => {
+    socket.onclose = async () => {
       if (this.closed) return;
+      // The server closes the socket of a tournament that is gone: its creator cancelled it.
+      if (opened && await this.isGone()) return;
       setTimeout(() => this.connect(opened ? 1000 : Math.min(delay * 2, 15000)), opened ? 500 : delay);
     };
+  }
+
+  /** Whether the tournament is gone (cancelled), said on the page if so. */
+  async isGone() {
+    try {
+      await api('GET', `/api/tournaments/${encodeURIComponent(this.id)}`);
+      return false;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 404) return false;
+      this.closed = true;
+      app.replaceChildren(
+        h('h1', {}, 'Tournament cancelled'),
+        h('p', { 'data-testid': 'tournament-cancelled' }, 'Its creator cancelled it before it started. ',
+          h('a', { href: '/tournaments' }, 'Other tournaments')));
+      return true;
+    }
+  }
+
+  /** Its creator calls the tournament off, before it starts. */
+  async cancel() {
+    if (!window.confirm('Cancel this tournament? It is deleted, with its list of players.')) return;
+    this.error.textContent = '';
+    try {
+      this.closed = true;
+      await api('DELETE', `/api/tournaments/${encodeURIComponent(this.id)}`);
+      navigate('/tournaments');
+    } catch (err) {
+      this.closed = false;
+      this.error.textContent = errorMessage(err);
+    }
   }
 
   /**
@@ -125,6 +158,8 @@ export class TournamentPage {
       me && playing && t.status !== 'finished' ? h('button', { 'data-testid': 'withdraw-tournament', onclick: withdraw }, 'Withdraw') : null,
       me && t.status === 'open' && sameName(t.creator, me.name)
         ? h('button', { class: 'primary', 'data-testid': 'start-tournament', onclick: () => this.act('start') }, 'Start now') : null,
+      me && t.status === 'open' && !t.championship && sameName(t.creator, me.name)
+        ? h('button', { 'data-testid': 'cancel-tournament', onclick: () => this.cancel() }, 'Cancel tournament') : null,
       !me && t.status !== 'finished' ? h('span', { class: 'muted' }, 'Sign in to play in it.') : null);
     const late = lateJoinWords(t, Boolean(canJoin), playing, me);
     const id = encodeURIComponent(t.id);

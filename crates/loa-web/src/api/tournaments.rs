@@ -512,6 +512,35 @@ pub async fn start_tournament(
     Ok(Json(view_of(&hub, t).await?))
 }
 
+/// `DELETE /api/tournaments/{id}`: its creator calls off a tournament not yet started.
+pub async fn cancel_tournament(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> ApiResult<StatusCode> {
+    let account = viewer.required()?;
+    let t = find(&hub, &id).await?;
+    if t.championship.is_some() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "a championship's edition is not cancelled: the site makes them",
+        ));
+    }
+    if t.creator != account.id {
+        return Err(ApiError::forbidden(
+            "only the tournament's creator cancels it",
+        ));
+    }
+    if !hub.store.cancel_tournament(&t.id).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "the tournament has started: it is played to its end",
+        ));
+    }
+    hub.tournament_changed(&t.id);
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// Every game of the tournament, as one PGN file, round by round.
 pub async fn tournament_pgn(
     State(hub): State<Arc<Hub>>,

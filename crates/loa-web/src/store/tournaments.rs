@@ -243,6 +243,33 @@ impl Store {
         Ok(())
     }
 
+    /// Deletes a tournament not yet started, with its list of players; false if it has
+    /// started (or is gone) meanwhile.
+    pub async fn cancel_tournament(&self, id: &str) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        // The row first: a start at the same moment (on PostgreSQL) waits for this, then
+        // finds it gone; or this finds it started.
+        let cancelled = sqlx::query(
+            "UPDATE tournaments SET status = 'cancelled' WHERE id = $1 AND status = 'open'",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if cancelled.rows_affected() == 0 {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM tournament_players WHERE tournament_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM tournaments WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Adds a player, or takes back one who withdrew; false if they were in already.
     pub async fn join_tournament(
         &self,

@@ -325,6 +325,84 @@ async fn one_person_has_at_most_ten_tournaments_not_finished() {
 }
 
 #[tokio::test]
+async fn a_tournament_not_started_is_cancelled_by_its_creator_alone() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob"]).await;
+    let make = || {
+        as_person(
+            &app,
+            &people["ann"],
+            "POST",
+            "/api/tournaments",
+            Some(swiss(3)),
+        )
+    };
+    let mut made = Vec::new();
+    for _ in 0..10 {
+        let (status, t) = make().await;
+        assert_eq!(status, StatusCode::CREATED);
+        made.push(t["id"].as_str().unwrap().to_string());
+    }
+    let path = format!("/api/tournaments/{}", made[0]);
+    let join = format!("{path}/join");
+    assert_eq!(
+        as_person(&app, &people["bob"], "POST", &join, None).await.0,
+        StatusCode::OK
+    );
+    // Nobody else cancels it, and nobody signed out.
+    assert_eq!(
+        app.call("DELETE", &path, None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, refused) = as_person(&app, &people["bob"], "DELETE", &path, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(refused["error"], "only the tournament's creator cancels it");
+    // Its creator does: gone, with its list of players, and room for another.
+    let (status, _) = as_person(&app, &people["ann"], "DELETE", &path, None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(app.call("GET", &path, None).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(
+        as_person(&app, &people["ann"], "DELETE", &path, None)
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    let listed = app.ok("GET", "/api/tournaments", None).await;
+    assert!(listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["id"] != made[0].as_str()));
+    assert_eq!(make().await.0, StatusCode::CREATED);
+    // Started, it is played to its end.
+    let path = format!("/api/tournaments/{}", made[1]);
+    assert_eq!(
+        as_person(&app, &people["bob"], "POST", &format!("{path}/join"), None)
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let join = format!("{path}/join");
+    assert_eq!(
+        as_person(&app, &people["ann"], "POST", &join, None).await.0,
+        StatusCode::OK
+    );
+    let start = format!("{path}/start");
+    assert_eq!(
+        as_person(&app, &people["ann"], "POST", &start, None)
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let (status, refused) = as_person(&app, &people["ann"], "DELETE", &path, None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        refused["error"],
+        "the tournament has started: it is played to its end"
+    );
+}
+
+#[tokio::test]
 async fn tournaments_made_at_once_stop_at_ten() {
     let app = App::new().await;
     let people = people(&app, &["ann"]).await;
