@@ -19,6 +19,11 @@ pub enum PositionTextError {
     ExtraField(String),
     #[error("the placement has {}; boards are 6x6, 7x7 or 8x8", crate::counted(*.0, "rank"))]
     RankCount(usize),
+    #[error(
+        "the placement's rank {0} from the top is empty: '/' goes between ranks, not before \
+         the first or after the last (an empty rank is written as its size, as 8)"
+    )]
+    EmptyRank(usize),
     #[error("rank {rank} ('{text}') covers {squares} squares; a {size} board needs {expected}")]
     RankLength {
         rank: usize,
@@ -128,6 +133,9 @@ pub(crate) fn read_placement<P>(
     piece: impl Fn(char) -> Option<P>,
 ) -> Result<(BoardSize, Vec<(Square, P)>), PositionTextError> {
     let ranks: Vec<&str> = placement.split('/').collect();
+    if let Some(empty) = ranks.iter().position(|r| r.is_empty()) {
+        return Err(PositionTextError::EmptyRank(empty + 1));
+    }
     let size = BoardSize::from_len(ranks.len()).ok_or(PositionTextError::RankCount(ranks.len()))?;
     let n = usize::from(size.side());
     let mut squares = Vec::new();
@@ -260,6 +268,14 @@ mod tests {
         assert!(err("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b 0").contains("extra field '0'"));
         assert!(err("1bbbbbb1/w6w/w6w/w6w/w6w b").contains("5 ranks"));
         assert!(err("8 b").contains("has 1 rank;"));
+        // A '/' too many says so, not "9 ranks".
+        let e = err("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1/ b");
+        assert!(
+            e.starts_with("the placement's rank 9 from the top is empty"),
+            "{e}"
+        );
+        assert!(err("/1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b").contains("rank 1 from the top is empty"));
+        assert!(err("8//8 b").contains("rank 2 from the top"));
         let e = err("1bbbbbb1/w6w/w7w/w6w/w6w/w6w/w6w/1bbbbbb1 b");
         assert!(e.contains("rank 6 ('w7w') covers 9 squares"), "{e}");
         let e = err("1bbbbbb1/w6w/w6w/w6q/w6w/w6w/w6w/1bbbbbb1 b");
