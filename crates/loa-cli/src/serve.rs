@@ -111,11 +111,27 @@ pub fn run(args: ServeArgs) -> Result<()> {
         client_address_header: args.client_address_header,
         trusted_proxies: args.trusted_proxy,
     };
+    let public_url = config.public_url.clone();
+    let mails_links_here = config.smtp.is_some() && public_url.is_none();
     log_to_stderr();
     loa_web::run(config, |address| {
         say!("loa serve: games kept in {db}");
-        say!("Open http://{address}/ in your browser (Ctrl-C stops the server)");
-    })
+        match &public_url {
+            Some(public) => say!(
+                "Open http://{address}/ to reach this server itself; players reach the \
+                 site at {public} (Ctrl-C stops the server)"
+            ),
+            None => say!("Open http://{address}/ in your browser (Ctrl-C stops the server)"),
+        }
+        if mails_links_here {
+            eprintln!(
+                "warning: --smtp without --public-url: e-mails link to http://{address}/, \
+                 which only this machine can open; give --public-url with the site's address"
+            );
+        }
+    })?;
+    say!("loa serve: stopped");
+    Ok(())
 }
 
 /// The server's log on standard error: warnings and errors (a damaged game row, a failed

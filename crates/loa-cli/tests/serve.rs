@@ -9,7 +9,7 @@ use common::{loa, stderr};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tungstenite::Message;
 
 fn db() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -458,7 +458,7 @@ fn a_slow_client_cannot_hold_a_connection() {
     };
     let answer_to = |mut stream: TcpStream, sent: &str| {
         stream.write_all(sent.as_bytes()).unwrap();
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let mut answer = Vec::new();
         let read = stream.read_to_end(&mut answer);
         assert!(read.is_ok(), "the connection is held: {read:?}");
@@ -633,6 +633,28 @@ fn a_url_for_the_database_is_postgres_or_refused_and_makes_no_folder() {
     );
     assert!(!err.contains("secret"), "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // A database that takes the connection and never answers: refused in seconds, not
+    // waited on for ever.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "postgres://user@127.0.0.1:{}/games",
+        silent.local_addr().unwrap().port()
+    );
+    let started = Instant::now();
+    let out = common::loa_in(
+        dir.path(),
+        &["serve", "--port", "0", "--db", &url],
+        "",
+        common::HANG,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("did not answer within 10 s"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+    drop(silent);
 }
 
 #[test]
@@ -836,4 +858,16 @@ fn one_client_holds_two_of_the_engines_study_places_at_most() {
     // A board closed gives the turn on.
     drop(first);
     assert!(searching(&mut third));
+}
+
+#[test]
+fn sigterm_and_ctrl_c_both_stop_the_server_cleanly() {
+    for signal in ["TERM", "INT"] {
+        let (_dir, path) = db();
+        let server = Server::start(&path);
+        let started = Instant::now();
+        let ended = server.stop_with(signal);
+        assert!(ended.success(), "{signal}: {ended:?}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{signal}");
+    }
 }

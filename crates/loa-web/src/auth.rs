@@ -258,6 +258,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_public_address_is_written_as_browsers_write_an_origin() {
+        for (given, kept) in [
+            ("https://LOA.Example", "https://loa.example"),
+            ("https://loa.example:443/", "https://loa.example"),
+            ("http://loa.example:8080", "http://loa.example:8080"),
+            ("http://127.0.0.1:8081/", "http://127.0.0.1:8081"),
+        ] {
+            assert_eq!(crate::public_url(given).as_deref(), Ok(kept), "{given}");
+        }
+        for (given, why) in [
+            ("https://loa.example:99999", "not an address"),
+            ("https://user:pw@loa.example", "user name or password"),
+            ("http://loa.example?x=1", "query or a fragment"),
+            ("https://loa.example/#top", "query or a fragment"),
+            ("https://loa.example/sub", "has a path"),
+            ("ftp://loa.example", "not an address"),
+            ("mailto:loa@loa.example", "not an address"),
+        ] {
+            let refused = crate::public_url(given).unwrap_err();
+            assert!(refused.contains(why), "{given}: {refused}");
+        }
+    }
+
+    #[test]
     fn a_public_address_is_http_or_https() {
         assert_eq!(
             crate::public_url("https://loa.example/").as_deref(),

@@ -1,15 +1,23 @@
 //! `GET /api/meta`: what the server offers (the variants, the engine's levels, the seats'
-//! names, the rule sets and every limit), so that a page or a client never repeats it.
+//! names, the rule sets and every limit), so that a page or a client never repeats it;
+//! and `GET /api/health`, whether this server can serve at all.
 
 use crate::api::{MAX_EVALUATIONS, MAX_EVALUATION_DEPTH, MAX_LIST};
 use crate::clock::{MAX_DAYS, MAX_INCREMENT_S, MAX_INITIAL_S};
+use crate::error::ApiError;
+use crate::hub::Hub;
 use crate::levels::{Strength, MAX_LEVEL, MAX_MOVETIME_MS, MIN_MOVETIME_MS};
 use crate::line::MAX_LINE_MOVES;
 use crate::ws::MAX_ANALYSIS;
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::Json;
 use loa_core::{RuleSet, Variant};
 use loa_engine::LEVEL_ELO;
 use serde::Serialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Serialize)]
 pub struct Meta {
@@ -100,4 +108,22 @@ pub async fn meta() -> Json<Meta> {
             list: MAX_LIST,
         },
     })
+}
+
+/// How long the health check waits for the database.
+const HEALTH_WAIT: Duration = Duration::from_secs(3);
+
+/// `GET /api/health`: 200 `{"database": "ok"}` when this server's database answers, 503
+/// with why when it does not: what a load balancer asks before sending players here.
+pub async fn health(State(hub): State<Arc<Hub>>) -> Result<Json<Value>, ApiError> {
+    match hub.store.answers(HEALTH_WAIT).await {
+        Ok(()) => Ok(Json(json!({ "database": "ok" }))),
+        Err(err) => {
+            tracing::warn!("health check: {err}");
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the database does not answer: {err}"),
+            ))
+        }
+    }
 }

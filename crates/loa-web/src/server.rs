@@ -72,20 +72,28 @@ pub fn default_sender(public_url: &str) -> String {
     format!("loa@{}", if named { host } else { "localhost" })
 }
 
-/// The site's public address as a person gives it (`https://loa.example`), checked.
+/// The site's public address as a person gives it (`https://loa.example`), checked and
+/// written as browsers write a page's origin (host in lower case, no default port), so
+/// that requests from the site's own pages are recognised and links are whole.
 pub fn public_url(text: &str) -> Result<String, String> {
-    let shaped = ["http://", "https://"].iter().any(|scheme| {
-        text.strip_prefix(scheme)
-            .is_some_and(|rest| !rest.is_empty())
-    });
-    if shaped {
-        Ok(text.trim_end_matches('/').to_string())
-    } else {
-        Err(format!(
-            "'{}' is not an address like https://loa.example",
-            loa_core::excerpt(text)
-        ))
+    let shown = loa_core::excerpt(text);
+    let refuse = |why: &str| Err(format!("'{shown}' {why}"));
+    let Ok(url) = url::Url::parse(text) else {
+        return refuse("is not an address like https://loa.example");
+    };
+    if !matches!(url.scheme(), "http" | "https") || !url.has_host() {
+        return refuse("is not an address like https://loa.example");
     }
+    if !url.username().is_empty() || url.password().is_some() {
+        return refuse("has a user name or password: give the site's address alone");
+    }
+    if url.path() != "/" {
+        return refuse("has a path: the site is served at the root of its address");
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return refuse("has a query or a fragment: give the site's address alone");
+    }
+    Ok(url.origin().ascii_serialization())
 }
 
 /// The name of the header a trusted proxy gives the client's address in, checked.
@@ -217,6 +225,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/style.css", get(page::style))
         .route("/icon.svg", get(page::icon))
         .route("/api/meta", get(crate::meta::meta))
+        .route("/api/health", get(crate::meta::health))
         .route("/api/games", post(api::create_game).get(api::list_games))
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/moves", post(api::play_move))
@@ -608,19 +617,32 @@ fn lock_database_file(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
     }
 }
 
-/// Runs the server on a runtime of its own until Ctrl-C; `on_ready` hears the address.
+/// Runs the server on a runtime of its own until Ctrl-C (SIGINT) or SIGTERM; `on_ready`
+/// hears the address.
 pub fn run(config: Config, on_ready: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        // Heard from before the address is told: a stop asked for at once is not missed.
+        let stop = stop_asked()?;
         let server = Server::bind(&config).await?;
         on_ready(server.local_addr()?);
-        server
-            .serve(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
+        server.serve(stop).await
+    })
+}
+
+/// Ctrl-C (SIGINT), or SIGTERM (a service manager's stop, `kill`): either ends the server
+/// the same way. Both are listened to from this call on.
+fn stop_asked() -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
     })
 }
 

@@ -60,6 +60,16 @@ impl Server {
         line.split_whitespace().nth(1)?.parse().ok()
     }
 
+    /// Sends the process `signal` (`TERM`, `INT`) and waits for it to end: how it ended.
+    pub fn stop_with(mut self, signal: &str) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        self.child.wait().unwrap()
+    }
+
     /// `kill -9`: the process ends at once, with no chance to tidy up.
     pub fn kill(mut self) {
         self.child.kill().unwrap();

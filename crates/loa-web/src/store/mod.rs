@@ -53,6 +53,11 @@ static POSTGRES_MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 const SQLITE_CONNECTIONS: u32 = 4;
 const POSTGRES_CONNECTIONS: u32 = 16;
 
+/// How long a server waits for PostgreSQL to answer its first connection, and then for
+/// a connection of its pool: a database that is down or silent fails a request in this
+/// time (with a clear error) rather than keeping it waiting.
+const POSTGRES_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 #[derive(Debug, thiserror::Error)]
 #[error("database: {0}")]
 pub struct StoreError(#[from] sqlx::Error);
@@ -173,7 +178,33 @@ pub struct Store {
     origin: String,
 }
 
+/// The error of a database that took a connection and said nothing for `waited`.
+fn silent_database(waited: std::time::Duration) -> StoreError {
+    StoreError(sqlx::Error::Io(std::io::Error::new(
+        std::io::ErrorKind::TimedOut,
+        format!(
+            "the database took the connection but did not answer within {} s",
+            waited.as_secs()
+        ),
+    )))
+}
+
 impl Store {
+    /// Whether the database answers a query within `wait`: the health check's question.
+    pub async fn answers(&self, wait: std::time::Duration) -> Result<(), StoreError> {
+        let asked = sqlx::query("SELECT 1").execute(&self.pool);
+        tokio::time::timeout(wait, asked)
+            .await
+            .map_err(|_| silent_database(wait))??;
+        Ok(())
+    }
+
+    /// Closes the pool: every later query fails, as with a database gone.
+    #[cfg(test)]
+    pub(crate) async fn close(&self) {
+        self.pool.close().await;
+    }
+
     /// Opens (or creates) the database and brings its schema up to date.
     pub async fn open(database: &Database) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
@@ -183,10 +214,14 @@ impl Store {
                 // One connection first: the server's own refusal (no such database, a
                 // wrong password, nobody listening) is said at once, where the pool
                 // would only time out.
-                let first = <sqlx::AnyConnection as sqlx::Connection>::connect(url).await?;
+                let connecting = <sqlx::AnyConnection as sqlx::Connection>::connect(url);
+                let first = tokio::time::timeout(POSTGRES_WAIT, connecting)
+                    .await
+                    .map_err(|_| silent_database(POSTGRES_WAIT))??;
                 sqlx::Connection::close(first).await?;
                 let pool = AnyPoolOptions::new()
                     .max_connections(POSTGRES_CONNECTIONS)
+                    .acquire_timeout(POSTGRES_WAIT)
                     .connect(url)
                     .await?;
                 // The migrator holds an advisory lock: servers starting together migrate

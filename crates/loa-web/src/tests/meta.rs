@@ -47,3 +47,23 @@ async fn meta_names_every_variant_level_seat_and_limit() {
     assert_eq!(meta["limits"]["movetime_ms"], json!([10, 60000]));
     assert_eq!(meta["limits"]["correspondence_days"], json!([1, 60]));
 }
+
+#[tokio::test]
+async fn the_health_check_asks_the_database() {
+    let app = App::new().await;
+    assert_eq!(
+        app.ok("GET", "/api/health", None).await,
+        json!({"database": "ok"})
+    );
+    // A database gone: 503, saying so, for the load balancer to send players elsewhere.
+    app.hub.store.close().await;
+    let (status, answer) = app.call("GET", "/api/health", None).await;
+    assert_eq!(status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the database does not answer"),
+        "{answer}"
+    );
+}
