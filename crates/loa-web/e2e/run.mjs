@@ -412,6 +412,8 @@ const scenarios = {
     await clickSquare(black, 'b1');
     await clickSquare(black, 'b3');
     await waitForPly(white, 1);
+    // White's first move is awaited, a minute at most, as the status counts down.
+    await white.waitForFunction(() => /Your move: White · \d+ s for a first move, or the game is aborted/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     // White lets the clock run out; the server flags it and both pages show it.
     for (const page of [black, white]) {
       await page.waitForFunction(() => /Black wins .* by time/.test((document.querySelector('[data-testid=status]')?.textContent || '')), null, { timeout: 15000 });

@@ -531,13 +531,15 @@ impl Hub {
         self.start_engine(open, live);
     }
 
-    /// Watches the running clock: the flag falls on the server at its time.
+    /// Watches the running clock and the wait for a first move: the flag falls, or the
+    /// game is called off, on the server at its time.
     fn watch_flag(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame) {
         let mut watch = open.flag_watch.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(previous) = watch.take() {
             previous.abort();
         }
-        let Some(flag_at) = live.flag_at() else {
+        let due = [live.flag_at(), live.unplayed_until()];
+        let Some(flag_at) = due.into_iter().flatten().min() else {
             return;
         };
         let (hub, game) = (Arc::clone(self), Arc::clone(open));
@@ -551,7 +553,7 @@ impl Hub {
                 .take();
             let flagged = hub
                 .change_if(&game, |live, now| {
-                    live.check_flag(now)
+                    (live.abort_unplayed(now) || live.check_flag(now))
                         .then(|| Changed::nothing_at(live.game.ply()))
                 })
                 .await;

@@ -324,6 +324,8 @@ export class GamePage extends GameScreen {
   tickClocks() {
     const g = this.game;
     if (!g || !g.clock) return;
+    // The first move's countdown is in the status line.
+    if (g.first_move_by !== undefined) this.updateStatus();
     const clock = g.clock;
     const now = Date.now() + this.serverOffset;
     // A clock stopped for a vacation stands still until it resumes, and then runs from
@@ -424,6 +426,10 @@ export class GamePage extends GameScreen {
       text = player === 'human'
         ? (this.canMove() ? `Your move: ${side}${kind}` : `${side}${kind} to move`)
         : `${side}${kind}: loa is thinking…`;
+      if (g.first_move_by !== undefined) {
+        const left = Math.max(0, Math.ceil((g.first_move_by - Date.now() - this.serverOffset) / 1000));
+        text += ` · ${left} s for a first move, or the game is aborted`;
+      }
     }
     if (!this.atEnd()) text += ` · viewing move ${this.viewPly} of ${g.moves.length}`;
     if (this.errorText) text += ` · ${this.errorText}`;

@@ -95,6 +95,7 @@
  * @property {string | null} to_move_slot the seat whose turn it is, while the game goes on
  * @property {ClockView | null} clock
  * @property {boolean} started
+ * @property {number} [first_move_by] when the game is aborted unless the side to move makes its first move
  * @property {string[]} waiting_for the seats of an online game still to be taken
  * @property {OutcomeView | null} result
  * @property {'black' | 'white' | null} draw_offer

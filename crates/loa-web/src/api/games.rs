@@ -4,7 +4,7 @@ use super::{refuse_unknown, ApiQuery, Body, OptionalBody, MAX_LIST};
 use crate::auth::Viewer;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
-use crate::game::{Caller, Changed, GameError, GameView, LiveGame};
+use crate::game::{Caller, Changed, GameView, LiveGame};
 use crate::hub::Hub;
 use crate::setup::{rated_level, NewGame};
 use crate::store::GameFilter;
@@ -237,10 +237,6 @@ pub async fn act(
 ) -> ApiResult<Json<GameView>> {
     let open = hub.open(&id).await?;
     let (caller, side) = request.caller(&viewer)?;
-    // A tournament scores every game it pairs: a player who will not play it loses it.
-    if matches!(action, Action::Abort) && hub.store.game_tournament(&id).await?.is_some() {
-        return Err(GameError::TournamentNotAborted.into());
-    }
     let viewer_name = viewer.account.as_ref().map(|a| a.name.clone());
     let view = hub
         .change(&open, |live, now| {

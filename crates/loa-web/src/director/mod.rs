@@ -448,7 +448,8 @@ async fn make_games(hub: &Arc<Hub>, t: &TournamentRow) -> DirectorResult<()> {
         let mut live =
             LiveGame::create_paired(terms.game(Color::Black, party(b.black), party(white)), now);
         // A tournament's clock runs from the pairing: a player who does not come loses
-        // on time.
+        // on time (the game is never aborted).
+        live.tournament_game = true;
         live.start_clock(now);
         let board = BoardOf {
             tournament: &t.id,

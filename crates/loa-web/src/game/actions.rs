@@ -11,6 +11,9 @@ use loa_core::{Color, GameState, Move, Seat};
 
 type GameResult<T> = Result<T, GameError>;
 
+/// How long a live game waits for a player's first move before calling the game off.
+pub const FIRST_MOVE_MS: i64 = 60_000;
+
 impl LiveGame {
     /// A person at an online game's seat opens it; the game starts once every person
     /// has. Signed in, they play it as their account, under `name`.
@@ -219,6 +222,9 @@ impl LiveGame {
     pub fn abort(&mut self, caller: &Caller, side: Option<Color>, now: i64) -> GameResult<()> {
         self.check_not_over()?;
         self.caller_side(caller, side)?;
+        if self.tournament_game {
+            return Err(GameError::TournamentNotAborted);
+        }
         if !self.may_abort() {
             return Err(GameError::TooLateToAbort);
         }
@@ -227,6 +233,11 @@ impl LiveGame {
         if self.flag_fallen(now) {
             return Err(GameError::TimeUp);
         }
+        self.end_aborted(now);
+        Ok(())
+    }
+
+    fn end_aborted(&mut self, now: i64) {
         self.stop_clock(now);
         self.draw_offer = None;
         self.takeback_offer = None;
@@ -234,7 +245,35 @@ impl LiveGame {
             winner: None,
             reason: super::ABORTED.into(),
         });
-        Ok(())
+    }
+
+    /// When the game is called off unless its side to move moves: an online game on a
+    /// live clock, outside a tournament, begun, whose side to move (a person) has not
+    /// moved in it yet. A player who never comes costs the other a minute, not a rating,
+    /// and leaves no game "playing" for ever. (At one board, or against the engine, the
+    /// person waits for nobody.)
+    pub fn unplayed_until(&self) -> Option<i64> {
+        let live_clock = self.clock.is_some() && !self.is_correspondence();
+        if self.is_over() || self.tournament_game || !self.online || !live_clock {
+            return None;
+        }
+        let begun = self.started_at?;
+        let to_move = self.position().side_to_move();
+        if self.movers.iter().any(|seat| seat.side == to_move) || self.side_is_engine(to_move) {
+            return None;
+        }
+        let waiting_since = self.log.last().map_or(begun, |m| m.played_at.max(begun));
+        Some(waiting_since.saturating_add(FIRST_MOVE_MS))
+    }
+
+    /// Calls the game off if its side to move let the first move's wait pass; whether it
+    /// did.
+    pub fn abort_unplayed(&mut self, now: i64) -> bool {
+        if self.unplayed_until().is_none_or(|until| until > now) {
+            return false;
+        }
+        self.end_aborted(now);
+        true
     }
 
     /// Whether the game goes on and one side at most has moved in it.
@@ -422,6 +461,34 @@ mod tests {
             account: None,
         };
         (live, black)
+    }
+
+    #[test]
+    fn a_first_move_not_made_within_a_minute_calls_the_game_off() {
+        let (mut live, black) = running_game();
+        // Black's first move is awaited from the start; then White's from Black's move.
+        assert_eq!(live.unplayed_until(), Some(FIRST_MOVE_MS));
+        assert!(!live.clone().abort_unplayed(FIRST_MOVE_MS - 1));
+        live.play_human(&black, "b1-b3", None, 10_000).unwrap();
+        assert_eq!(live.unplayed_until(), Some(10_000 + FIRST_MOVE_MS));
+        let mut late = live.clone();
+        assert!(late.abort_unplayed(10_000 + FIRST_MOVE_MS));
+        assert_eq!(late.ending.as_ref().map(Ending::is_aborted), Some(true));
+        assert_eq!(late.clock.unwrap().running_since, None);
+        assert_eq!(late.unplayed_until(), None);
+        // Once both have moved, nothing is awaited but the flag.
+        let white = Caller {
+            token: Some(live.tokens()["white"].clone()),
+            account: None,
+        };
+        live.play_human(&white, "a2-c2", None, 20_000).unwrap();
+        assert_eq!(live.unplayed_until(), None);
+        assert!(!live.abort_unplayed(i64::MAX));
+        // A tournament's game is played or lost on time: never called off.
+        let (mut paired, _) = running_game();
+        paired.tournament_game = true;
+        assert_eq!(paired.unplayed_until(), None);
+        assert!(!paired.abort_unplayed(i64::MAX));
     }
 
     #[test]

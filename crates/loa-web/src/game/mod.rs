@@ -95,6 +95,8 @@ pub struct LiveGame {
     pub rating_changes: Option<[i64; 2]>,
     /// The version of the game's row this was read at or last wrote.
     pub version: i64,
+    /// A tournament paired it: it is played or lost, never aborted.
+    pub tournament_game: bool,
 }
 
 /// What an action changed, for the store.
@@ -211,6 +213,7 @@ impl LiveGame {
             chat: Vec::new(),
             rating_changes: None,
             version: 0,
+            tournament_game: false,
         };
         if live.seats.iter().all(|s| s.joined) {
             live.start(now);

@@ -39,6 +39,7 @@ impl LiveGame {
             accounts: self.accounts,
             rating_changes: self.rating_changes,
             version: self.version,
+            tournament_game: self.tournament_game,
         }
     }
 
@@ -106,6 +107,7 @@ impl LiveGame {
             chat: stored.chat,
             rating_changes: row.rating_changes,
             version: row.version,
+            tournament_game: row.tournament_game,
         })
     }
 }

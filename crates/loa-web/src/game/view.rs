@@ -42,6 +42,7 @@ impl LiveGame {
                 move_clocks: self.log.iter().map(|m| m.clock_ms).collect(),
             }),
             started: self.started_at.is_some(),
+            first_move_by: self.unplayed_until(),
             waiting_for: self
                 .seats
                 .iter()
@@ -108,6 +109,10 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// Whether the game has begun (an online game begins when every person has joined).
     pub started: bool,
+    /// When the game is aborted unless the side to move makes its first move (ms since
+    /// 1970; an online game on a live clock, outside tournaments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_move_by: Option<i64>,
     /// The places of an online game still to be taken.
     pub waiting_for: Vec<String>,
     pub result: Option<OutcomeView>,

@@ -11,7 +11,7 @@ pub(super) const GAME_COLUMNS: &str =
     "id, created_at, updated_at, variant, rules, start, players, names,
     time_control, online, started_at, black_ms, white_ms, running_since, result, winner, reason,
     draw_offer, takeback_offer, rematch, rated, black_change, white_change, black_account,
-    white_account, version";
+    white_account, version, tournament_game";
 
 /// A game's row: what it is and where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +47,8 @@ pub struct GameRow {
     pub rating_changes: Option<[i64; 2]>,
     /// How many changes the game has had: an update is written only over this version.
     pub version: i64,
+    /// Whether a tournament paired it.
+    pub tournament_game: bool,
 }
 
 /// A move as kept: its text, when it was played and the clocks after it.
@@ -126,9 +128,9 @@ impl Store {
             "INSERT INTO games (id, created_at, updated_at, variant, rules, start, players,
                 names, time_control, online, started_at, black_ms, white_ms, running_since,
                 result, winner, reason, draw_offer, takeback_offer, rematch, rated, black_account,
-                white_account, version)
+                white_account, version, tournament_game)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23, $24)",
+                $17, $18, $19, $20, $21, $22, $23, $24, $25)",
         )
         .bind(&r.id)
         .bind(r.created_at)
@@ -154,6 +156,7 @@ impl Store {
         .bind(r.accounts[0])
         .bind(r.accounts[1])
         .bind(r.version)
+        .bind(i64::from(r.tournament_game))
         .execute(&mut *tx)
         .await?;
         for seat in &game.seats {
@@ -414,6 +417,7 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
             black.zip(white).map(|(b, w)| [b, w])
         },
         version: r.try_get("version")?,
+        tournament_game: super::flag(r, "tournament_game")?,
     })
 }
 
@@ -446,6 +450,7 @@ pub(super) mod tests {
             accounts: [None, None],
             rating_changes: None,
             version: 0,
+            tournament_game: false,
         }
     }
 

@@ -88,12 +88,21 @@ async fn a_game_is_aborted_until_both_sides_have_moved() {
     assert_eq!(status, StatusCode::OK, "{ended}");
     assert_eq!(ended["result"]["reason"], "aborted");
     assert_eq!(ended["rating_changes"], Value::Null);
-    // Once both have moved, the game is resigned, not aborted, and rated.
+    // Once both have moved, the game is resigned, not aborted, and rated. Until then
+    // the view says by when the side to move must move, or the game is called off.
     let game = rated_game(&app, &ann, &bob).await;
+    let now = crate::clock::now_ms();
+    let view = app.ok("GET", &format!("/api/games/{game}"), None).await;
+    let by = view["first_move_by"]
+        .as_i64()
+        .expect("a first move awaited");
+    assert!((now..=now + 60_000).contains(&by), "{by} from {now}");
     for (who, mv) in [(&ann, "b1-b3"), (&bob, "a2-c2")] {
         let body = Some(json!({ "move": mv }));
         let (status, moved) = as_person(&app, who, "POST", &moves(&game), body).await;
         assert_eq!(status, StatusCode::OK, "{moved}");
+        let awaited = moved.get("first_move_by").is_some();
+        assert_eq!(awaited, mv == "b1-b3", "{moved}");
     }
     for who in [&ann, &bob] {
         let (status, refused) = as_person(&app, who, "POST", &abort(&game), None).await;
