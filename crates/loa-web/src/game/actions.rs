@@ -247,22 +247,37 @@ impl LiveGame {
         });
     }
 
-    /// When the game is called off unless its side to move moves: an online game on a
-    /// live clock, outside a tournament, begun, whose side to move (a person) has not
-    /// moved in it yet. A player who never comes costs the other a minute, not a rating,
-    /// and leaves no game "playing" for ever. (At one board, or against the engine, the
-    /// person waits for nobody.)
+    /// When the game is called off unless its side to move moves: an online game
+    /// between people on a live clock, outside a tournament, begun, whose seat to move (a
+    /// person's) belongs to a side that has not moved in it yet. A player who never comes
+    /// costs the other a minute, not a rating, and leaves no game "playing" for ever. (At
+    /// one board, or against the engine, the person waits for nobody; an engine's seat is
+    /// never hurried.)
     pub fn unplayed_until(&self) -> Option<i64> {
         let live_clock = self.clock.is_some() && !self.is_correspondence();
-        if self.is_over() || self.tournament_game || !self.online || !live_clock {
+        let people_on_both_sides = !Color::ALL.iter().any(|&side| self.side_is_engine(side));
+        if self.is_over()
+            || self.tournament_game
+            || !self.online
+            || !live_clock
+            || !people_on_both_sides
+            || !matches!(self.lineup.player(self.seat_to_move()), Player::Human)
+        {
             return None;
         }
         let begun = self.started_at?;
         let to_move = self.position().side_to_move();
-        if self.movers.iter().any(|seat| seat.side == to_move) || self.side_is_engine(to_move) {
+        if self.movers.iter().any(|seat| seat.side == to_move) {
             return None;
         }
-        let waiting_since = self.log.last().map_or(begun, |m| m.played_at.max(begun));
+        // From the turn's start: the last move, or a takeback (which starts the clock
+        // anew), or the game's beginning.
+        let last_move = self.log.last().map(|m| m.played_at);
+        let turn_began = self.clock.and_then(|c| c.running_since);
+        let waiting_since = [Some(begun), last_move, turn_began]
+            .into_iter()
+            .flatten()
+            .max()?;
         Some(waiting_since.saturating_add(FIRST_MOVE_MS))
     }
 
@@ -441,10 +456,14 @@ mod tests {
     /// tournament's does; and Black's caller.
     fn running_game() -> (LiveGame, Caller) {
         let human = SidePlayers::One(Player::Human);
+        running_game_of(human, human)
+    }
+
+    fn running_game_of(black: SidePlayers, white: SidePlayers) -> (LiveGame, Caller) {
         let setup = GameSetup {
             variant: Variant::Standard,
             game: Game::new(Position::startpos().into(), RuleSet::Draw),
-            lineup: Lineup::new(Variant::Standard, human, human).unwrap(),
+            lineup: Lineup::new(Variant::Standard, black, white).unwrap(),
             clock: Some(TimeControl::Live {
                 initial_s: 60,
                 increment_s: 0,
@@ -457,7 +476,7 @@ mod tests {
         let mut live = LiveGame::create_paired(setup, 0);
         live.start_clock(0);
         let black = Caller {
-            token: Some(live.tokens()["black"].clone()),
+            token: live.tokens().get("black").cloned(),
             account: None,
         };
         (live, black)
@@ -484,11 +503,22 @@ mod tests {
         live.play_human(&white, "a2-c2", None, 20_000).unwrap();
         assert_eq!(live.unplayed_until(), None);
         assert!(!live.abort_unplayed(i64::MAX));
+        // A takeback back to before White's first move: White's wait starts anew then.
+        live.play_human(&black, "b3-b5", None, 30_000).unwrap();
+        live.takeback(&white, None, 32_000).unwrap();
+        live.takeback(&black, None, 35_000).unwrap();
+        assert_eq!(live.game.ply(), 1);
+        assert_eq!(live.unplayed_until(), Some(35_000 + FIRST_MOVE_MS));
         // A tournament's game is played or lost on time: never called off.
         let (mut paired, _) = running_game();
         paired.tournament_game = true;
         assert_eq!(paired.unplayed_until(), None);
         assert!(!paired.abort_unplayed(i64::MAX));
+        // Against the engine, the person waits for nobody, and the engine is not hurried.
+        let engine = SidePlayers::One(Player::Engine(crate::levels::Strength::level(2)));
+        let (mut against, _) = running_game_of(engine, SidePlayers::One(Player::Human));
+        assert_eq!(against.unplayed_until(), None);
+        assert!(!against.abort_unplayed(i64::MAX));
     }
 
     #[test]
