@@ -63,26 +63,14 @@ pub fn season_standings(
     boards: &[BoardRow],
     season: i64,
 ) -> Vec<(i64, Vec<Standing>)> {
-    let season_boards: Vec<BoardRow> = boards
-        .iter()
-        .filter(|b| b.round == season)
-        .cloned()
-        .collect();
-    let rounds: Vec<Round> = rounds_of(&season_boards);
-    let mut divisions: Vec<i64> = entrants.iter().filter_map(|e| e.division).collect();
-    divisions.sort_unstable();
-    divisions.dedup();
-    divisions
-        .into_iter()
-        .map(|d| {
-            let members: Vec<EntrantRow> = entrants
-                .iter()
-                .filter(|e| e.division == Some(d))
-                .cloned()
-                .collect();
-            (d, standings(&entrants_of(&members), &rounds))
-        })
-        .collect()
+    let mut numbers: Vec<i64> = entrants.iter().filter_map(|e| e.division).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let divisions = numbers.into_iter().map(|d| {
+        let players = entrants.iter().filter(|e| e.division == Some(d));
+        (d, players.map(|e| e.account).collect())
+    });
+    rank_divisions(entrants, &boards_of(boards, season), divisions)
 }
 
 /// An earlier season's final standings, division by division (the top division first).
@@ -93,11 +81,7 @@ pub fn past_season_standings(
     boards: &[BoardRow],
     season: i64,
 ) -> Vec<(i64, Vec<Standing>)> {
-    let mut season_boards: Vec<BoardRow> = boards
-        .iter()
-        .filter(|b| b.round == season)
-        .cloned()
-        .collect();
+    let mut season_boards = boards_of(boards, season);
     season_boards.sort_by_key(|b| b.board);
     // Each player's group, groups merged as their players meet.
     let mut group_of: HashMap<PlayerId, usize> = HashMap::new();
@@ -129,12 +113,30 @@ pub fn past_season_standings(
             }
         }
     }
-    let rounds: Vec<Round> = rounds_of(&season_boards);
-    groups
+    let divisions = (1..).zip(groups.into_iter().filter(|g| !g.is_empty()));
+    rank_divisions(entrants, &season_boards, divisions)
+}
+
+/// A season's boards.
+fn boards_of(boards: &[BoardRow], season: i64) -> Vec<BoardRow> {
+    boards
+        .iter()
+        .filter(|b| b.round == season)
+        .cloned()
+        .collect()
+}
+
+/// Each division's standings from the season's boards, `divisions` giving each one's
+/// number and players.
+fn rank_divisions(
+    entrants: &[EntrantRow],
+    season_boards: &[BoardRow],
+    divisions: impl IntoIterator<Item = (i64, Vec<PlayerId>)>,
+) -> Vec<(i64, Vec<Standing>)> {
+    let rounds: Vec<Round> = rounds_of(season_boards);
+    divisions
         .into_iter()
-        .filter(|g| !g.is_empty())
-        .zip(1..)
-        .map(|(players, d)| {
+        .map(|(d, players)| {
             let members: Vec<EntrantRow> = entrants
                 .iter()
                 .filter(|e| players.contains(&e.account))

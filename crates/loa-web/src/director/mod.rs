@@ -306,11 +306,8 @@ pub fn earlier_seasons(
     }
     (1..t.round)
         .map(|season| {
-            let table = league::past_season_standings(entrants, boards, season)
-                .into_iter()
-                .flat_map(|(d, table)| table.into_iter().map(move |s| (Some(d), s)))
-                .collect();
-            (season, table)
+            let divisions = league::past_season_standings(entrants, boards, season);
+            (season, by_division(divisions))
         })
         .collect()
 }
@@ -323,16 +320,21 @@ pub fn arena_ends_at(t: &TournamentRow) -> Option<i64> {
 /// Standings, each line with its league division.
 pub type Table = Vec<(Option<i64>, Standing)>;
 
+/// A league's divisions' standings as one table, the top division first.
+fn by_division(divisions: Vec<(i64, Vec<Standing>)>) -> Table {
+    divisions
+        .into_iter()
+        .flat_map(|(d, table)| table.into_iter().map(move |s| (Some(d), s)))
+        .collect()
+}
+
 /// The standings as the format ranks them, each line with its league division: points,
 /// Sonneborn-Berger, Buchholz for a Swiss and a round robin; arena points for an arena;
 /// the current season's points, division by division, for a league.
 pub fn standings_of(t: &TournamentRow, entrants: &[EntrantRow], boards: &[BoardRow]) -> Table {
     match Format::parse(&t.format) {
         Some(Format::League) if t.round > 0 => {
-            let mut table: Table = league::season_standings(entrants, boards, t.round)
-                .into_iter()
-                .flat_map(|(d, table)| table.into_iter().map(move |s| (Some(d), s)))
-                .collect();
+            let mut table = by_division(league::season_standings(entrants, boards, t.round));
             // Who joined during the season is listed too, with no division until the next
             // (those who left before it are not).
             let waiting: Vec<EntrantRow> = entrants
