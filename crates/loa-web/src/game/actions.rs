@@ -266,18 +266,13 @@ impl LiveGame {
             return None;
         }
         let begun = self.started_at?;
-        let to_move = self.position().side_to_move();
-        if self.movers.iter().any(|seat| seat.side == to_move) {
+        if self.has_moved(self.position().side_to_move()) {
             return None;
         }
-        // From the turn's start: the last move, or a takeback (which starts the clock
-        // anew), or the game's beginning.
-        let last_move = self.log.last().map(|m| m.played_at);
+        // From the turn's start: when the clock last started (the last move, or a
+        // takeback), or the game's beginning (a live clock waits for the first move).
         let turn_began = self.clock.and_then(|c| c.running_since);
-        let waiting_since = [Some(begun), last_move, turn_began]
-            .into_iter()
-            .flatten()
-            .max()?;
+        let waiting_since = turn_began.map_or(begun, |since| since.max(begun));
         Some(waiting_since.saturating_add(FIRST_MOVE_MS))
     }
 
@@ -293,8 +288,12 @@ impl LiveGame {
 
     /// Whether the game goes on and one side at most has moved in it.
     pub fn may_abort(&self) -> bool {
-        let moved = |side: Color| self.movers.iter().any(|seat| seat.side == side);
-        !self.is_over() && (!moved(Color::Black) || !moved(Color::White))
+        !self.is_over() && (!self.has_moved(Color::Black) || !self.has_moved(Color::White))
+    }
+
+    /// Whether `side` has made a move in this game.
+    fn has_moved(&self, side: Color) -> bool {
+        self.movers.iter().any(|seat| seat.side == side)
     }
 
     fn check_not_over(&self) -> GameResult<()> {
