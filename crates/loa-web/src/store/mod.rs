@@ -178,14 +178,12 @@ pub struct Store {
     origin: String,
 }
 
-/// The error of a database that took a connection and said nothing for `waited`.
+/// The error of a database that said nothing for `waited` (down, or silent once
+/// connected).
 fn silent_database(waited: std::time::Duration) -> StoreError {
     StoreError(sqlx::Error::Io(std::io::Error::new(
         std::io::ErrorKind::TimedOut,
-        format!(
-            "the database took the connection but did not answer within {} s",
-            waited.as_secs()
-        ),
+        format!("the database did not answer within {} s", waited.as_secs()),
     )))
 }
 
