@@ -29,6 +29,9 @@ pub struct Meta {
     /// partnership game.
     pub seats: [&'static str; 4],
     pub limits: Limits,
+    /// Whether this site sends e-mail: without it, no address is verified, no notice is
+    /// mailed and a forgotten password cannot be reset.
+    pub mail: bool,
 }
 
 #[derive(Serialize)]
@@ -67,7 +70,7 @@ pub struct Limits {
     pub list: usize,
 }
 
-pub async fn meta() -> Json<Meta> {
+pub async fn meta(State(hub): State<Arc<Hub>>) -> Json<Meta> {
     Json(Meta {
         variants: Variant::ALL
             .iter()
@@ -107,6 +110,7 @@ pub async fn meta() -> Json<Meta> {
             analysis_s: MAX_ANALYSIS.as_secs(),
             list: MAX_LIST,
         },
+        mail: hub.mail.config().is_some(),
     })
 }
 

@@ -3,7 +3,7 @@
 // it, and "Forgot your password?"), or the signed-in name (a link to the profile),
 // "Account" and "Sign out".
 
-import { errorMessage } from './api.js';
+import { errorMessage, meta } from './api.js';
 import { h, modal } from './dom.js';
 import { capitalized } from './format.js';
 import { openResetRequest } from './password-reset.js';
@@ -55,7 +55,13 @@ export function openSignIn(mode) {
   const switchButton = h('button', { type: 'button', class: 'link', 'data-testid': 'auth-switch' });
   const nameHint = h('small', { class: 'muted' }, '2 to 20 characters: letters, digits, _ and -');
   const passwordHint = h('small', { class: 'muted' }, 'At least 8 characters');
-  const emailRow = h('label', { class: 'field' }, 'E-mail (optional, never shown)', email);
+  const emailHint = h('small', { class: 'muted', 'data-testid': 'auth-email-hint' });
+  const emailRow = h('label', { class: 'field' }, 'E-mail (optional, never shown)', email, emailHint);
+  meta().then((offered) => {
+    emailHint.textContent = offered.mail
+      ? 'To reset a forgotten password, and for the notices you choose'
+      : 'This site sends no e-mail yet: keep your password safe, it cannot be reset by mail';
+  }).catch(() => { /* no hint */ });
   const forgot = h('p', { class: 'muted' }, h('button', {
     type: 'button', class: 'link', 'data-testid': 'auth-forgot',
     onclick: () => { dialog.close(); openResetRequest(name.value.trim(), () => openSignIn('in')); },

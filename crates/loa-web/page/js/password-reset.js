@@ -3,7 +3,7 @@
 // dialog), and the page the link opens (/password-reset/{secret}), which sets a new
 // password and signs in.
 
-import { ApiError, api, errorMessage } from './api.js';
+import { ApiError, api, errorMessage, meta } from './api.js';
 import { app, h, modal } from './dom.js';
 import { capitalized } from './format.js';
 import { setAccount } from './session.js';
@@ -65,6 +65,14 @@ export function openResetRequest(typed, backToSignIn) {
     }
   });
   const dialog = modal('Forgot your password?', 'reset-dialog', form);
+  // A site that sends no mail says so before the address is typed, not after.
+  meta().then((offered) => {
+    if (offered.mail) return;
+    form.replaceChildren(
+      h('p', { class: 'error', 'data-testid': 'reset-no-mail' },
+        'This site sends no e-mail, so it cannot mail a link to reset a password. Ask the people who run the site.'),
+      h('p', { class: 'muted' }, back));
+  }).catch(() => { /* the form stays: its answer will say why */ });
 }
 
 /**

@@ -198,7 +198,9 @@ export class TournamentPage {
       h('thead', {}, h('tr', {}, h('th', {}, '#'), t.format === 'league' ? h('th', { title: 'Division this season' }, 'Div') : null, h('th', {}, 'Player'), h('th', {}, 'Points'),
         tieBreaks ? h('th', { title: 'Sonneborn-Berger: the points of the players one beat, and half those of the players one drew with' }, 'SB') : null,
         tieBreaks ? h('th', { class: 'wide', title: 'Buchholz: the points of all one\'s opponents' }, 'Bh') : null,
-        h('th', { class: 'wide' }, 'W'), h('th', { class: 'wide' }, 'D'), h('th', { class: 'wide' }, 'L'), h('th', { class: 'wide' }, 'Rating'))),
+        h('th', { class: 'wide' }, 'W'), h('th', { class: 'wide' }, 'D'), h('th', { class: 'wide' }, 'L'), h('th', { class: 'wide' }, 'Rating'),
+        // On a phone the three counts share one column.
+        h('th', { class: 'narrow-cell', title: 'Wins, draws and losses' }, 'W-D-L'))),
       h('tbody', {}, t.standings.map((s) => h('tr', { 'data-testid': 'standing', class: s.active ? null : 'withdrawn' },
         h('td', {}, s.rank),
         t.format === 'league' ? h('td', {}, s.division ?? '–') : null,
@@ -207,7 +209,8 @@ export class TournamentPage {
         tieBreaks ? h('td', {}, s.sonneborn_berger) : null,
         tieBreaks ? h('td', { class: 'wide' }, s.buchholz) : null,
         h('td', { class: 'wide' }, s.wins), h('td', { class: 'wide' }, s.draws), h('td', { class: 'wide' }, s.losses),
-        h('td', { class: 'wide' }, s.rating)))));
+        h('td', { class: 'wide' }, s.rating),
+        h('td', { class: 'narrow-cell', 'data-testid': 'standing-record' }, `${s.wins}-${s.draws}-${s.losses}`)))));
   }
 
   /**

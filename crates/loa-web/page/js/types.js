@@ -234,6 +234,7 @@
  * @property {LevelMeta[]} levels
  * @property {string[]} seats
  * @property {Limits} limits
+ * @property {boolean} mail whether the site sends e-mail
  */
 
 /**

@@ -46,6 +46,13 @@ async fn meta_names_every_variant_level_seat_and_limit() {
     assert_eq!(meta["limits"]["setup_moves"], 2000);
     assert_eq!(meta["limits"]["movetime_ms"], json!([10, 60000]));
     assert_eq!(meta["limits"]["correspondence_days"], json!([1, 60]));
+    assert_eq!(meta["mail"], false);
+}
+
+#[tokio::test]
+async fn meta_says_whether_the_site_sends_mail() {
+    let app = super::mail::mailing_app().await;
+    assert_eq!(app.ok("GET", "/api/meta", None).await["mail"], true);
 }
 
 #[tokio::test]
