@@ -140,7 +140,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
 fn log_to_stderr() {
     use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        // A cookie of a session that ended (signed out elsewhere, expired) is no attack:
+        // the session layer's warning of it is noise.
+        .unwrap_or_else(|_| {
+            tracing_subscriber::EnvFilter::new("warn,tower_sessions_core::session=error")
+        });
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -871,3 +871,47 @@ fn sigterm_and_ctrl_c_both_stop_the_server_cleanly() {
         assert!(started.elapsed() < Duration::from_secs(10), "{signal}");
     }
 }
+
+#[test]
+fn a_mail_server_that_cannot_be_reached_is_named_in_the_log_at_the_start() {
+    use std::io::BufRead;
+    let (_dir, path) = db();
+    // A port nothing listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_loa"))
+        .args(["serve", "--port", "0", "--db"])
+        .arg(&path)
+        .args(["--smtp", &format!("smtp://ann:hunter22@127.0.0.1:{closed}")])
+        .args(["--public-url", "https://loa.example"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (lines, seen) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            if lines.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let warning = std::iter::from_fn(|| seen.recv_timeout(Duration::from_secs(20)).ok())
+        .find(|line| line.contains("mail server"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let warning = warning.expect("a warning about the mail server");
+    assert!(
+        warning.contains(&format!("smtp://…@127.0.0.1:{closed} cannot be reached")),
+        "{warning}"
+    );
+    assert!(warning.contains("tried again later"), "{warning}");
+    assert!(
+        !warning.contains("hunter22"),
+        "the password is kept out of the log"
+    );
+}

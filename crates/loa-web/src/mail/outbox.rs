@@ -36,6 +36,7 @@ pub fn spawn_worker(hub: &Arc<Hub>) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("--mail-from '{}': {e}", config.from))?;
     let hub = Arc::clone(hub);
     tokio::spawn(async move {
+        check_mail_server(&transport, &config.smtp).await;
         match fail_interrupted(&hub).await {
             Ok(0) => {}
             Ok(n) => tracing::warn!(
@@ -53,6 +54,26 @@ pub fn spawn_worker(hub: &Arc<Hub>) -> anyhow::Result<()> {
         }
     });
     Ok(())
+}
+
+/// How long the check at the start waits for the mail server.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Asks the mail server for a connection at the start, so that a wrong `--smtp` (a
+/// server down, a port closed, a password refused) is in the log at once rather than at
+/// the first sign-up. The site serves either way: e-mails wait in the outbox.
+async fn check_mail_server(transport: &AsyncSmtpTransport<Tokio1Executor>, url: &str) {
+    let why = match tokio::time::timeout(CHECK_TIMEOUT, transport.test_connection()).await {
+        Ok(Ok(true)) => return tracing::info!("the mail server at {} answers", redacted(url)),
+        Ok(Ok(false)) => "it does not take a connection".to_string(),
+        Ok(Err(err)) => err.to_string(),
+        Err(_) => format!("no answer within {} s", CHECK_TIMEOUT.as_secs()),
+    };
+    tracing::warn!(
+        "the mail server at {} cannot be reached ({why}): e-mails wait in the outbox and \
+         are tried again later",
+        redacted(url)
+    );
 }
 
 /// How long a send may take before the e-mail is taken for one its server never
