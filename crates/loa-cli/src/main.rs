@@ -24,7 +24,7 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(
     name = "loa",
-    version,
+    version = env!("LOA_VERSION"),
     about = "Lines of Action: rules, engine and tools"
 )]
 struct Cli {

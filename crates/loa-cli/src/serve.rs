@@ -115,7 +115,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let mails_links_here = config.smtp.is_some() && public_url.is_none();
     log_to_stderr();
     loa_web::run(config, |address| {
-        say!("loa serve: games kept in {db}");
+        say!("loa serve {}: games kept in {db}", env!("LOA_VERSION"));
         match &public_url {
             Some(public) => say!(
                 "Open http://{address}/ to reach this server itself; players reach the \

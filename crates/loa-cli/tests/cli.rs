@@ -335,3 +335,27 @@ fn one_move_is_one_move() {
         "{text}"
     );
 }
+
+#[test]
+fn the_version_names_the_commit_it_was_built_from() {
+    let out = loa(&["--version"], "");
+    assert!(out.status.success());
+    let line = stdout(&out).trim().to_string();
+    let version = concat!("loa ", env!("CARGO_PKG_VERSION"));
+    // Built in a git checkout (as here, and in CI), the commit follows the version.
+    let in_git = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if in_git {
+        let commit = line
+            .strip_prefix(&format!("{version} (commit "))
+            .and_then(|rest| rest.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("{line}"));
+        assert_eq!(commit.len(), 9, "{line}");
+        assert!(commit.chars().all(|c| c.is_ascii_hexdigit()), "{line}");
+    } else {
+        assert_eq!(line, version);
+    }
+}
