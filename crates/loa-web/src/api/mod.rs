@@ -59,8 +59,25 @@ where
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(Body(value)),
-            Err(rejection) => Err(ApiError::new(rejection.status(), rejection.body_text())),
+            Err(rejection) => Err(ApiError::new(rejection.status(), body_refused(&rejection))),
         }
+    }
+}
+
+/// Why a JSON body was refused, in the API's words rather than axum's ("Failed to
+/// deserialize the JSON body into the target type: ..."), serde's detail kept.
+fn body_refused(rejection: &JsonRejection) -> String {
+    let text = rejection.body_text();
+    let detail = text
+        .split_once(": ")
+        .map_or(text.as_str(), |(_, detail)| detail);
+    match rejection {
+        JsonRejection::JsonDataError(_) => format!("the body does not fit the request: {detail}"),
+        JsonRejection::JsonSyntaxError(_) => format!("the body is not JSON: {detail}"),
+        JsonRejection::MissingJsonContentType(_) => {
+            "the body must be JSON, sent with Content-Type: application/json".into()
+        }
+        _ => text,
     }
 }
 

@@ -122,6 +122,8 @@ impl LiveGame {
         self.draw_offer = None;
         self.takeback_offer = None;
         if let Some(outcome) = self.game.outcome() {
+            // The opponent's time, started by the press, stops with the game.
+            self.stop_clock(now);
             self.ending = Some(ending_of(outcome));
         }
         Changed {
@@ -459,9 +461,17 @@ mod tests {
     }
 
     fn running_game_of(black: SidePlayers, white: SidePlayers) -> (LiveGame, Caller) {
+        running_game_from(Position::startpos().into(), black, white)
+    }
+
+    fn running_game_from(
+        start: loa_core::VariantPosition,
+        black: SidePlayers,
+        white: SidePlayers,
+    ) -> (LiveGame, Caller) {
         let setup = GameSetup {
             variant: Variant::Standard,
-            game: Game::new(Position::startpos().into(), RuleSet::Draw),
+            game: Game::new(start, RuleSet::Draw),
             lineup: Lineup::new(Variant::Standard, black, white).unwrap(),
             clock: Some(TimeControl::Live {
                 initial_s: 60,
@@ -531,5 +541,21 @@ mod tests {
         assert_eq!(clock.remaining_ms, [58_500, 60_000]);
         assert_eq!(clock.running_since, None);
         assert_eq!(live.ending.as_ref().map(Ending::is_aborted), Some(true));
+    }
+
+    #[test]
+    fn a_game_won_by_a_move_stops_both_clocks() {
+        let human = SidePlayers::One(Player::Human);
+        let start =
+            loa_core::VariantPosition::parse(Variant::Standard, "8/8/8/8/8/7w/8/b1b4w b").unwrap();
+        let (mut live, black) = running_game_from(start, human, human);
+        live.play_human(&black, "a1-d1", None, 4_000).unwrap();
+        assert!(live.is_over());
+        let clock = live.clock.unwrap();
+        assert_eq!(clock.remaining_ms, [56_000, 60_000]);
+        assert_eq!(clock.running_since, None);
+        // Read an hour later, the clocks show what they showed at the end.
+        let later = live.view(3_600_000).clock.unwrap();
+        assert_eq!((later.black_ms, later.white_ms), (56_000, 60_000));
     }
 }

@@ -30,16 +30,23 @@ impl LiveGame {
             position: PositionView::of(self.position(), self.rules(), self.is_over()),
             last_move: self.game.last_move().map(MoveView::of),
             to_move_slot: (!self.is_over()).then(|| self.lineup.slot(self.seat_to_move())),
-            clock: self.clock.map(|clock| ClockView {
-                control: clock.control,
-                black_ms: clock.left_at(Color::Black, to_move, now),
-                white_ms: clock.left_at(Color::White, to_move, now),
-                running: (clock.running_since.is_some_and(|since| since <= now) && !self.is_over())
-                    .then(|| to_move.id()),
-                resumes_at: clock
-                    .running_since
-                    .filter(|&since| since > now && !self.is_over()),
-                move_clocks: self.log.iter().map(|m| m.clock_ms).collect(),
+            clock: self.clock.map(|mut clock| {
+                // A game over shows the time its end left, whatever its row says (games
+                // won by a move were once stored with the loser's clock still running).
+                if self.is_over() {
+                    clock.running_since = None;
+                }
+                ClockView {
+                    control: clock.control,
+                    black_ms: clock.left_at(Color::Black, to_move, now),
+                    white_ms: clock.left_at(Color::White, to_move, now),
+                    running: clock
+                        .running_since
+                        .is_some_and(|since| since <= now)
+                        .then(|| to_move.id()),
+                    resumes_at: clock.running_since.filter(|&since| since > now),
+                    move_clocks: self.log.iter().map(|m| m.clock_ms).collect(),
+                }
             }),
             started: self.started_at.is_some(),
             first_move_by: self.unplayed_until(),

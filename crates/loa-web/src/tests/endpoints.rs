@@ -16,6 +16,25 @@ async fn malformed_bodies_get_the_apis_errors() {
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
     assert!(answer["error"].is_string());
+    // In the API's words, with serde's detail.
+    let (status, answer) = app
+        .call("POST", "/api/accounts", Some(json!({"name": "ann"})))
+        .await;
+    assert_eq!(
+        (status, answer["error"].as_str().unwrap()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the body does not fit the request: missing field `password` at line 1 column 14"
+        )
+    );
+    let (status, answer) = app.call("POST", "/api/accounts", None).await;
+    assert_eq!(
+        (status, answer["error"].as_str().unwrap()),
+        (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be JSON, sent with Content-Type: application/json"
+        )
+    );
     let big = "x".repeat(1_100_000);
     let (status, answer) = app
         .call("POST", "/api/position", Some(json!({"position": big})))
