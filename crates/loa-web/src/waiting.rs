@@ -14,6 +14,8 @@ const MAX_GAMES: usize = 500;
 pub struct WaitingGame {
     pub id: String,
     pub opponent: Option<String>,
+    /// What the opponent is called: their name, `loa level N` or `Anonymous`.
+    pub against: String,
     /// The time the player has left, if a clock runs.
     pub time_left_ms: Option<u64>,
     /// When the player's clock runs again, while it stands still for their vacation.
@@ -42,6 +44,7 @@ pub async fn games_waiting(hub: &std::sync::Arc<Hub>, account: i64) -> HubResult
         waiting.push(WaitingGame {
             id: live.id.clone(),
             opponent: live.names[(!side).index()].clone(),
+            against: live.side_title(!side),
             time_left_ms: live
                 .clock
                 .filter(|c| c.running_since.is_some())

@@ -106,7 +106,7 @@ class WaitingList {
       // A clock standing still for a vacation runs again from `resumes_at`.
       if (g.time_left_ms !== null) this.clocks.push({ el: left, left: g.time_left_ms, from: g.resumes_at ?? askedAt });
       return h('li', { 'data-testid': 'waiting-game' },
-        h('a', { href: `/game/${g.id}` }, 'Your move against ', h('strong', { 'data-testid': 'waiting-opponent' }, g.opponent ?? 'Anonymous')),
+        h('a', { href: `/game/${g.id}` }, 'Your move against ', h('strong', { 'data-testid': 'waiting-opponent' }, g.against)),
         h('span', { class: 'muted' }, left, ` · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'}`));
     }));
     this.tick();

@@ -290,6 +290,7 @@
  * @typedef {object} WaitingGame
  * @property {string} id
  * @property {string | null} opponent their account's name, if they have one
+ * @property {string} against what the opponent is called: their name, `loa level N` or `Anonymous`
  * @property {number | null} time_left_ms the player's, when a clock runs
  * @property {number | null} resumes_at when the player's clock runs again, while it stands
  *   still for their vacation

@@ -443,16 +443,8 @@ pub fn record_of(live: &LiveGame) -> GameRecord {
     record.event = Some("loa serve".into());
     record.date = chrono::DateTime::from_timestamp_millis(live.created_at)
         .map(|at| at.format("%Y.%m.%d").to_string());
-    record.black = Some(
-        live.names[0]
-            .clone()
-            .unwrap_or_else(|| side_name(live, Color::Black)),
-    );
-    record.white = Some(
-        live.names[1]
-            .clone()
-            .unwrap_or_else(|| side_name(live, Color::White)),
-    );
+    record.black = Some(live.side_title(Color::Black));
+    record.white = Some(live.side_title(Color::White));
     if let Some(ending) = &live.ending {
         record.result = ending.result();
         record.termination = Some(ending.reason.clone());
@@ -461,24 +453,4 @@ pub fn record_of(live: &LiveGame) -> GameRecord {
         record.time_control = Some(clock.control.label());
     }
     record
-}
-
-fn side_name(live: &LiveGame, side: Color) -> String {
-    use crate::lineup::Player;
-    let name = |seat| match live.lineup.player(seat) {
-        Player::Human => "Anonymous".to_string(),
-        Player::Engine(strength) => format!("loa {}", strength.describe()),
-    };
-    let first = name(loa_core::Seat { side, index: 0 });
-    // AmbiLOA's partnership game: both players of the side.
-    let second = name(loa_core::Seat { side, index: 1 });
-    if live
-        .lineup
-        .slot(loa_core::Seat { side, index: 1 })
-        .ends_with('2')
-    {
-        format!("{first} & {second}")
-    } else {
-        first
-    }
 }

@@ -8,6 +8,26 @@ use loa_core::{Color, GameState};
 use serde::Serialize;
 
 impl LiveGame {
+    /// What a side is called: its account's name, else `loa level N` for the engine or
+    /// `Anonymous`, both players of an AmbiLOA partnership joined by `&`.
+    pub fn side_title(&self, side: Color) -> String {
+        use crate::lineup::Player;
+        if let Some(name) = &self.names[side.index()] {
+            return name.clone();
+        }
+        let name = |seat| match self.lineup.player(seat) {
+            Player::Human => "Anonymous".to_string(),
+            Player::Engine(strength) => format!("loa {}", strength.describe()),
+        };
+        let first = name(loa_core::Seat { side, index: 0 });
+        let second = loa_core::Seat { side, index: 1 };
+        if self.lineup.slot(second).ends_with('2') {
+            format!("{first} & {}", name(second))
+        } else {
+            first
+        }
+    }
+
     /// The game as the API shows it at `now`.
     pub fn view(&self, now: i64) -> GameView {
         let to_move = self.position().side_to_move();

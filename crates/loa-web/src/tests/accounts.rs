@@ -622,3 +622,17 @@ async fn an_api_token_acts_as_its_account_until_revoked() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_games_waiting_name_the_engine_as_it_plays() {
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let game = json!({"black": "human", "white": {"engine": {"level": 2}}});
+    let (status, created) = as_person(&app, &ann, "POST", "/api/games", Some(game)).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let (status, waiting) = as_person(&app, &ann, "GET", "/api/me/waiting", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(waiting[0]["id"], created["id"], "{waiting}");
+    assert_eq!(waiting[0]["opponent"], Value::Null, "no account");
+    assert_eq!(waiting[0]["against"], "loa level 2");
+}
