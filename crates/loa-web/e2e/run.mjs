@@ -548,6 +548,11 @@ const scenarios = {
     // Ann's tile makes a rated seek; Bob's lobby shows it at once, with her rating.
     await ann.click('[data-testid=tile][data-clock="5+3"]');
     await ann.waitForSelector('[data-testid=tile][data-clock="5+3"].waiting');
+    // Another tab of Ann's shows that tile waiting with her seek, not ready to make a second.
+    const annTab = await ann.context().newPage();
+    await annTab.goto(base);
+    await annTab.waitForSelector('[data-testid=tile][data-clock="5+3"].waiting');
+    await annTab.close();
     await ann.waitForSelector('[data-testid=seek].mine [data-testid=cancel-seek]');
     const row = bob.locator('[data-testid=seek]', { hasText: annName });
     await row.waitFor();

@@ -225,7 +225,10 @@ export class Lobby {
   drawTiles() {
     const tiles = TILES.map((clock) => {
       const terms = this.tileTerms(clock);
-      const mine = [...this.waiting].find(([, t]) => offers(t, terms));
+      // A seek of this visit, or one's own open one from before (a correspondence seek
+      // stays; another tab's): the tile waits with it rather than making a second.
+      const kept = this.seeks.find((seek) => this.isMine(seek) && offers(seek, terms));
+      const mine = [...this.waiting].find(([, t]) => offers(t, terms)) ?? (kept ? [kept.id, terms] : undefined);
       return h('button', {
         class: mine ? 'tile waiting' : 'tile', 'data-testid': 'tile', 'data-clock': clockLabel(clock),
         'aria-pressed': mine ? 'true' : 'false',

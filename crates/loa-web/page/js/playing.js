@@ -1,7 +1,7 @@
 // @ts-check
 // The games being played, as small boards to watch from the lobby: the latest games
-// without a result (online ones, and any other moved in the last hour), drawn again
-// every little while.
+// begun and without a result (online ones, and any other moved in the last hour), drawn
+// again every little while.
 
 import { api } from './api.js';
 import { h, s } from './dom.js';
@@ -71,8 +71,10 @@ export class Playing {
     const now = Date.now();
     const going = games.filter((g) => !g.result && (g.online || now - g.updated_at < STALE_MS));
     /** @type {(GameView | null)[]} */
-    const views = await Promise.all(going.slice(0, BOARDS).map((g) => api('GET', `/api/games/${g.id}`).catch(() => null)));
-    const shown = views.filter((g) => g !== null);
+    // A game nobody joined yet (an invitation not opened, a rematch not taken) is not being
+    // played: read twice the boards' number, to show those that are.
+    const views = await Promise.all(going.slice(0, 2 * BOARDS).map((g) => api('GET', `/api/games/${g.id}`).catch(() => null)));
+    const shown = views.filter(/** @returns {g is GameView} */ (g) => g !== null && g.started).slice(0, BOARDS);
     this.el.classList.toggle('hidden', shown.length === 0);
     this.list.replaceChildren(...shown.map((g) => h('a', { class: 'game-card', href: `/game/${g.id}`, 'data-testid': 'playing-game' },
       miniBoard(g.position),

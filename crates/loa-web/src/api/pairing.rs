@@ -441,22 +441,26 @@ pub async fn quick_pairing(
     let now = now_ms();
     let made = anonymous_seeks(&session).await?;
     let views = open_seeks(&hub).await?;
+    // The person's own seek of these terms, if one is open: asked again (another tab, a
+    // page come back to), they go on waiting with it rather than with a second one.
+    let mut own = None;
     for view in views {
         let same_terms = view.variant == terms.variant.name()
             && view.rules == terms.rules.to_string()
             && view.rated == terms.rated
             && view.clock == clock;
-        let theirs = view.rating.map(|r| r as f64);
-        if !same_terms
-            || made.contains(&view.id)
-            || !ratings_fit(theirs, mine, now - view.created_at)
-        {
+        if !same_terms {
             continue;
         }
         let Some(seek) = hub.store.seek(&view.id).await? else {
             continue;
         };
-        if seek.account.is_some() && seek.account == viewer.id() {
+        let theirs = view.rating.map(|r| r as f64);
+        if made.contains(&seek.id) || (seek.account.is_some() && seek.account == viewer.id()) {
+            own.get_or_insert(seek);
+            continue;
+        }
+        if !ratings_fit(theirs, mine, now - view.created_at) {
             continue;
         }
         match take(&hub, &seek, viewer.account.as_ref()).await {
@@ -466,7 +470,18 @@ pub async fn quick_pairing(
             Err(err) => return Err(err),
         }
     }
-    let (_, Json(seek)) = make_seek(&hub, &viewer, &network, &session, &terms).await?;
+    let seek = match own {
+        Some(seek) => CreatedSeek {
+            id: seek.id,
+            token: seek.token,
+        },
+        None => {
+            make_seek(&hub, &viewer, &network, &session, &terms)
+                .await?
+                .1
+                 .0
+        }
+    };
     Ok((StatusCode::ACCEPTED, Json(Paired::Seek(seek))))
 }
 

@@ -636,11 +636,22 @@ async fn quick_pairing_waits_with_a_seek_then_pairs_the_next_person() {
     let tile = blitz(true, "random");
     let (status, waiting) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile.clone())).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{waiting}");
-    // Seeks are ordered by the millisecond they were made: the second one made later.
-    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
-    // Ann again: her own seek is not taken; she gets a second seek.
-    let (status, _) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile.clone())).await;
+    // Ann again (another tab, the page come back to): her own seek is not taken, and she
+    // goes on waiting with it, not with a second one.
+    let (status, again) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile.clone())).await;
     assert_eq!(status, StatusCode::ACCEPTED);
+    assert_eq!(
+        (&again["id"], &again["token"]),
+        (&waiting["id"], &waiting["token"])
+    );
+    assert_eq!(
+        app.ok("GET", "/api/seeks", None)
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     // Another clock does not match.
     let mut other = tile.clone();
     other["clock"]["initial_s"] = json!(600);
