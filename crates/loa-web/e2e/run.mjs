@@ -753,6 +753,31 @@ const scenarios = {
     assert.deepEqual([...ann.errors, ...bob.errors], []);
   },
 
+  async 'a newcomer finds how to play from the front page, at phone width'() {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(base);
+    await page.click('[data-testid=newcomer] a');
+    await page.waitForURL(/\/rules$/);
+    await page.waitForSelector('[data-testid=rules] h1');
+    assert.equal(await page.textContent('[data-testid=rules] h1'), 'How to play Lines of Action');
+    assert.match(await page.title(), /^How to play · /);
+    // The start, and b1's three moves from it, as pictures with words for a screen reader.
+    assert.equal(await page.locator('[data-testid=rules] figure').count(), 2);
+    assert.equal(await page.locator('[data-testid=rules] .rules-dot').count(), 3);
+    assert.match(await page.getAttribute('[data-testid=rules] figure:nth-child(2) svg', 'aria-label'), /b3, d3 or h1/);
+    // Every variant the server offers, each with what it changes.
+    const variants = await page.$$eval('.rules-variants dt', (dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+    assert.equal(variants.length, 6);
+    for (const [title, text] of variants) assert.ok(text && text.length > 20, `${title} is described`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no wider than the phone');
+    await page.screenshot({ path: `${shots}/rules-phone.png`, fullPage: true });
+    // The header leads there too, from any page.
+    await page.goto(`${base}/players`);
+    await page.click('header nav a[href="/rules"]');
+    await page.waitForSelector('[data-testid=rules]');
+    assert.deepEqual(page.errors, []);
+  },
+
   async 'a forgotten password on a site that sends no e-mail, and reset links that are not ours'() {
     const page = await newPage({ width: 390, height: 844 });
     await page.goto(base);
@@ -859,7 +884,7 @@ const scenarios = {
     await ann.waitForFunction(() => !document.title.startsWith('('));
     // Now the game waits for Bob: counted on whichever page he opens, listed at home.
     await bob.click('header nav a[href="/players"]');
-    await bob.waitForFunction(() => document.title === '(1) loa: Lines of Action');
+    await bob.waitForFunction(() => document.title === '(1) Players · loa: Lines of Action');
     await bob.goto(base);
     await bob.locator(`[data-testid=waiting-game]:has(a[href="/game/${id}"])`).waitFor();
     assert.match(await bob.textContent('[data-testid=waiting-game]'), new RegExp(`against ${annName}.*left · 1 move$`));

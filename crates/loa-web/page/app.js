@@ -20,6 +20,7 @@ import { PasswordResetPage } from './js/password-reset.js';
 import { PlayersPage } from './js/players.js';
 import { ProfilePage } from './js/profile.js';
 import { PuzzlePage } from './js/puzzle.js';
+import { RulesPage } from './js/rules.js';
 import { TournamentPage } from './js/tournament.js';
 import { TournamentsPage } from './js/tournaments.js';
 import { UnsubscribePage } from './js/unsubscribe.js';
@@ -83,6 +84,7 @@ async function route() {
       current = page;
       await page.start();
     } else if (player) {
+      showTurn({}, decodeURIComponent(player[1]));
       const page = new ProfilePage(offer, decodeURIComponent(player[1]));
       current = page;
       await page.start();
@@ -90,19 +92,27 @@ async function route() {
       const page = new TournamentPage(offer, tournament[1]);
       current = page;
       await page.start();
+    } else if (path === '/rules') {
+      const page = new RulesPage(offer);
+      current = page;
+      page.start();
     } else if (path === '/tournaments') {
+      showTurn({}, 'Tournaments');
       const page = new TournamentsPage(offer);
       current = page;
       await page.start();
     } else if (path === '/players') {
+      showTurn({}, 'Players');
       const page = new PlayersPage(offer, params);
       current = page;
       await page.start();
     } else if (puzzle) {
+      showTurn({}, 'Puzzles');
       const page = new PuzzlePage(offer, puzzle[1] || 'next', params.get('theme'), params.get('after'));
       current = page;
       await page.start();
     } else if (path === '/account') {
+      showTurn({}, 'Account');
       const page = new AccountPage();
       current = page;
       await page.start();
@@ -115,6 +125,7 @@ async function route() {
       current = page;
       await page.start();
     } else if (path === '/analysis') {
+      showTurn({}, 'Analysis');
       const moves = (params.get('moves') || '').split(/\s+/).filter(Boolean);
       const variant = params.get('variant') || 'standard';
       const rules = params.get('rules') || 'draw';
@@ -126,7 +137,6 @@ async function route() {
       const page = new HomePage(offer);
       current = page;
       page.start();
-      if (location.hash === '#games') document.getElementById('games')?.scrollIntoView();
     } else {
       notFound('no such page');
     }

@@ -47,6 +47,7 @@ const MODULES: &[(&str, &str)] = &[
     ("playing.js", include_str!("../page/js/playing.js")),
     ("profile.js", include_str!("../page/js/profile.js")),
     ("puzzle.js", include_str!("../page/js/puzzle.js")),
+    ("rules.js", include_str!("../page/js/rules.js")),
     ("report.js", include_str!("../page/js/report.js")),
     ("screen.js", include_str!("../page/js/screen.js")),
     ("seats.js", include_str!("../page/js/seats.js")),

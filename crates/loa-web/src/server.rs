@@ -137,6 +137,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
     Router::new()
         .route("/@/{name}", get(page::index))
         .route("/players", get(page::index))
+        .route("/rules", get(page::index))
         .route("/puzzles", get(page::index))
         .route("/puzzles/{id}", get(page::index))
         .route("/account", get(page::index))

@@ -37,6 +37,8 @@ export class HomePage {
     const myGames = h('div', { 'data-testid': 'my-games' });
     app.replaceChildren(
       h('h1', { class: 'visually-hidden' }, 'Play'),
+      h('p', { class: 'newcomer muted', 'data-testid': 'newcomer' }, 'Lines of Action: bring all your pieces together into one group before your opponent does. New to it? ',
+        h('a', { href: '/rules' }, 'How to play')),
       this.waiting.el,
       this.lobby.el,
       this.playing.el,
@@ -47,9 +49,12 @@ export class HomePage {
       gamesList);
     this.waiting.start();
     this.lobby.start();
-    this.playing.start();
-    loadMyGames(this.meta, myGames);
-    loadGames(this.meta, gamesList);
+    // "Saved games" (/#games) is scrolled to once what comes above it is drawn: at once,
+    // the lists still loading would push it down.
+    Promise.allSettled([this.playing.start(), loadMyGames(this.meta, myGames), loadGames(this.meta, gamesList)])
+      .then(() => {
+        if (location.hash === '#games' && app.contains(gamesList)) document.getElementById('games')?.scrollIntoView();
+      });
   }
 
   dispose() {

@@ -51,9 +51,10 @@ export class Playing {
     this.timer = null;
   }
 
+  /** Draws the boards, and again every little while; the first drawing's promise. */
   start() {
-    this.load();
     this.timer = setInterval(() => { if (!document.hidden) this.load(); }, REFRESH_MS);
+    return this.load();
   }
 
   dispose() {
