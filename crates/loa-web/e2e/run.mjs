@@ -402,9 +402,15 @@ const scenarios = {
     await black.waitForSelector('[data-testid=link-white]');
     const whiteLink = await black.inputValue('[data-testid=link-white]');
     await black.waitForFunction(() => /Waiting for white/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    // The link to send is offered first thing under the status, with a button to copy it.
+    assert.equal(await black.inputValue('[data-testid=invite] [data-testid=invite-white]'), whiteLink);
+    await black.click('[data-testid=copy-white]');
+    await black.waitForFunction(() => /Copied|Selected/.test(document.querySelector('[data-testid=invite] [role=status]')?.textContent || ''));
+    await black.screenshot({ path: `${shots}/invite.png` });
     const white = await newPage({ width: 390, height: 800 });
     await white.goto(whiteLink);
     await black.waitForFunction(() => /Your move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    assert.ok(await black.locator('[data-testid=invite]').isHidden(), 'nobody left to invite');
     await white.waitForFunction(() => /Black to move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     // White cannot move for Black.
     await clickSquare(white, 'b1');
@@ -626,10 +632,12 @@ const scenarios = {
     await bob.waitForSelector('[data-testid=rating-chart] path', { state: 'attached' });
     await bob.waitForSelector('[data-testid=challenge-button]');
     await bob.screenshot({ path: `${shots}/profile-phone.png`, fullPage: true });
-    // The leaderboard shows established players only: these two are provisional.
+    // The leaderboard ranks established players only: these two are listed apart, as provisional.
     await bob.goto(`${base}/players`);
     await bob.waitForFunction(() => !/Loading/.test(document.querySelector('[data-testid=leaderboard]')?.textContent || ''));
-    assert.doesNotMatch(await bob.textContent('[data-testid=leaderboard]'), new RegExp(annName));
+    assert.equal(await bob.locator(`[data-testid=ranked]:has-text("${annName}")`).count(), 0);
+    const annRow = bob.locator(`[data-testid=provisional]:has(a[href="/@/${annName}"])`);
+    assert.match(await annRow.textContent(), /\d+\?/);
     await bob.screenshot({ path: `${shots}/players-phone.png`, fullPage: true });
     assert.deepEqual([...ann.errors, ...bob.errors, ...watcher.errors], []);
   },

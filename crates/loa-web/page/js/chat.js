@@ -45,6 +45,8 @@ export class GameChat {
 
   /** @param {GameView} game */
   update(game) {
+    // A game at one board or against the engine has nobody to talk to.
+    this.el.classList.toggle('hidden', !game.online);
     const lines = game.chat || [];
     this.linesEl.replaceChildren(...lines.map((line) =>
       h('li', {}, h('b', {}, line.name || line.slot), ' ', line.text)));

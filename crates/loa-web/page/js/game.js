@@ -70,6 +70,8 @@ export class GamePage extends GameScreen {
     this.bottomPlayer = h('div', { class: 'player' });
     this.offerEl = h('div', { class: 'offer hidden', 'data-testid': 'offer' });
     this.linksEl = h('div', { class: 'links' });
+    // While people are still to join, the maker's links to send them, under the status.
+    this.inviteEl = h('section', { class: 'invite hidden', 'data-testid': 'invite' });
     this.reserveEl = h('div', { class: 'reserve' });
     // The sound and notification choices: for the players, while the game goes on.
     this.alertsRow = h('div', { class: 'row hidden', 'data-testid': 'alerts' });
@@ -82,6 +84,7 @@ export class GamePage extends GameScreen {
     this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback'));
     this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn));
     this.rematchButton = button('Rematch', 'rematch', () => this.rematch(), 'The same game again, colours swapped');
+    this.newGameLink = h('a', { href: '/', class: 'button primary hidden', 'data-testid': 'new-game' }, 'New game');
     // A finished game's report; its slips are marked in the move list.
     this.report = new GameReportPanel(id, (ply) => this.goTo(ply), (report) => {
       this.marks = new Map(report.moves.flatMap((m) => (m.judgement ? [[m.ply, m.judgement]] : [])));
@@ -171,7 +174,7 @@ export class GamePage extends GameScreen {
     const controls = h('div', { class: 'row' },
       button('Flip (f)', 'flip', () => this.board.flip()),
       this.passButton, this.resignButton, this.drawButton, this.takebackButton,
-      this.analysisButton, this.rematchButton);
+      this.analysisButton, this.rematchButton, this.newGameLink);
     const sound = h('input', { type: 'checkbox', checked: soundOn(), 'data-testid': 'sound' });
     sound.addEventListener('change', () => setSound(sound.checked));
     const notifyButton = h('button', { 'data-testid': 'notify', title: 'A notification when it is your move and this tab is hidden' }, 'Notify me');
@@ -204,7 +207,7 @@ export class GamePage extends GameScreen {
           this.bottomPlayer,
           this.reserveEl),
         h('div', { class: 'side' },
-          this.status, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, this.report.el, exportRow,
+          this.status, this.inviteEl, this.offerEl, controls, this.movesEl, this.analysisEl, this.graphEl, this.report.el, exportRow,
           this.alertsRow, this.linksEl, this.chat.el)));
   }
 
@@ -241,9 +244,14 @@ export class GamePage extends GameScreen {
     this.drawButton.disabled = over || mine.length === 0;
     // A takeback is asked for one's own move: none yet, nothing to ask.
     this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.holds(slot));
+    // The players' actions are shown to the players while the game goes on, to nobody else.
+    const playing = !over && mine.length > 0;
+    this.resignButton.classList.toggle('hidden', !playing);
+    this.drawButton.classList.toggle('hidden', !playing);
     // A rated game against the engine has no takebacks.
     const ratedAgainstEngine = game.rated && ['black', 'white'].some((slot) => playerOf(game.players, slot) !== 'human');
-    this.takebackButton.classList.toggle('hidden', ratedAgainstEngine);
+    this.takebackButton.classList.toggle('hidden', ratedAgainstEngine || !playing);
+    this.newGameLink.classList.toggle('hidden', !over || mine.length === 0);
     // A tournament pairs its own games: a rematch would be a game outside it.
     this.rematchButton.classList.toggle('hidden', !over || (mine.length === 0 && !game.rematch) || Boolean(this.tournament));
     this.alertsRow.classList.toggle('hidden', over || mine.length === 0);
@@ -393,6 +401,7 @@ export class GamePage extends GameScreen {
   /** @param {GameView} g */
   drawLinks(g) {
     this.linksEl.replaceChildren();
+    this.drawInvite(g);
     if (!g.online) return;
     // The seats' links are the maker's to send; anyone may be sent the one to watch.
     const invites = linksOf(g.id) ?? { spectators: `${location.origin}/game/${g.id}` };
@@ -402,6 +411,51 @@ export class GamePage extends GameScreen {
       link.addEventListener('click', () => link.select());
       this.linksEl.append(h('label', {}, slot), link);
     }
+  }
+
+  /**
+   * The links still to send, first thing under the status, each with a button that copies
+   * it (and one that shares it, where the device can).
+   * @param {GameView} g
+   */
+  drawInvite(g) {
+    const links = linksOf(g.id);
+    const unsent = g.started || !links ? [] : g.waiting_for.filter((slot) => links[slot]);
+    // Drawn again only when it changes: a field being copied from keeps its selection.
+    const key = unsent.join(' ');
+    if (key === this.inviteEl.dataset.slots) return;
+    this.inviteEl.dataset.slots = key;
+    this.inviteEl.classList.toggle('hidden', unsent.length === 0);
+    if (unsent.length === 0) {
+      this.inviteEl.replaceChildren();
+      return;
+    }
+    this.inviteEl.replaceChildren(h('h2', {}, 'Invite your opponent'),
+      ...unsent.map((slot) => {
+        const url = /** @type {Record<string, string>} */ (links)[slot];
+        const said = h('span', { class: 'muted small', role: 'status' });
+        const field = h('input', { readonly: true, value: url, 'aria-label': `link for ${slot}`, 'data-testid': `invite-${slot}` });
+        field.addEventListener('click', () => field.select());
+        const copy = h('button', {
+          type: 'button', class: 'primary', 'data-testid': `copy-${slot}`,
+          onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(url);
+              said.textContent = 'Copied';
+            } catch {
+              field.select();
+              said.textContent = 'Selected: copy it with your keyboard or menu';
+            }
+          },
+        }, 'Copy');
+        const share = typeof navigator.share === 'function'
+          ? h('button', { type: 'button', onclick: () => navigator.share({ title: 'A game of Lines of Action', url }).catch(() => {}) }, 'Share')
+          : null;
+        const side = slot.startsWith('black') ? 'Black' : 'White';
+        return h('div', { class: 'invite-seat' },
+          h('p', {}, `Send this link to the person who plays ${side}: the game starts when they open it.`),
+          h('div', { class: 'row' }, field, copy, share, said));
+      }));
   }
 
   updateStatus() {

@@ -38,8 +38,8 @@ export class PlayersPage {
       h('h1', {}, 'Players'),
       h('div', { class: 'row' }, h('label', {}, 'Variant ', this.variant), h('label', {}, 'Speed ', this.speed)),
       h('p', { class: 'muted small' },
-        'Established ratings only. A new rating is provisional (shown with ? elsewhere) while its deviation '
-        + 'is above 110, that is until enough rated games have been played, and is left out here until then.'),
+        'Ranked by established ratings. A new rating is provisional (shown with ?) while its deviation '
+        + 'is above 110, that is until enough rated games have been played: those players are listed apart, below.'),
       this.table);
     await this.load(false);
   }
@@ -55,22 +55,32 @@ export class PlayersPage {
       const ranked = await api('GET', `/api/leaderboard?${params}`);
       if (asked !== this.asked) return;
       const established = ranked.filter((r) => !r.provisional);
-      if (established.length === 0) {
-        const waiting = ranked.length;
-        this.table.replaceChildren(h('p', { class: 'muted' }, waiting > 0
-          ? `No established player yet: ${waiting} ${waiting === 1 ? 'player has' : 'players have'} a provisional rating.`
-          : 'No rated player yet.'));
+      // Provisional ratings are not ranked, but listed below: on a young site they are
+      // everybody, and a player looks for opponents there too.
+      const provisional = ranked.filter((r) => r.provisional).sort((a, b) => b.rating - a.rating);
+      if (ranked.length === 0) {
+        this.table.replaceChildren(h('p', { class: 'muted' }, 'No rated player yet.'));
         return;
       }
-      this.table.replaceChildren(h('table', { class: 'leaderboard' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Player'), h('th', {}, 'Rating'),
+      /**
+       * @param {Ranked[]} rows
+       * @param {boolean} ranks
+       */
+      const table = (rows, ranks) => h('table', { class: 'leaderboard', 'data-testid': ranks ? 'ranked-table' : 'provisional-table' },
+        h('thead', {}, h('tr', {}, ranks ? h('th', {}, '#') : null, h('th', {}, 'Player'), h('th', {}, 'Rating'),
           h('th', { class: 'wide' }, 'Games'), h('th', {}, 'Speed'))),
-        h('tbody', {}, established.map((r, i) => h('tr', { 'data-testid': 'ranked' },
-          h('td', {}, i + 1),
+        h('tbody', {}, rows.map((r, i) => h('tr', { 'data-testid': ranks ? 'ranked' : 'provisional' },
+          ranks ? h('td', {}, i + 1) : null,
           h('td', {}, h('a', { href: `/@/${r.name}` }, r.name), r.bot ? h('span', { class: 'bot' }, 'BOT') : null),
-          h('td', {}, h('strong', {}, r.rating), h('span', { class: 'muted small' }, ` ±${r.deviation}`)),
+          h('td', {}, h('strong', {}, ranks ? r.rating : `${r.rating}?`), h('span', { class: 'muted small' }, ` ±${r.deviation}`)),
           h('td', { class: 'wide' }, r.games),
-          h('td', {}, capitalized(r.speed)))))));
+          h('td', {}, capitalized(r.speed))))));
+      this.table.replaceChildren(
+        established.length > 0 ? table(established, true) : h('p', { class: 'muted' }, 'No established player yet.'),
+        ...(provisional.length > 0 ? [
+          h('h2', {}, 'Provisional'),
+          h('p', { class: 'muted small' }, 'Not ranked until enough rated games settle their ratings.'),
+          table(provisional, false)] : []));
     } catch (err) {
       if (asked === this.asked) this.table.replaceChildren(h('p', { class: 'error' }, errorMessage(err)));
     }
