@@ -608,6 +608,11 @@ const scenarios = {
       assert.match(await statusOf(page), /wins .* by resignation/);
     }
     assert.match(await statusOf(bob), /your rating \+162/);
+    // Seen again later, each rating as the game began, still marked provisional.
+    await ann.reload();
+    await ann.waitForSelector(`[data-testid=rating-change-${annSide}]`);
+    assert.equal((await ann.textContent(`[data-testid=rating-${annSide}]`)).trim(), '1500?');
+    assert.equal((await ann.textContent(`[data-testid=rating-${bobSide}]`)).trim(), '1500?');
     await ann.screenshot({ path: `${shots}/rated-game-over.png` });
     await bob.screenshot({ path: `${shots}/rated-game-over-phone.png`, fullPage: true });
     // Ann's profile, from the header: the rating, its chart, the game.

@@ -54,7 +54,9 @@ export class GamePlayers {
     const now = profile.ratings[g.variant]?.[speed];
     const after = profile.history.find((p) => p.game === g.id && p.category === `${g.variant}/${speed}`);
     const change = g.rating_changes?.[side === 'black' ? 0 : 1];
-    if (after && change !== undefined) return String(after.rating - change);
+    // A rating provisional now was so before this game too, as games settle it (unless a
+    // long absence since unsettled it: then the mark errs on the side of caution).
+    if (after && change !== undefined) return `${after.rating - change}${now?.provisional ? '?' : ''}`;
     return now ? ratingText(now) : '1500?';
   }
 
