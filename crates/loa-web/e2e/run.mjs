@@ -1120,7 +1120,16 @@ const scenarios = {
     const widest = () => page.evaluate(() => {
       let widest = document.documentElement.scrollWidth;
       let what = 'the page';
+      // What scrolls sideways inside a strip made to scroll (the header's pages on a phone) is
+      // measured by its strip, not by itself.
+      const inStrip = (/** @type {Element} */ el) => {
+        for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+          if (['auto', 'scroll'].includes(getComputedStyle(up).overflowX)) return true;
+        }
+        return false;
+      };
       for (const el of document.querySelectorAll('body *')) {
+        if (inStrip(el)) continue;
         const right = el.getBoundingClientRect().right;
         if (right > widest) { widest = right; what = `${el.tagName.toLowerCase()}.${el.className}`; }
       }

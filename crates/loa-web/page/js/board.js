@@ -261,6 +261,9 @@ export class Board {
     const targets = this.selected && !this.dropChoices ? this.targets() : new Set();
     const drops = new Set((this.dropChoices || []).flatMap((m) => (m.drop ? [m.drop] : [])));
     if (this.dropChoices && this.pendingTo) marks.set(this.pendingTo, 'selected');
+    // The coordinates, drawn over the pieces below.
+    /** @type {SVGElement[]} */
+    const coords = [];
     for (let rank = 0; rank < n; rank++) {
       for (let file = 0; file < n; file++) {
         const square = String.fromCharCode(97 + file) + (rank + 1);
@@ -272,12 +275,8 @@ export class Board {
         }));
         const mark = marks.get(square);
         if (mark) el.append(s('rect', { x: x * 10, y: y * 10, width: 10, height: 10, class: mark }));
-        if (x === 0) {
-          el.append(s('text', { x: 0.4, y: y * 10 + 3, class: 'coord' }, String(rank + 1)));
-        }
-        if (y === n - 1) {
-          el.append(s('text', { x: x * 10 + 7.6, y: n * 10 - 0.6, class: 'coord' }, String.fromCharCode(97 + file)));
-        }
+        if (x === 0) coords.push(s('text', { x: 0.4, y: y * 10 + 3, class: 'coord' }, String(rank + 1)));
+        if (y === n - 1) coords.push(s('text', { x: x * 10 + 7.6, y: n * 10 - 0.6, class: 'coord' }, String.fromCharCode(97 + file)));
       }
     }
     let pieces = view.pieces;
@@ -312,6 +311,8 @@ export class Board {
       }
       el.append(g);
     }
+    // Over the pieces, each with a pale halo: readable on a dark piece too.
+    el.append(...coords);
     for (const square of targets) {
       const [x, y] = xy(square);
       // A capture rings the piece taken; a step to an empty square is a dot.

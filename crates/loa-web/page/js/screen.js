@@ -263,7 +263,8 @@ export class GameScreen {
       this.analysisEl.replaceChildren(
         h('span', { class: 'score', 'data-testid': 'score' }, scoreText(msg.score)),
         h('span', { class: 'muted' }, `depth ${msg.depth} · ${Math.round(msg.nps / 1000)} kn/s`),
-        h('div', { 'data-testid': 'pv' }, msg.pv.join(' ')),
+        // Each move kept whole on a narrow screen: a line breaks between moves, not at a hyphen.
+        h('div', { class: 'pv', 'data-testid': 'pv' }, ...msg.pv.flatMap((move, i) => [i > 0 ? ' ' : '', h('span', {}, move)])),
       );
       const proved = this.proved;
       if (proved && proved.position === msg.position) this.analysisEl.append(provedLine(proved, this.shown.to_move));
