@@ -714,6 +714,29 @@ impl Hub {
         self.games().values().cloned().collect()
     }
 
+    /// Calls off the games whose invited players did not come in time (see
+    /// `LiveGame::invitation_expires_at`); answers how many.
+    pub async fn expire_invitations(self: &Arc<Self>) -> HubResult<usize> {
+        let made_before =
+            now_ms() - crate::game::INVITATION_LIVE_MS.min(crate::game::INVITATION_MS);
+        let mut expired = 0;
+        for id in self.store.unstarted_games_made_before(made_before).await? {
+            let Ok(open) = self.open(&id).await else {
+                continue;
+            };
+            let changed = self
+                .change_if(&open, |live, now| {
+                    live.expire_invitation(now)
+                        .then(|| Changed::nothing_at(live.game.ply()))
+                })
+                .await;
+            if matches!(changed, Ok(Some(_))) {
+                expired += 1;
+            }
+        }
+        Ok(expired)
+    }
+
     /// Opens every game whose clock runs and that is not held already, so that its flag
     /// falls on time even if nobody looks at it (after a restart, or another server's
     /// stop); answers how many it opened.

@@ -565,6 +565,14 @@ impl Server {
                 sweep.tick().await;
                 hub.forget_idle_games();
                 if minute % 60 == 0 {
+                    match hub.expire_invitations().await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(
+                            "{} called off: their invited players did not come",
+                            loa_core::counted(n, "game")
+                        ),
+                        Err(err) => tracing::warn!("calling off the games not joined: {err}"),
+                    }
                     if let Err(err) = api::forget_client_networks(&hub).await {
                         tracing::warn!("forgetting old client addresses: {err}");
                     }

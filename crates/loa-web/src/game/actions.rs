@@ -13,6 +13,10 @@ type GameResult<T> = Result<T, GameError>;
 
 /// How long a live game waits for a player's first move before calling the game off.
 pub const FIRST_MOVE_MS: i64 = 60_000;
+/// How long an online game waits for the people it invited: an hour on a live clock, two
+/// weeks otherwise (as a seek waits in the lobby).
+pub const INVITATION_LIVE_MS: i64 = crate::clock::HOUR;
+pub const INVITATION_MS: i64 = 14 * crate::clock::DAY;
 
 impl LiveGame {
     /// A person at an online game's seat opens it; the game starts once every person
@@ -288,6 +292,31 @@ impl LiveGame {
         true
     }
 
+    /// When the game is called off unless its invited players come: for a game not begun
+    /// (a link not opened, a rematch not taken), which would otherwise be "playing" for
+    /// ever.
+    pub fn invitation_expires_at(&self) -> Option<i64> {
+        if self.is_over() || self.started_at.is_some() {
+            return None;
+        }
+        let live_clock = self.clock.is_some() && !self.is_correspondence();
+        let wait = if live_clock {
+            INVITATION_LIVE_MS
+        } else {
+            INVITATION_MS
+        };
+        Some(self.created_at.saturating_add(wait))
+    }
+
+    /// Calls the game off if its invitation ran out; whether it did.
+    pub fn expire_invitation(&mut self, now: i64) -> bool {
+        if self.invitation_expires_at().is_none_or(|at| at > now) {
+            return false;
+        }
+        self.end_aborted(now);
+        true
+    }
+
     /// Whether the game goes on and one side at most has moved in it.
     pub fn may_abort(&self) -> bool {
         !self.is_over() && (!self.has_moved(Color::Black) || !self.has_moved(Color::White))
@@ -557,5 +586,53 @@ mod tests {
         // Read an hour later, the clocks show what they showed at the end.
         let later = live.view(3_600_000).clock.unwrap();
         assert_eq!((later.black_ms, later.white_ms), (56_000, 60_000));
+    }
+
+    #[test]
+    fn an_invitation_nobody_takes_runs_out() {
+        let human = SidePlayers::One(Player::Human);
+        let invited = |clock| {
+            LiveGame::create(
+                GameSetup {
+                    variant: Variant::Standard,
+                    game: Game::new(Position::startpos().into(), RuleSet::Draw),
+                    lineup: Lineup::new(Variant::Standard, human, human).unwrap(),
+                    clock,
+                    online: true,
+                    names: [None, None],
+                    accounts: [None, None],
+                    rated: false,
+                },
+                1_000,
+            )
+        };
+        let live = TimeControl::Live {
+            initial_s: 300,
+            increment_s: 3,
+        };
+        let mut game = invited(Some(live));
+        assert_eq!(game.started_at, None);
+        assert_eq!(
+            game.invitation_expires_at(),
+            Some(1_000 + INVITATION_LIVE_MS)
+        );
+        assert!(!game.expire_invitation(INVITATION_LIVE_MS));
+        assert!(game.expire_invitation(1_000 + INVITATION_LIVE_MS));
+        assert_eq!(game.ending.as_ref().map(Ending::is_aborted), Some(true));
+        assert_eq!(game.invitation_expires_at(), None);
+        // By correspondence, or without a clock, a friend has two weeks to open the link.
+        let days = TimeControl::Correspondence {
+            days: 3,
+            bank_days: None,
+        };
+        for clock in [Some(days), None] {
+            let mut game = invited(clock);
+            assert_eq!(game.invitation_expires_at(), Some(1_000 + INVITATION_MS));
+            assert!(!game.expire_invitation(1_000 + INVITATION_LIVE_MS));
+        }
+        // A game begun waits for nobody.
+        let (mut begun, _) = running_game();
+        assert_eq!(begun.invitation_expires_at(), None);
+        assert!(!begun.expire_invitation(i64::MAX));
     }
 }

@@ -349,6 +349,22 @@ impl Store {
     }
 
     /// The ids of games not over that have a clock: their flags must be watched.
+    /// The games no player has yet left waiting for another (an invitation not opened, a
+    /// rematch not taken), made before `made_before`.
+    pub async fn unstarted_games_made_before(
+        &self,
+        made_before: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let ids = sqlx::query_scalar(
+            "SELECT id FROM games
+             WHERE result IS NULL AND started_at IS NULL AND created_at < $1",
+        )
+        .bind(made_before)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids)
+    }
+
     pub async fn clocked_games_in_progress(&self) -> Result<Vec<String>, StoreError> {
         let ids = sqlx::query_scalar(
             "SELECT id FROM games WHERE result IS NULL AND time_control IS NOT NULL",

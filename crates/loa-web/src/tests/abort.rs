@@ -140,3 +140,65 @@ async fn a_game_by_link_is_aborted_with_a_seat_s_token() {
     assert_eq!(status, StatusCode::OK, "{ended}");
     assert_eq!(ended["result"]["reason"], "aborted");
 }
+
+#[tokio::test]
+async fn a_game_whose_invited_player_never_comes_is_called_off_in_time() {
+    let app = App::new().await;
+    let invite =
+        |clock: Value| json!({"black": "human", "white": "human", "online": true, "clock": clock});
+    let live = app
+        .create(invite(
+            json!({"kind": "live", "initial_s": 300, "increment_s": 3}),
+        ))
+        .await;
+    let by_mail = app
+        .create(invite(json!({"kind": "correspondence", "days": 3})))
+        .await;
+    let joined = app
+        .create(invite(
+            json!({"kind": "live", "initial_s": 300, "increment_s": 3}),
+        ))
+        .await;
+    let joined_id = super::id_of(&joined);
+    for side in ["black", "white"] {
+        let body = json!({"token": super::token(&joined, side)});
+        app.ok("POST", &format!("/api/games/{joined_id}/join"), Some(body))
+            .await;
+    }
+    // Nothing has run out yet.
+    assert_eq!(app.hub.expire_invitations().await.unwrap(), 0);
+    // Two hours on: the live game's invitation (an hour) has run out, the correspondence
+    // one's (two weeks) has not, and a game begun waits for nobody.
+    let two_hours_ago = crate::clock::now_ms() - 2 * crate::clock::HOUR;
+    app.tamper(&format!("UPDATE games SET created_at = {two_hours_ago}"))
+        .await
+        .unwrap();
+    let app = app.restart().await;
+    assert_eq!(app.hub.expire_invitations().await.unwrap(), 1);
+    let result = |game: Value| game["result"].clone();
+    let id = super::id_of(&live);
+    assert_eq!(
+        result(app.ok("GET", &format!("/api/games/{id}"), None).await),
+        json!({"result": "*", "reason": "aborted"})
+    );
+    let id = super::id_of(&by_mail);
+    assert_eq!(
+        result(app.ok("GET", &format!("/api/games/{id}"), None).await),
+        Value::Null
+    );
+    assert_eq!(
+        result(
+            app.ok("GET", &format!("/api/games/{joined_id}"), None)
+                .await
+        ),
+        Value::Null
+    );
+    // Called off for good: read back from the database after another restart.
+    let app = app.restart().await;
+    let id = super::id_of(&live);
+    assert_eq!(
+        app.ok("GET", &format!("/api/games/{id}"), None).await["result"]["reason"],
+        "aborted"
+    );
+    assert_eq!(app.hub.expire_invitations().await.unwrap(), 0);
+}
