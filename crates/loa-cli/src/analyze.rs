@@ -61,8 +61,10 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
             bail!("--moves, move {}: {err}", i + 1);
         }
     }
+    let pos = *game.position();
     if let Some(outcome) = game.outcome() {
-        say!("{}", game.position());
+        say!("{}", pos.diagram(loa_core::Bitboard::EMPTY).trim_end());
+        say!("{pos}");
         say!("The game is over: {outcome}.");
         return Ok(());
     }
@@ -78,7 +80,6 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         multipv: args.multipv,
         ..SearchLimits::default()
     };
-    let pos = *game.position();
     say!("{}", pos.diagram(loa_core::Bitboard::EMPTY).trim_end());
     say!("{pos}");
     let engine = Engine::new(args.hash);

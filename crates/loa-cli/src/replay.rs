@@ -2,6 +2,7 @@
 //! move, and print each game's final position and result, or the exact place where the
 //! record is wrong. The file is read one game at a time.
 
+use crate::numbers::whole_as;
 use crate::output::{say, shown};
 use crate::record_file::RecordFile;
 use crate::setup::variant_names;
@@ -16,7 +17,8 @@ pub struct ReplayArgs {
     /// The record: SGF (starts with '(') or PGN; '-' reads standard input.
     pub file: PathBuf,
     /// Check only game N of the file, counting from 1.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole_as(1, u64::MAX, "a game's number, counting from 1".into()))]
     pub game: Option<u64>,
     /// One line per game and a summary line, instead of the final positions.
     #[arg(long, short)]

@@ -359,3 +359,18 @@ fn the_version_names_the_commit_it_was_built_from() {
         assert_eq!(line, version);
     }
 }
+
+#[test]
+fn analyze_on_a_finished_position_shows_it_and_says_who_won() {
+    let out = loa(&["analyze", "--position", "8/8/8/8/8/7w/8/bb5w w"], "");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 11, "{text}");
+    assert_eq!(
+        lines[7].split_whitespace().collect::<Vec<_>>(),
+        ["1", "b", "b", ".", ".", ".", ".", ".", "w"]
+    );
+    assert_eq!(lines[9], "8/8/8/8/8/7w/8/bb5w w");
+    assert_eq!(lines[10], "The game is over: Black wins by connection.");
+}

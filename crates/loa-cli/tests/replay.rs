@@ -124,6 +124,14 @@ fn a_file_of_games() {
     let (ok, _, err) = replay(&["--game", "6", &data("games.pgn")]);
     assert!(!ok);
     assert!(err.contains("holds 5 games; there is no game 6"), "{err}");
+    for (n, why) in [("0", "0 is out of range"), ("-1", "'-1' is negative")] {
+        let (ok, _, err) = replay(&["--game", n, &data("games.pgn")]);
+        assert!(!ok);
+        assert!(
+            err.contains(&format!("{why}: expected a game's number, counting from 1")),
+            "{err}"
+        );
+    }
 }
 
 #[test]
