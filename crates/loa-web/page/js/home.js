@@ -5,7 +5,7 @@
 
 import { api, describe, errorMessage } from './api.js';
 import { app, h, modal, nameLink } from './dom.js';
-import { accountOf, formatClock, gameTitle, playerOf, sameName, sideName } from './format.js';
+import { accountOf, dateAndTime, formatClock, gameTitle, playerOf, sameName, shortDate, sideName } from './format.js';
 import { Lobby } from './lobby.js';
 import { navigate } from './navigate.js';
 import { newGameForm } from './new-game.js';
@@ -122,7 +122,7 @@ class WaitingList {
     for (const { el, left, from } of this.clocks) {
       // Standing still for a vacation: said, with when it runs again.
       el.textContent = from > now
-        ? `${formatClock(left)} left, standing still until ${new Date(from).toLocaleDateString()} (vacation)`
+        ? `${formatClock(left)} left, standing still until ${shortDate(from)} (vacation)`
         : `${formatClock(left - Math.max(0, now - from))} left`;
     }
   }
@@ -266,7 +266,7 @@ async function loadGames(meta, container) {
         h('td', {}, playerCell(g, 'white')),
         h('td', { class: 'wide' }, g.moves),
         h('td', {}, g.result ? (g.reason === 'aborted' ? 'aborted' : `${g.result} ${g.reason}`) : ['in progress', g.online ? h('span', { class: 'wide' }, ' (online)') : '']),
-        h('td', { class: 'wide' }, new Date(g.updated_at).toLocaleString()))))));
+        h('td', { class: 'wide' }, dateAndTime(g.updated_at)))))));
   } catch (err) {
     container.replaceChildren(h('p', { class: 'error' }, errorMessage(err)));
   }

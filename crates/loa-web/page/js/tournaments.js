@@ -4,7 +4,7 @@
 
 import { api, errorMessage } from './api.js';
 import { app, h, modal } from './dom.js';
-import { clockLabel, gameTitle, shortDate } from './format.js';
+import { clockLabel, dateAndTime, gameTitle, shortDate } from './format.js';
 import { navigate } from './navigate.js';
 import { signedIn } from './session.js';
 import { termsForm } from './terms-form.js';
@@ -140,5 +140,5 @@ export function when(t) {
   if (t.status === 'running' && t.format === 'arena') return t.ends_at ? `Until ${new Date(t.ends_at).toLocaleTimeString()}` : 'Playing';
   if (t.status === 'running' && t.format === 'league') return `Season ${t.round}`;
   if (t.status === 'running') return `Round ${t.round}`;
-  return t.starts_at ? `Starts ${new Date(t.starts_at).toLocaleString()}` : `Starts when ${t.creator} starts it`;
+  return t.starts_at ? `Starts ${dateAndTime(t.starts_at)}` : `Starts when ${t.creator} starts it`;
 }
