@@ -233,7 +233,12 @@ export class PuzzlePage {
     if (this.disposed) return;
     if (step.rated) this.showRated(step.rated);
     if (step.result === 'right' && step.reply) {
-      this.say('good', 'Right. Keep going.');
+      // Another winning move is taken too, though it may win later than the puzzle says:
+      // the try goes on past the moves announced, and says so.
+      const winnerMoves = Math.ceil(moves.length / 2);
+      this.say('good', winnerMoves >= p.moves
+        ? `Right: this way wins too, in more than ${p.moves} ${p.moves === 1 ? 'move' : 'moves'}. Keep going.`
+        : 'Right. Keep going.');
       const reply = step.reply;
       await new Promise((resolve) => setTimeout(resolve, REPLY_DELAY_MS));
       if (this.disposed) return;
