@@ -411,6 +411,13 @@ const scenarios = {
     await white.goto(whiteLink);
     await black.waitForFunction(() => /Your move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     assert.ok(await black.locator('[data-testid=invite]').isHidden(), 'nobody left to invite');
+    // The link opened again elsewhere, once its seat is taken, only lets one watch.
+    const late = await newPage();
+    await late.goto(whiteLink);
+    await late.waitForSelector('[data-testid=seat-taken]');
+    await late.waitForFunction(() => /Black to move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    assert.ok(await late.locator('[data-testid=resign]').isHidden());
+    await late.close();
     await white.waitForFunction(() => /Black to move/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     // White cannot move for Black.
     await clickSquare(white, 'b1');
@@ -558,6 +565,11 @@ const scenarios = {
     const annTab = await ann.context().newPage();
     await annTab.goto(base);
     await annTab.waitForSelector('[data-testid=tile][data-clock="5+3"].waiting');
+    // A seek withdrawn from one tab frees the tile in the other.
+    await ann.click('[data-testid=tile][data-clock="10+5"]');
+    await annTab.waitForSelector('[data-testid=tile][data-clock="10+5"].waiting');
+    await annTab.click('[data-testid=tile][data-clock="10+5"]');
+    await ann.waitForSelector('[data-testid=tile][data-clock="10+5"]:not(.waiting)');
     await annTab.close();
     await ann.waitForSelector('[data-testid=seek].mine [data-testid=cancel-seek]');
     const row = bob.locator('[data-testid=seek]', { hasText: annName });

@@ -147,6 +147,7 @@ mod tests {
         let status = |err: GameError| ApiError::from(err).status;
         assert_eq!(status(GameError::NoToken), StatusCode::FORBIDDEN);
         assert_eq!(status(GameError::NotASeat), StatusCode::FORBIDDEN);
+        assert_eq!(status(GameError::AnotherPlayersSeat), StatusCode::FORBIDDEN);
         let wrong = GameError::WrongSide {
             seat: Color::Black,
             asked: Color::White,

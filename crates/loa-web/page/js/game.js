@@ -46,6 +46,8 @@ export class GamePage extends GameScreen {
     this.id = id;
     // A seat's link carries its token; the seats this browser holds are kept.
     this.linkToken = linkToken;
+    /** Whether the link opened was an invitation someone else took already. */
+    this.seatTaken = false;
     this.tokens = tokensOf(id);
     /** The seats the signed-in account holds here without a token: the session acts. @type {Set<string>} */
     this.sessionSlots = new Set();
@@ -106,7 +108,12 @@ export class GamePage extends GameScreen {
     if (this.linkToken) {
       /** @type {GameAnswer} */
       const seen = await api('GET', `/api/games/${this.id}?token=${encodeURIComponent(this.linkToken)}`);
-      if (seen.you) keepTokens(this.id, { [seen.you]: this.linkToken });
+      // An invitation is taken once: a link opened after its seat was taken (passed on,
+      // posted for anyone) lets one watch, unless this browser took the seat itself.
+      const held = seen.you !== undefined && tokensOf(this.id)[seen.you] === this.linkToken;
+      const free = seen.you !== undefined && (!seen.online || seen.waiting_for.includes(seen.you));
+      if (seen.you && (held || free)) keepTokens(this.id, { [seen.you]: this.linkToken });
+      else if (seen.you) this.seatTaken = true;
       this.tokens = tokensOf(this.id);
       // The token leaves the address bar: an address copied from it lets others watch,
       // not play.
@@ -124,6 +131,10 @@ export class GamePage extends GameScreen {
     }
     if (Object.keys(this.tokens).length > 0) keepTokens(this.id, {});
     this.layout(answer);
+    if (this.seatTaken) {
+      this.status.before(h('p', { class: 'offer', role: 'status', 'data-testid': 'seat-taken' },
+        'This invitation was taken already by the player it was for: you are watching the game.'));
+    }
     this.update(answer, true);
     this.connect();
     await this.players.load(answer);

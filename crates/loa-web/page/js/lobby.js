@@ -48,6 +48,22 @@ function offers(seek, terms) {
     && seek.rated === terms.rated && sameClock(seek.clock, terms.clock);
 }
 
+/**
+ * Opens a game just paired at one's seat: its token kept in this browser first (a token
+ * in the address is an invitation's, which the game page takes only while the seat is
+ * free).
+ * @param {string} game
+ * @param {string | undefined} token
+ */
+async function openSeat(game, token) {
+  if (token) {
+    /** @type {GameAnswer} */
+    const seen = await api('GET', `/api/games/${game}?token=${encodeURIComponent(token)}`).catch(() => null);
+    if (seen?.you) keepTokens(game, { [seen.you]: token });
+  }
+  navigate(`/game/${game}`);
+}
+
 export class Lobby {
   /**
    * @param {Meta} meta
@@ -154,8 +170,9 @@ export class Lobby {
     this.seeks = seeks;
     this.received = true;
     const open = new Set(seeks.map((s) => s.id));
-    // One's own seeks that left the list: taken (then the game), withdrawn or expired.
-    for (const id of heldSeeks()) {
+    // One's own seeks that left the list: taken (then the game), withdrawn or expired
+    // (from this tab or another, which may have forgotten them in this browser already).
+    for (const id of new Set([...heldSeeks(), ...this.waiting.keys()])) {
       if (!open.has(id) && !this.checking.has(id)) this.check(id);
     }
     this.drawTiles();
@@ -180,6 +197,8 @@ export class Lobby {
       }
     } finally {
       this.checking.delete(id);
+      // A tile that waited with it is free again.
+      if (!this.closed) this.drawTiles();
     }
   }
 
@@ -196,7 +215,7 @@ export class Lobby {
     forgetSeek(id);
     if (this.closed) return;
     if (now) {
-      navigate(token ? `/game/${game}?token=${encodeURIComponent(token)}` : `/game/${game}`);
+      await openSeat(game, token);
       return;
     }
     if (token) {
@@ -284,7 +303,7 @@ export class Lobby {
       /** @type {Taken | CreatedSeek} */
       const paired = await api('POST', '/api/pairing', terms);
       if ('game' in paired) {
-        navigate(`/game/${paired.game}?token=${encodeURIComponent(paired.token)}`);
+        await openSeat(paired.game, paired.token);
         return;
       }
       keepSeek(paired.id, paired.token);
@@ -333,7 +352,7 @@ export class Lobby {
       /** @type {Taken} */
       const taken = await api('POST', `/api/seeks/${seek.id}/accept`);
       // Leaving the lobby withdraws one's live seeks: this game is the one played.
-      navigate(`/game/${taken.game}?token=${encodeURIComponent(taken.token)}`);
+      await openSeat(taken.game, taken.token);
       return true;
     } catch (err) {
       if (!(quietly && err instanceof ApiError && (err.status === 409 || err.status === 404))) {
@@ -354,12 +373,13 @@ export class Lobby {
       this.waiting.delete(id);
       this.drawTiles();
     } catch (err) {
-      // Taken meanwhile: the game is looked up below.
-      this.error.textContent = errorMessage(err);
+      // Taken meanwhile: the game is looked up below. Gone (withdrawn from another tab,
+      // expired): nothing to say, the tile is free.
+      if (!(err instanceof ApiError && err.status === 404)) this.error.textContent = errorMessage(err);
     } finally {
       this.checking.delete(id);
     }
-    if (seekToken(id) !== undefined && !this.seeks.some((s) => s.id === id)) this.check(id);
+    if (!this.seeks.some((s) => s.id === id)) this.check(id);
   }
 
   drawSeeks() {

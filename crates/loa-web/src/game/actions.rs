@@ -28,6 +28,11 @@ impl LiveGame {
             .iter()
             .position(|s| s.token == token)
             .ok_or(GameError::NotASeat)?;
+        if let (Some(owner), Some(account)) = (self.seats[index].account, caller.account) {
+            if owner != account {
+                return Err(GameError::AnotherPlayersSeat);
+            }
+        }
         let mut changed = Changed::nothing_at(self.game.ply());
         if !self.seats[index].joined {
             self.seats[index].joined = true;

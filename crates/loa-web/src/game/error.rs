@@ -8,6 +8,8 @@ pub enum GameError {
     NoToken,
     #[error("that token is not a seat of this game")]
     NotASeat,
+    #[error("this seat was taken by another player's account: you can watch the game")]
+    AnotherPlayersSeat,
     #[error("that token is {seat}'s seat, not {asked}'s")]
     WrongSide { seat: Color, asked: Color },
     #[error("it is not your turn: {to_move} is to move")]
@@ -51,6 +53,7 @@ impl GameError {
             self,
             GameError::NoToken
                 | GameError::NotASeat
+                | GameError::AnotherPlayersSeat
                 | GameError::WrongSide { .. }
                 | GameError::NotYourTurn { .. }
         )

@@ -304,7 +304,15 @@ impl LiveGame {
     /// when the account holds it (at one board an account holds both sides).
     fn caller_slot(&self, caller: &Caller, preferred: Option<&str>) -> Result<&SeatRow, GameError> {
         if let Some(token) = caller.token.as_deref() {
-            return self.slot_of(token).ok_or(GameError::NotASeat);
+            let seat = self.slot_of(token).ok_or(GameError::NotASeat)?;
+            // A link passed on does not let someone signed in as another act for the
+            // account that took the seat.
+            if let (Some(owner), Some(account)) = (seat.account, caller.account) {
+                if owner != account {
+                    return Err(GameError::AnotherPlayersSeat);
+                }
+            }
+            return Ok(seat);
         }
         let account = caller.account.ok_or(GameError::NoToken)?;
         let mut held = self.seats.iter().filter(|s| s.account == Some(account));

@@ -301,3 +301,53 @@ async fn unknown_fields_are_refused_beside_a_line() {
     assert_eq!(described["size"], 7);
     assert_eq!(described["line"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn a_link_passed_on_does_not_act_for_the_account_that_took_the_seat() {
+    use super::accounts::{as_person, sign_up};
+    let app = App::new().await;
+    let bob = sign_up(&app, "Bob").await;
+    let carol = sign_up(&app, "Carol").await;
+    let made = app
+        .create(json!({"black": "human", "white": "human", "online": true}))
+        .await;
+    let id = id_of(&made);
+    let (black, white) = (token(&made, "black"), token(&made, "white"));
+    app.ok(
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(json!({"token": black})),
+    )
+    .await;
+    // Bob opens White's link signed in: the seat is his account's.
+    let join = format!("/api/games/{id}/join");
+    let (status, game) = as_person(&app, &bob, "POST", &join, Some(json!({"token": white}))).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["names"][1], "Bob");
+    app.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "b1-b3", "token": black})),
+    )
+    .await;
+    // Carol, signed in, with the same link: she neither joins nor moves; she watches.
+    let (status, answer) =
+        as_person(&app, &carol, "POST", &join, Some(json!({"token": white}))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+    assert_eq!(
+        answer["error"],
+        "this seat was taken by another player's account: you can watch the game"
+    );
+    let moves = format!("/api/games/{id}/moves");
+    let body = json!({"move": "a2-c2", "token": white});
+    let (status, _) = as_person(&app, &carol, "POST", &moves, Some(body.clone())).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let seen = format!("/api/games/{id}?token={}", token_text(&made, "white"));
+    let (status, watched) = as_person(&app, &carol, "GET", &seen, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(watched.get("you").is_none(), "{watched}");
+    // Bob moves, with his session or the token.
+    let (status, moved) = as_person(&app, &bob, "POST", &moves, Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    assert_eq!(moved["ply"], 2);
+}
