@@ -401,7 +401,7 @@ const scenarios = {
     await black.click('[data-testid=start]');
     await black.waitForSelector('[data-testid=link-white]');
     const whiteLink = await black.inputValue('[data-testid=link-white]');
-    await black.waitForFunction(() => /Waiting for white/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
+    await black.waitForFunction(() => /Waiting for White/.test((document.querySelector('[data-testid=status]')?.textContent || '')));
     // The link to send is offered first thing under the status, with a button to copy it.
     assert.equal(await black.inputValue('[data-testid=invite] [data-testid=invite-white]'), whiteLink);
     await black.click('[data-testid=copy-white]');

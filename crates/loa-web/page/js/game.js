@@ -4,7 +4,7 @@
 
 import { api, errorMessage, setReachable, socketUrl } from './api.js';
 import { app, h } from './dom.js';
-import { AMBILOA_KINDS, changeText, dateAndTime, formatClock, gameTitle, playerOf, variantOf } from './format.js';
+import { AMBILOA_KINDS, capitalized, changeText, dateAndTime, formatClock, gameTitle, playerOf, variantOf } from './format.js';
 import { GameChat } from './chat.js';
 import { GamePlayers } from './game-players.js';
 import { navigate } from './navigate.js';
@@ -86,6 +86,8 @@ export class GamePage extends GameScreen {
     this.takebackButton = button('Takeback', 'takeback', () => this.act('takeback'));
     this.analysisButton = button('Analysis', 'analysis-toggle', () => this.setAnalysis(!this.analysisOn));
     this.rematchButton = button('Rematch', 'rematch', () => this.rematch(), 'The same game again, colours swapped');
+    // No engine beside an online game under way: the analysis waits for its end.
+    this.analysisLink = h('a', { href: '#', 'data-testid': 'open-analysis', onclick: (/** @type {Event} */ e) => { e.preventDefault(); this.openInAnalysis(); } }, 'Open in analysis board');
     this.newGameLink = h('a', { href: '/', class: 'button primary hidden', 'data-testid': 'new-game' }, 'New game');
     // A finished game's report; its slips are marked in the move list.
     this.report = new GameReportPanel(id, (ply) => this.goTo(ply), (report) => {
@@ -200,7 +202,7 @@ export class GamePage extends GameScreen {
       h('a', { href: `/api/games/${this.id}/record?format=pgn`, download: `loa-${this.id}.pgn` }, 'PGN'),
       h('a', { href: `/api/games/${this.id}/record?format=sgf`, download: `loa-${this.id}.sgf` }, 'SGF'),
       h('button', { onclick: () => this.copyPosition(), 'data-testid': 'copy-position' }, 'Copy position'),
-      h('a', { href: '#', onclick: (/** @type {Event} */ e) => { e.preventDefault(); this.openInAnalysis(); } }, 'Open in analysis board'),
+      this.analysisLink,
       this.moveInput,
     );
     // Where connection does not decide (Fields of Action), the rule set says nothing.
@@ -249,10 +251,11 @@ export class GamePage extends GameScreen {
     if (over && (first || !previous?.result)) this.report.load();
     const onlineInProgress = game.online && !over;
     this.analysisButton.disabled = onlineInProgress;
+    this.analysisLink.classList.toggle('hidden', onlineInProgress);
     if (onlineInProgress && this.analysisOn) this.setAnalysis(false);
     this.resignButton.disabled = over || mine.length === 0;
     this.resignButton.textContent = this.mayAbort() ? 'Abort' : 'Resign';
-    this.drawButton.disabled = over || mine.length === 0;
+    this.drawButton.disabled = over || mine.length === 0 || !game.started;
     // A takeback is asked for one's own move: none yet, nothing to ask.
     this.takebackButton.disabled = over || !(game.movers || []).some((slot) => this.holds(slot));
     // The players' actions are shown to the players while the game goes on, to nobody else.
@@ -482,7 +485,7 @@ export class GamePage extends GameScreen {
       if (g.rating_changes && mine.length === 1) text += ` · your rating ${changeText(g.rating_changes[mine[0] === 'black' ? 0 : 1])}`;
       if (g.rematch && mine.length > 0) text += ' · a rematch is waiting';
     } else if (!g.started || !g.to_move_slot) {
-      text = `Waiting for ${g.waiting_for.join(' and ')} to open their link`;
+      text = `Waiting for ${g.waiting_for.map(capitalized).join(' and ')} to open their link`;
     } else {
       const slot = g.to_move_slot;
       const player = playerOf(g.players, slot);

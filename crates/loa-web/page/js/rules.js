@@ -28,12 +28,14 @@ const VARIANTS = {
 };
 
 /**
- * A small board with pieces, and dots on the squares named.
+ * A small board with its coordinates and pieces, a ring around the piece that moves and
+ * dots on the squares it reaches.
  * @param {{ black: string[], white: string[] }} pieces
  * @param {string[]} dots
  * @param {string} label what the picture shows, for a screen reader
+ * @param {string} [ring] the piece that moves
  */
-function diagram(pieces, dots, label) {
+function diagram(pieces, dots, label, ring) {
   /** @type {PositionView} */
   const view = /** @type {PositionView} */ ({
     size: 8,
@@ -44,6 +46,15 @@ function diagram(pieces, dots, label) {
     const file = square.charCodeAt(0) - 97;
     const rank = Number(square.slice(1)) - 1;
     board.append(s('circle', { cx: file * 10 + 5, cy: (8 - 1 - rank) * 10 + 5, r: 1.8, class: 'rules-dot' }));
+  }
+  if (ring) {
+    const file = ring.charCodeAt(0) - 97;
+    const rank = Number(ring.slice(1)) - 1;
+    board.append(s('circle', { cx: file * 10 + 5, cy: (8 - 1 - rank) * 10 + 5, r: 4.6, class: 'rules-ring' }));
+  }
+  for (let i = 0; i < 8; i++) {
+    board.append(s('text', { x: 0.5, y: (7 - i) * 10 + 3, class: 'rules-coord' }, String(i + 1)));
+    board.append(s('text', { x: i * 10 + 7.6, y: 79.4, class: 'rules-coord' }, String.fromCharCode(97 + i)));
   }
   board.removeAttribute('aria-hidden');
   board.setAttribute('role', 'img');
@@ -64,7 +75,7 @@ export class RulesPage {
       h('p', { class: 'lead' }, 'Two players, Black and White, each try to bring all of their pieces together into one connected group. Black moves first; then the players take turns.'),
       h('div', { class: 'rules-figures' },
         diagram(START, [], 'The start: Black\'s twelve pieces on the top and bottom edges, White\'s on the left and right.'),
-        diagram(START, ['b3', 'd3', 'h1'], 'From the start, Black\'s b1 can go to b3, d3 or h1.')),
+        diagram(START, ['b3', 'd3', 'h1'], 'From the start, Black\'s b1 can go to b3, d3 or h1.', 'b1')),
       h('h2', {}, 'Moving'),
       h('ul', {},
         h('li', {}, 'A piece moves in a straight line: along its rank, its file or a diagonal.'),
