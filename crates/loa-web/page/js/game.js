@@ -112,10 +112,12 @@ export class GamePage extends GameScreen {
       const seen = await api('GET', `/api/games/${this.id}?token=${encodeURIComponent(this.linkToken)}`);
       // An invitation is taken once: a link opened after its seat was taken (passed on,
       // posted for anyone) lets one watch, unless this browser took the seat itself.
-      const held = seen.you !== undefined && tokensOf(this.id)[seen.you] === this.linkToken;
-      const free = seen.you !== undefined && (!seen.online || seen.waiting_for.includes(seen.you));
-      if (seen.you && (held || free)) keepTokens(this.id, { [seen.you]: this.linkToken });
-      else if (seen.you) this.seatTaken = true;
+      if (seen.you) {
+        const held = tokensOf(this.id)[seen.you] === this.linkToken;
+        const free = !seen.online || seen.waiting_for.includes(seen.you);
+        if (held || free) keepTokens(this.id, { [seen.you]: this.linkToken });
+        else this.seatTaken = true;
+      }
       this.tokens = tokensOf(this.id);
       // The token leaves the address bar: an address copied from it lets others watch,
       // not play.

@@ -49,18 +49,24 @@ function offers(seek, terms) {
 }
 
 /**
- * Opens a game just paired at one's seat: its token kept in this browser first (a token
- * in the address is an invitation's, which the game page takes only while the seat is
- * free).
+ * Keeps a seat's token in this browser, under the place the server says it holds.
+ * @param {string} game
+ * @param {string} token
+ */
+async function keepSeat(game, token) {
+  /** @type {GameAnswer} */
+  const seen = await api('GET', `/api/games/${game}?token=${encodeURIComponent(token)}`);
+  if (seen.you) keepTokens(game, { [seen.you]: token });
+}
+
+/**
+ * Opens a game just paired at one's seat: its token kept first (a token in the address
+ * is an invitation's, which the game page takes only while the seat is free).
  * @param {string} game
  * @param {string | undefined} token
  */
 async function openSeat(game, token) {
-  if (token) {
-    /** @type {GameAnswer} */
-    const seen = await api('GET', `/api/games/${game}?token=${encodeURIComponent(token)}`).catch(() => null);
-    if (seen?.you) keepTokens(game, { [seen.you]: token });
-  }
+  if (token) await keepSeat(game, token).catch(() => {});
   navigate(`/game/${game}`);
 }
 
@@ -218,11 +224,7 @@ export class Lobby {
       await openSeat(game, token);
       return;
     }
-    if (token) {
-      /** @type {GameAnswer} */
-      const seen = await api('GET', `/api/games/${game}?token=${encodeURIComponent(token)}`);
-      if (seen.you) keepTokens(game, { [seen.you]: token });
-    }
+    if (token) await keepSeat(game, token);
     this.notice.append(h('p', { class: 'offer' }, 'Someone took your seek. ', h('a', { href: `/game/${game}` }, 'Go to the game')));
   }
 

@@ -42,19 +42,19 @@ function diagram(pieces, dots, label, ring) {
     pieces: [...pieces.black.map((square) => ({ square, color: 'black' })), ...pieces.white.map((square) => ({ square, color: 'white' }))],
   });
   const board = miniBoard(view);
-  for (const square of dots) {
-    const file = square.charCodeAt(0) - 97;
-    const rank = Number(square.slice(1)) - 1;
-    board.append(s('circle', { cx: file * 10 + 5, cy: (8 - 1 - rank) * 10 + 5, r: 1.8, class: 'rules-dot' }));
-  }
-  if (ring) {
-    const file = ring.charCodeAt(0) - 97;
-    const rank = Number(ring.slice(1)) - 1;
-    board.append(s('circle', { cx: file * 10 + 5, cy: (8 - 1 - rank) * 10 + 5, r: 4.6, class: 'rules-ring' }));
-  }
+  /**
+   * @param {string} square
+   * @param {number} r
+   * @param {string} kind
+   */
+  const circle = (square, r, kind) => s('circle', {
+    cx: (square.charCodeAt(0) - 97) * 10 + 5, cy: (8 - Number(square.slice(1))) * 10 + 5, r, class: kind,
+  });
+  for (const square of dots) board.append(circle(square, 1.8, 'rules-dot'));
+  if (ring) board.append(circle(ring, 4.6, 'rules-ring'));
   for (let i = 0; i < 8; i++) {
-    board.append(s('text', { x: 0.5, y: (7 - i) * 10 + 3, class: 'rules-coord' }, String(i + 1)));
-    board.append(s('text', { x: i * 10 + 7.6, y: 79.4, class: 'rules-coord' }, String.fromCharCode(97 + i)));
+    board.append(s('text', { x: 0.5, y: (7 - i) * 10 + 3, class: 'coord' }, String(i + 1)));
+    board.append(s('text', { x: i * 10 + 7.6, y: 79.4, class: 'coord' }, String.fromCharCode(97 + i)));
   }
   board.removeAttribute('aria-hidden');
   board.setAttribute('role', 'img');

@@ -476,10 +476,8 @@ pub async fn quick_pairing(
             token: seek.token,
         },
         None => {
-            make_seek(&hub, &viewer, &network, &session, &terms)
-                .await?
-                .1
-                 .0
+            let (_, Json(made)) = make_seek(&hub, &viewer, &network, &session, &terms).await?;
+            made
         }
     };
     Ok((StatusCode::ACCEPTED, Json(Paired::Seek(seek))))

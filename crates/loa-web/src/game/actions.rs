@@ -23,16 +23,7 @@ impl LiveGame {
     /// has. Signed in, they play it as their account, under `name`.
     pub fn join(&mut self, caller: &Caller, name: Option<&str>, now: i64) -> GameResult<Changed> {
         let token = caller.token.as_deref().ok_or(GameError::NoToken)?;
-        let index = self
-            .seats
-            .iter()
-            .position(|s| s.token == token)
-            .ok_or(GameError::NotASeat)?;
-        if let (Some(owner), Some(account)) = (self.seats[index].account, caller.account) {
-            if owner != account {
-                return Err(GameError::AnotherPlayersSeat);
-            }
-        }
+        let index = self.seat_index(token, caller)?;
         let mut changed = Changed::nothing_at(self.game.ply());
         if !self.seats[index].joined {
             self.seats[index].joined = true;
@@ -265,12 +256,11 @@ impl LiveGame {
     /// one board, or against the engine, the person waits for nobody; an engine's seat is
     /// never hurried.)
     pub fn unplayed_until(&self) -> Option<i64> {
-        let live_clock = self.clock.is_some() && !self.is_correspondence();
         let people_on_both_sides = !Color::ALL.iter().any(|&side| self.side_is_engine(side));
         if self.is_over()
             || self.tournament_game
             || !self.online
-            || !live_clock
+            || !self.has_live_clock()
             || !people_on_both_sides
             || !matches!(self.lineup.player(self.seat_to_move()), Player::Human)
         {
@@ -290,7 +280,12 @@ impl LiveGame {
     /// Calls the game off if its side to move let the first move's wait pass; whether it
     /// did.
     pub fn abort_unplayed(&mut self, now: i64) -> bool {
-        if self.unplayed_until().is_none_or(|until| until > now) {
+        self.abort_when_due(self.unplayed_until(), now)
+    }
+
+    /// Calls the game off if `due` has come by `now`; whether it did.
+    fn abort_when_due(&mut self, due: Option<i64>, now: i64) -> bool {
+        if due.is_none_or(|at| at > now) {
             return false;
         }
         self.end_aborted(now);
@@ -304,8 +299,7 @@ impl LiveGame {
         if self.is_over() || self.started_at.is_some() {
             return None;
         }
-        let live_clock = self.clock.is_some() && !self.is_correspondence();
-        let wait = if live_clock {
+        let wait = if self.has_live_clock() {
             INVITATION_LIVE_MS
         } else {
             INVITATION_MS
@@ -315,11 +309,7 @@ impl LiveGame {
 
     /// Calls the game off if its invitation ran out; whether it did.
     pub fn expire_invitation(&mut self, now: i64) -> bool {
-        if self.invitation_expires_at().is_none_or(|at| at > now) {
-            return false;
-        }
-        self.end_aborted(now);
-        true
+        self.abort_when_due(self.invitation_expires_at(), now)
     }
 
     /// Whether the game goes on and one side at most has moved in it.

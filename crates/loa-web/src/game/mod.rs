@@ -282,9 +282,18 @@ impl LiveGame {
         }
     }
 
-    /// The place a token holds, if it is one of this game's.
-    fn slot_of(&self, token: &str) -> Option<&SeatRow> {
-        self.seats.iter().find(|s| s.token == token)
+    /// Where in `seats` the caller's `token` sits. A link passed on does not let someone
+    /// signed in as another act for the account that took the seat.
+    fn seat_index(&self, token: &str, caller: &Caller) -> Result<usize, GameError> {
+        let index = self
+            .seats
+            .iter()
+            .position(|s| s.token == token)
+            .ok_or(GameError::NotASeat)?;
+        match (self.seats[index].account, caller.account) {
+            (Some(owner), Some(account)) if owner != account => Err(GameError::AnotherPlayersSeat),
+            _ => Ok(index),
+        }
     }
 
     /// The side of the seat the caller holds; `requested`, if given, must be it.
@@ -304,15 +313,7 @@ impl LiveGame {
     /// when the account holds it (at one board an account holds both sides).
     fn caller_slot(&self, caller: &Caller, preferred: Option<&str>) -> Result<&SeatRow, GameError> {
         if let Some(token) = caller.token.as_deref() {
-            let seat = self.slot_of(token).ok_or(GameError::NotASeat)?;
-            // A link passed on does not let someone signed in as another act for the
-            // account that took the seat.
-            if let (Some(owner), Some(account)) = (seat.account, caller.account) {
-                if owner != account {
-                    return Err(GameError::AnotherPlayersSeat);
-                }
-            }
-            return Ok(seat);
+            return Ok(&self.seats[self.seat_index(token, caller)?]);
         }
         let account = caller.account.ok_or(GameError::NoToken)?;
         let mut held = self.seats.iter().filter(|s| s.account == Some(account));
@@ -325,6 +326,11 @@ impl LiveGame {
     /// Whether the game is played by correspondence (days a move or a time bank).
     pub fn is_correspondence(&self) -> bool {
         self.clock.is_some_and(|c| c.control.is_correspondence())
+    }
+
+    /// Whether the game is played on a live clock (minutes and an increment).
+    pub fn has_live_clock(&self) -> bool {
+        self.clock.is_some() && !self.is_correspondence()
     }
 
     /// The side to move and its account, while the game goes on and a person with an

@@ -348,7 +348,6 @@ impl Store {
         }))
     }
 
-    /// The ids of games not over that have a clock: their flags must be watched.
     /// The games no player has yet left waiting for another (an invitation not opened, a
     /// rematch not taken), made before `made_before`.
     pub async fn unstarted_games_made_before(
@@ -365,6 +364,7 @@ impl Store {
         Ok(ids)
     }
 
+    /// The ids of games not over that have a clock: their flags must be watched.
     pub async fn clocked_games_in_progress(&self) -> Result<Vec<String>, StoreError> {
         let ids = sqlx::query_scalar(
             "SELECT id FROM games WHERE result IS NULL AND time_control IS NOT NULL",
