@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::server::{first_move, token, two_people, Server};
+use common::server::{first_move, next_message, token, two_people, Server};
 use common::{loa, stderr};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -374,6 +374,46 @@ fn the_socket_checks_its_origin_and_sends_each_change() {
             Err(other) => panic!("the close was not answered: {other}"),
         }
     }
+}
+
+#[test]
+fn a_persons_socket_tells_of_challenges_and_games_waiting_as_they_change() {
+    let (_dir, path) = db();
+    let server = Server::start(&path);
+    assert_eq!(server.account_socket(None).err(), Some(401));
+    let ann = server.sign_up("Ann");
+    let bob = server.sign_up("Bob");
+    let mut socket = server.account_socket(Some(&bob)).expect("Bob's socket");
+    assert_eq!(next_message(&mut socket), json!({"challenges": []}));
+    assert_eq!(next_message(&mut socket), json!({"waiting": []}));
+    let as_ann = [("Cookie", ann.as_str())];
+    let body = json!({"to": "bob", "variant": "standard", "rules": "draw", "rated": false,
+                      "color": "white", "clock": {"kind": "correspondence", "days": 3}});
+    let (status, made, _) = server.call_with("POST", "/api/challenges", Some(body), &as_ann);
+    assert_eq!(status, 201, "{made}");
+    let heard = next_message(&mut socket);
+    assert_eq!(heard["challenges"][0]["id"], made["id"], "{heard}");
+    let accept = format!("/api/challenges/{}/accept", id_of(&made));
+    let (status, accepted, _) =
+        server.call_with("POST", &accept, None, &[("Cookie", bob.as_str())]);
+    assert_eq!(status, 201, "{accepted}");
+    // Bob plays Black: the new game waits for his move; the challenge is gone.
+    let mut last = Value::Null;
+    let mut heard = Vec::new();
+    while heard.len() < 2 {
+        let message = next_message(&mut socket);
+        if let Some(waiting) = message.get("waiting") {
+            last = waiting.clone();
+            if last.as_array().is_some_and(|games| !games.is_empty()) && !heard.contains(&"waiting")
+            {
+                heard.push("waiting");
+            }
+        } else if message["challenges"] == json!([]) {
+            heard.push("challenges");
+        }
+    }
+    assert_eq!(last[0]["id"], accepted["game"], "{last}");
+    socket.close(None).unwrap();
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! the game, written to the database, then told to the watchers; and after it the hub
 //! starts what the game needs next (the engine's move, the watch on a flag).
 
+use crate::account_news::News;
 use crate::clock::now_ms;
 use crate::engine_pool::{Cancel, EnginePool};
 use crate::game::{Caller, Changed, Ending, GameError, GameView, LiveGame};
@@ -67,6 +68,8 @@ pub struct Hub {
     pub pool: EnginePool,
     /// Told whenever the lobby's seeks change.
     pub lobby: broadcast::Sender<()>,
+    /// What changes for each signed-in person whose page follows it.
+    pub account_news: crate::account_news::AccountNews,
     /// Runs the tournaments; told the id of each tournament that changes.
     pub director: crate::director::Director,
     /// The site's outgoing mail, if it sends any.
@@ -98,6 +101,7 @@ impl Hub {
             store,
             pool,
             lobby: broadcast::channel(16).0,
+            account_news: crate::account_news::AccountNews::default(),
             director: crate::director::Director::default(),
             mail: crate::mail::Mail::default(),
             reports_queued: tokio::sync::Notify::new(),
@@ -338,6 +342,14 @@ impl Hub {
         self.announce(Event::Tournament(id.to_string()));
     }
 
+    /// Tells the accounts' sockets, here and on the other servers, of `news`.
+    pub fn tell_accounts(self: &Arc<Self>, accounts: &[i64], news: News) {
+        for &id in accounts {
+            self.account_news.tell(id, news);
+            self.announce(Event::Account { id, news });
+        }
+    }
+
     fn announce(self: &Arc<Self>, event: Event) {
         let hub = Arc::clone(self);
         tokio::spawn(async move {
@@ -387,6 +399,9 @@ impl Hub {
                 }
                 Heard::Event(Event::Tournament(id)) => {
                     let _ = self.director.changes.send(id);
+                }
+                Heard::Event(Event::Account { id, news }) => {
+                    self.account_news.tell(id, news);
                 }
                 Heard::Reconnected => {
                     // Whatever was said meanwhile is lost: read every open game again.
@@ -527,6 +542,13 @@ impl Hub {
     pub fn after_change(self: &Arc<Self>, open: &Arc<OpenGame>, live: &LiveGame, view: &GameView) {
         let json: Arc<str> = serde_json::to_string(view).expect("serializable").into();
         let _ = open.updates.send(json);
+        // Here only: a game's change reaches another server's players as the game's own
+        // event, which that server follows where the game is open.
+        for color in [Color::Black, Color::White] {
+            if let Some(account) = live.account_of(color) {
+                self.account_news.tell(account, News::Waiting);
+            }
+        }
         self.watch_flag(open, live);
         self.start_engine(open, live);
     }

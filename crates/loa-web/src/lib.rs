@@ -2,6 +2,7 @@
 //! with clocks, or by correspondence), analyse and replay games in the browser; every
 //! game is kept in SQLite. docs/web.md documents the JSON API.
 
+mod account_news;
 mod accounts;
 mod api;
 mod auth;

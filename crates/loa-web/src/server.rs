@@ -164,6 +164,7 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         )
         .route("/api/me/mail/verify", post(api::resend_verification))
         .route("/api/me/waiting", get(api::games_waiting))
+        .route("/api/me/socket", get(ws::account_socket))
         .route(
             "/api/me/vacation",
             get(api::vacation)

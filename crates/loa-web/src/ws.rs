@@ -1,7 +1,9 @@
 //! WebSockets: one per open game, on which the server sends the game's view after every
-//! change; and one for analysis, on which the page asks for a position to be searched and
-//! hears each iteration as it finishes. Both check that the page comes from this server.
+//! change; the lobby's, a tournament's and a signed-in person's news; and one for
+//! analysis, on which the page asks for a position to be searched and hears each
+//! iteration as it finishes. Each is refused to another site's page.
 
+use crate::account_news::News;
 use crate::api::BlackScore;
 use crate::client::ClientNetwork;
 use crate::engine_pool::Cancel;
@@ -169,6 +171,85 @@ pub async fn lobby_socket(
                 },
             }
         }
+        close(&mut socket).await;
+    }))
+}
+
+/// The signed-in person's news: `{"challenges": [...]}` (as `GET /api/challenges`) and
+/// `{"waiting": [...]}` (as `GET /api/me/waiting`), each sent at once and again when it
+/// changes; closed when the account's sessions are ended.
+pub async fn account_socket(
+    State(hub): State<Arc<Hub>>,
+    viewer: crate::auth::Viewer,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let account = viewer.required()?.id;
+    Ok(limited(upgrade).on_upgrade(move |mut socket| async move {
+        let mut news = hub.account_news.follow(account);
+        let mut send = [News::Challenges, News::Waiting].to_vec();
+        // When the first open challenge runs out: its players hear of it then.
+        let mut expiry = None;
+        'news: loop {
+            if send.contains(&News::SignedOut) {
+                break;
+            }
+            for what in send.drain(..) {
+                let message = match what {
+                    News::Challenges => match crate::api::open_challenges(&hub, account).await {
+                        Ok((open, first_expiry)) => {
+                            expiry = first_expiry;
+                            serde_json::json!({ "challenges": open })
+                        }
+                        Err(_) => break 'news,
+                    },
+                    News::Waiting => match crate::waiting::games_waiting(&hub, account).await {
+                        Ok(games) => serde_json::json!({ "waiting": games }),
+                        Err(_) => break 'news,
+                    },
+                    News::SignedOut => continue,
+                };
+                if socket
+                    .send(Message::Text(message.to_string().into()))
+                    .await
+                    .is_err()
+                {
+                    break 'news;
+                }
+            }
+            let until_expiry = async {
+                match expiry {
+                    Some(at) => {
+                        let wait =
+                            u64::try_from(at.saturating_sub(crate::clock::now_ms())).unwrap_or(0);
+                        // A moment after: the challenge is expired when read again.
+                        tokio::time::sleep(Duration::from_millis(wait + 1)).await;
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                heard = news.recv() => match heard {
+                    Ok(what) => send.push(what),
+                    // Missed news: everything is sent again.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        send.extend([News::Challenges, News::Waiting]);
+                    }
+                    Err(_) => break,
+                },
+                () = until_expiry => send.push(News::Challenges),
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => {}
+                },
+            }
+            // News that came meanwhile is answered with the same lists.
+            while let Ok(what) = news.try_recv() {
+                send.push(what);
+            }
+            send.sort_by_key(|what| what.name());
+            send.dedup();
+        }
+        hub.account_news.leave(account, news);
         close(&mut socket).await;
     }))
 }

@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// A WebSocket to the server.
+pub type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
 pub struct Server {
     child: Child,
     pub base: String,
@@ -165,11 +168,34 @@ impl Server {
         }
     }
 
+    /// Signs `name` up: the session's cookie (`name=value`).
+    pub fn sign_up(&self, name: &str) -> String {
+        let body = json!({"name": name, "password": "a long password"});
+        let (status, answer, cookie) = self.call_with("POST", "/api/accounts", Some(body), &[]);
+        assert_eq!(status, 201, "{answer}");
+        cookie.expect("a session cookie")
+    }
+
+    /// Opens the socket of the person signed in with `cookie` (`/api/me/socket`), or the
+    /// status it was refused with.
+    pub fn account_socket(&self, cookie: Option<&str>) -> Result<Socket, u16> {
+        let url = format!("{}/api/me/socket", self.base.replace("http://", "ws://"));
+        let mut request =
+            tungstenite::client::IntoClientRequest::into_client_request(url.as_str()).unwrap();
+        if let Some(cookie) = cookie {
+            request
+                .headers_mut()
+                .insert("cookie", cookie.parse().unwrap());
+        }
+        match tungstenite::connect(request) {
+            Ok((socket, _)) => Ok(socket),
+            Err(tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
+            Err(other) => panic!("the socket: {other}"),
+        }
+    }
+
     /// Opens a game's WebSocket.
-    pub fn socket(
-        &self,
-        id: &str,
-    ) -> tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>> {
+    pub fn socket(&self, id: &str) -> Socket {
         let url = format!(
             "{}/api/games/{id}/socket",
             self.base.replace("http://", "ws://")
@@ -183,6 +209,21 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The next message the socket sends, read as JSON, within a second.
+pub fn next_message(socket: &mut Socket) -> Value {
+    if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_mut() {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(1)))
+            .unwrap();
+    }
+    loop {
+        match socket.read().expect("a message within a second") {
+            tungstenite::Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+            _ => continue,
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::limits::{count_request, Counted};
 use super::{ApiQuery, Body, MAX_LIST};
+use crate::account_news::News;
 use crate::accounts::{self, check_email, check_password, AccountError, AccountName};
 use crate::auth::{self, token_hash, NewDeviceCookie, SecureCookies, Viewer, DEVICE_COOKIE};
 use crate::client::ClientNetwork;
@@ -309,6 +310,7 @@ pub async fn sign_out_everywhere(
     let account = viewer.required()?;
     hub.store.end_sessions(account.id, None).await?;
     session.flush().await.map_err(ApiError::internal)?;
+    hub.tell_accounts(&[account.id], News::SignedOut);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -361,6 +363,8 @@ pub async fn change_password(
     hub.store
         .set_password(account.id, &hash, current.as_deref(), now_ms())
         .await?;
+    // Sockets opened by the sessions just ended close; this page's opens again.
+    hub.tell_accounts(&[account.id], News::SignedOut);
     tell_of_new_password(&hub, &account).await;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -396,6 +400,7 @@ pub async fn delete_account(
     confirm_password(&hub, &headers, &account, request.password).await?;
     let renamed = hub.store.delete_account(account.id, now_ms()).await?;
     session.flush().await.map_err(ApiError::internal)?;
+    hub.tell_accounts(&[account.id], News::SignedOut);
     // The games open here show the new name at once; other servers read theirs again
     // when told of the new versions. The account is gone whatever happens here.
     if let Err(err) = hub.changed_in_store(&renamed).await {

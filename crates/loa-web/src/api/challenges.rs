@@ -4,6 +4,7 @@
 
 use super::pairing::{party, start_game, terms_of, CORRESPONDENCE_SEEK_MS, LIVE_SEEK_MS};
 use super::Body;
+use crate::account_news::News;
 use crate::auth::Viewer;
 use crate::clock::{now_ms, TimeControl};
 use crate::error::{ApiError, ApiResult};
@@ -20,8 +21,9 @@ use std::sync::Arc;
 /// The most open challenges a player may have sent.
 const MAX_OPEN_CHALLENGES: i64 = 20;
 
-/// Whether an open challenge has outlived its time.
-fn expired(c: &ChallengeRow, now: i64) -> bool {
+/// When a challenge stops being open unanswered: an hour after it was made for a live
+/// game, two weeks for correspondence.
+fn expires_at(c: &ChallengeRow) -> i64 {
     let live = matches!(
         serde_json::from_str(&c.time_control),
         Ok(TimeControl::Live { .. })
@@ -31,7 +33,17 @@ fn expired(c: &ChallengeRow, now: i64) -> bool {
     } else {
         CORRESPONDENCE_SEEK_MS
     };
-    c.status == "open" && c.created_at < now - lifetime
+    c.created_at.saturating_add(lifetime)
+}
+
+/// Whether an open challenge has outlived its time.
+fn expired(c: &ChallengeRow, now: i64) -> bool {
+    c.status == "open" && expires_at(c) < now
+}
+
+/// Tells both players' pages that a challenge between them changed.
+fn tell_players(hub: &Arc<Hub>, c: &ChallengeRow) {
+    hub.tell_accounts(&[c.from_account, c.to_account], News::Challenges);
 }
 
 fn too_many_challenges() -> ApiError {
@@ -43,9 +55,10 @@ fn too_many_challenges() -> ApiError {
 
 /// Marks an open challenge that has outlived its time expired: it can no longer be
 /// accepted, and leaves the lists.
-async fn expire(hub: &Hub, mut c: ChallengeRow, now: i64) -> ApiResult<ChallengeRow> {
+async fn expire(hub: &Arc<Hub>, mut c: ChallengeRow, now: i64) -> ApiResult<ChallengeRow> {
     if expired(&c, now) && hub.store.close_challenge(&c.id, "expired", None).await? {
         c.status = "expired".into();
+        tell_players(hub, &c);
     }
     Ok(c)
 }
@@ -144,10 +157,11 @@ pub async fn create_challenge(
     {
         return Err(too_many_challenges());
     }
+    tell_players(&hub, &challenge);
     Ok((StatusCode::CREATED, Json(challenge_view(challenge))))
 }
 
-async fn find_challenge(hub: &Hub, id: &str) -> ApiResult<ChallengeRow> {
+async fn find_challenge(hub: &Arc<Hub>, id: &str) -> ApiResult<ChallengeRow> {
     let none = || ApiError::new(StatusCode::NOT_FOUND, "no such challenge");
     if !is_well_formed(id) {
         return Err(none());
@@ -169,15 +183,27 @@ pub async fn my_challenges(
     viewer: Viewer,
 ) -> ApiResult<Json<Vec<ChallengeView>>> {
     let account = viewer.required()?;
+    Ok(Json(open_challenges(&hub, account.id).await?.0))
+}
+
+/// The open challenges the account sent or received, and when the first of them runs
+/// out.
+pub async fn open_challenges(
+    hub: &Arc<Hub>,
+    account: i64,
+) -> ApiResult<(Vec<ChallengeView>, Option<i64>)> {
     let now = now_ms();
     let mut open = Vec::new();
-    for c in hub.store.open_challenges(account.id).await? {
-        let c = expire(&hub, c, now).await?;
+    let mut first_expiry: Option<i64> = None;
+    for c in hub.store.open_challenges(account).await? {
+        let c = expire(hub, c, now).await?;
         if c.status == "open" {
+            let expiry = expires_at(&c);
+            first_expiry = Some(first_expiry.map_or(expiry, |first| first.min(expiry)));
             open.push(challenge_view(c));
         }
     }
-    Ok(Json(open))
+    Ok((open, first_expiry))
 }
 
 pub async fn accept_challenge(
@@ -222,6 +248,7 @@ pub async fn accept_challenge(
         hub.store.reopen_challenge(&challenge.id).await?;
         return Err(err);
     }
+    tell_players(&hub, &challenge);
     let accepted = find_challenge(&hub, &id).await?;
     Ok((StatusCode::CREATED, Json(challenge_view(accepted))))
 }
@@ -251,5 +278,6 @@ pub async fn decline_challenge(
             format!("the challenge is {}", challenge.status),
         ));
     }
+    tell_players(&hub, &challenge);
     Ok(Json(challenge_view(find_challenge(&hub, &id).await?)))
 }

@@ -4,6 +4,7 @@
 use super::accounts::{blocking, new_device, sign_in, tell_of_new_password, Me};
 use super::limits::{count_request, Counted};
 use super::Body;
+use crate::account_news::News;
 use crate::accounts::{self, check_email, check_password};
 use crate::auth::{token_hash, SecureCookies};
 use crate::client::ClientNetwork;
@@ -165,6 +166,7 @@ pub async fn reset_password(
         .reset_password(&link_hash(&secret)?, &hash, now - RESET_LINK_MS, now)
         .await?;
     let account = live(spent)?;
+    hub.tell_accounts(&[account.id], News::SignedOut);
     // The person may have locked the name with their guesses before asking.
     let guarded = accounts::guard_key(&accounts::key_of(&account.name));
     // The password is set: a lock left on the name is not worth answering a failure.

@@ -1,10 +1,12 @@
 //! What one server tells the others on the same database: a game changed (its id and
-//! new version), the lobby's seeks changed, a tournament changed. On PostgreSQL each is a
+//! new version), the lobby's seeks changed, a tournament changed, news for an account's
+//! sockets (its challenges, its sessions ended). On PostgreSQL each is a
 //! `NOTIFY` on the channel `loa` (ids only: payloads are capped at 8,000 bytes), sent with
 //! the change's own transaction so that it arrives only once the change can be read; on
 //! SQLite there is one server and nothing to tell.
 
 use super::{Database, Dialect, Store, StoreError};
+use crate::account_news::News;
 use std::time::Duration;
 
 /// The channel every server listens on.
@@ -15,6 +17,7 @@ pub enum Event {
     Game { id: String, version: i64 },
     Lobby,
     Tournament(String),
+    Account { id: i64, news: News },
 }
 
 impl Event {
@@ -23,6 +26,7 @@ impl Event {
             Event::Game { id, version } => format!("game {id} {version}"),
             Event::Lobby => "lobby".into(),
             Event::Tournament(id) => format!("tournament {id}"),
+            Event::Account { id, news } => format!("account {id} {}", news.name()),
         }
     }
 
@@ -37,6 +41,10 @@ impl Event {
             },
             ("lobby", None, None) => Event::Lobby,
             ("tournament", Some(id), None) => Event::Tournament(id.to_string()),
+            ("account", Some(id), Some(news)) => Event::Account {
+                id: id.parse().ok()?,
+                news: News::from_name(news)?,
+            },
             _ => return None,
         };
         words.next().is_none().then_some(event)
@@ -148,6 +156,10 @@ mod tests {
             },
             Event::Lobby,
             Event::Tournament("t1".into()),
+            Event::Account {
+                id: 42,
+                news: News::SignedOut,
+            },
         ] {
             assert_eq!(Event::parse(&event.payload()), Some(event));
         }
@@ -158,6 +170,9 @@ mod tests {
             "lobby now",
             "seek 1",
             "game a 1 2",
+            "account x challenges",
+            "account 4 moves",
+            "account 4",
         ] {
             assert_eq!(Event::parse(unknown), None, "{unknown}");
         }

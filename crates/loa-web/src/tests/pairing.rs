@@ -779,3 +779,89 @@ async fn seeks_sent_at_once_from_one_client_stop_at_the_limit() {
     let listed = app.ok("GET", "/api/seeks", None).await;
     assert_eq!(listed.as_array().unwrap().len(), 10);
 }
+
+/// The id of a signed-up account.
+async fn account_id(app: &App, key: &str) -> i64 {
+    app.hub
+        .store
+        .account_by_key(key)
+        .await
+        .unwrap()
+        .unwrap()
+        .0
+        .id
+}
+
+#[tokio::test]
+async fn a_challenges_players_hear_of_each_change_and_of_their_games() {
+    use crate::account_news::News;
+    use tokio::sync::broadcast::error::TryRecvError;
+    let app = App::new().await;
+    let ann = sign_up(&app, "Ann").await;
+    let bob = sign_up(&app, "Bob").await;
+    let _eve = sign_up(&app, "Eve").await;
+    let mut heard = Vec::new();
+    for key in ["ann", "bob", "eve"] {
+        heard.push(app.hub.account_news.follow(account_id(&app, key).await));
+    }
+    let mut news = |who: usize| {
+        let mut got = Vec::new();
+        loop {
+            match heard[who].try_recv() {
+                Ok(news) => got.push(news),
+                Err(TryRecvError::Empty) => return got,
+                Err(other) => panic!("{other}"),
+            }
+        }
+    };
+    let mut body = blitz(false, "black");
+    body["to"] = json!("Bob");
+    let (_, first) = as_person(&app, &ann, "POST", "/api/challenges", Some(body.clone())).await;
+    assert_eq!(news(0), [News::Challenges]);
+    assert_eq!(news(1), [News::Challenges]);
+    let id = first["id"].as_str().unwrap();
+    as_person(
+        &app,
+        &ann,
+        "POST",
+        &format!("/api/challenges/{id}/decline"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (news(0), news(1)),
+        (vec![News::Challenges], vec![News::Challenges])
+    );
+    let (_, second) = as_person(&app, &ann, "POST", "/api/challenges", Some(body)).await;
+    news(0);
+    news(1);
+    let id = second["id"].as_str().unwrap();
+    let (_, accepted) = as_person(
+        &app,
+        &bob,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
+    // The game began (its players' waiting games changed), then the challenge closed.
+    assert_eq!(news(0), [News::Waiting, News::Challenges]);
+    assert_eq!(news(1), [News::Waiting, News::Challenges]);
+    let game = accepted["game"].as_str().unwrap();
+    as_person(
+        &app,
+        &ann,
+        "POST",
+        &format!("/api/games/{game}/moves"),
+        Some(json!({"move": "b1-b3"})),
+    )
+    .await;
+    assert_eq!(
+        (news(0), news(1)),
+        (vec![News::Waiting], vec![News::Waiting])
+    );
+    // Someone else's challenges and games tell them nothing.
+    assert_eq!(news(2), []);
+    as_person(&app, &bob, "DELETE", "/api/sessions", None).await;
+    assert_eq!((news(0), news(1)), (vec![], vec![News::SignedOut]));
+}
