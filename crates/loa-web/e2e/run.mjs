@@ -728,15 +728,15 @@ const scenarios = {
     await ann.selectOption('[data-testid=challenge-dialog] [data-testid=terms-color]', 'black');
     await ann.click('[data-testid=send-challenge]');
     await ann.waitForSelector('[data-testid=sent-challenge]');
-    // Bob's page hears of it when it next asks (at once on a page load).
-    await bob.goto(base);
-    await bob.waitForSelector('[data-testid=challenge]');
+    // Bob's page, open all along, hears of it at once on his socket (the page would
+    // ask only every 10 s without it).
+    await bob.waitForSelector('[data-testid=challenge]', { timeout: 3000 });
     assert.match(await bob.textContent('[data-testid=challenge]'), new RegExp(`${annName} challenges you: Standard · 5\\+3 blitz · rated · you play White`));
     await bob.screenshot({ path: `${shots}/challenge.png` });
     await bob.click('[data-testid=accept-challenge]');
     await bob.waitForURL(/\/game\/[a-z0-9]+$/);
     // Ann's page follows her challenge into the game, where her session is her seat.
-    await ann.waitForURL(/\/game\/[a-z0-9]+$/, { timeout: 15000 });
+    await ann.waitForURL(/\/game\/[a-z0-9]+$/, { timeout: 3000 });
     assert.equal(new URL(ann.url()).pathname, new URL(bob.url()).pathname);
     await ann.waitForFunction(() => /Your move: Black/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
     await clickSquare(ann, 'b1');

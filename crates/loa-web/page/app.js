@@ -6,6 +6,7 @@
 // only through the JSON API (docs/web.md) and hears changes on its WebSockets. This entry
 // routes by the address; each page is a module of its own under js/.
 
+import { startAccountSocket } from './js/account-socket.js';
 import { AccountPage } from './js/account.js';
 import { AnalysisPage } from './js/analysis-board.js';
 import { describe, errorMessage, meta, placeOfflineBanner } from './js/api.js';
@@ -160,6 +161,7 @@ setRouter(route);
 loadAccount().then(() => {
   placeUserMenu();
   onAccountChange(() => route());
+  startAccountSocket();
   startWaiting();
   route();
   meta().then(startInbox, () => {});

@@ -1,8 +1,10 @@
 // @ts-check
 // Challenges, on every page while signed in: those sent to the person (Accept, Decline),
 // and their own waiting for an answer (Cancel), whose game opens once accepted. The
-// server has no socket for them: the page asks every few seconds.
+// person's socket brings them as they change; while it is closed, the page asks every
+// few seconds.
 
+import { accountSocketOpen, onAccountNews, onAccountSocket } from './account-socket.js';
 import { api, errorMessage } from './api.js';
 import { h } from './dom.js';
 import { capitalized, clockLabel, gameTitle, sameName, speedOf } from './format.js';
@@ -14,7 +16,7 @@ import { onAccountChange, signedIn } from './session.js';
  * @typedef {import('./types.js').Meta} Meta
  */
 
-/** How often the challenges are asked for; more often while one's own waits. */
+/** How often the challenges are asked for without the socket; more often while one's own waits. */
 const POLL_MS = 10000;
 const WAITING_POLL_MS = 2000;
 
@@ -30,6 +32,8 @@ let timer = null;
 /** What the server offers, for the variants' names. @type {Meta | null} */
 let offer = null;
 let asking = false;
+/** The lists received, taken in turn. */
+let taking = Promise.resolve();
 
 /**
  * Places the inbox under the header and starts asking while someone is signed in.
@@ -44,8 +48,10 @@ export function startInbox(meta) {
     notes = [];
     poll();
   });
-  document.addEventListener('visibilitychange', () => { if (!document.hidden) poll(); });
-  poll();
+  document.addEventListener('visibilitychange', () => { if (!document.hidden && !accountSocketOpen()) poll(); });
+  onAccountNews((news) => { if (news.challenges) take(news.challenges); });
+  onAccountSocket(() => schedule());
+  if (!accountSocketOpen()) poll();
 }
 
 /**
@@ -62,7 +68,7 @@ export function followChallenge(challenge) {
 function schedule() {
   if (timer) clearTimeout(timer);
   timer = null;
-  if (!signedIn()) return;
+  if (!signedIn() || accountSocketOpen()) return;
   timer = setTimeout(poll, sent.size > 0 ? WAITING_POLL_MS : POLL_MS);
 }
 
@@ -76,22 +82,36 @@ async function poll() {
   if (asking) return;
   asking = true;
   try {
-    open = await api('GET', '/api/challenges');
-    for (const c of open) if (sameName(c.from, me.name)) sent.set(c.id, c);
-    const still = new Set(open.map((c) => c.id));
-    for (const [id, challenge] of sent) {
-      if (!still.has(id)) {
-        await answered(challenge);
-        sent.delete(id);
-      }
-    }
-    draw();
+    await take(await api('GET', '/api/challenges'));
   } catch {
     // The server away: the banner says so; the next turn asks again.
   } finally {
     asking = false;
     schedule();
   }
+}
+
+/**
+ * The open challenges as the server now lists them, asked or sent on the socket: one's
+ * own that left the list were answered.
+ * @param {Challenge[]} list
+ */
+function take(list) {
+  taking = taking.then(async () => {
+    const me = signedIn();
+    if (!me) return;
+    open = list;
+    for (const c of open) if (sameName(c.from, me.name)) sent.set(c.id, c);
+    const still = new Set(open.map((c) => c.id));
+    for (const [id, challenge] of sent) {
+      if (!still.has(id)) {
+        // What became of it, asked; the next list asks again if the server is away.
+        await answered(challenge).then(() => sent.delete(id), () => {});
+      }
+    }
+    draw();
+  });
+  return taking;
 }
 
 /**

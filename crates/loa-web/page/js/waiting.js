@@ -1,9 +1,10 @@
 // @ts-check
 // The games waiting for the signed-in player's move (GET /api/me/waiting), on every page:
-// counted in the tab's title, listed on the home page. Asked when a page opens, every half
-// minute (a hidden tab too: its title is what tells of a move there) and when the tab is
-// seen again.
+// counted in the tab's title, listed on the home page. Sent on the person's socket as
+// they change, and asked when a page opens, every half minute (a hidden tab too: its
+// title is what tells of a move there) and when the tab is seen again.
 
+import { onAccountNews } from './account-socket.js';
 import { ApiError, api } from './api.js';
 import { setAccountWaiting } from './notify.js';
 import { signedIn } from './session.js';
@@ -47,6 +48,12 @@ export async function refreshWaiting() {
 
 /** Asks every little while from now on; each page's opening asks too (refreshWaiting). */
 export function startWaiting() {
+  onAccountNews((news) => {
+    if (!news.waiting) return;
+    // An answer asked for before this news is older than it.
+    asked += 1;
+    keep(news.waiting);
+  });
   setInterval(refreshWaiting, POLL_MS);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshWaiting(); });
 }
