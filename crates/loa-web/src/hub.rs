@@ -422,6 +422,11 @@ impl Hub {
         let (Some(control), Some(ending)) = (live.clock.map(|c| c.control), &live.ending) else {
             return Ok(());
         };
+        // A win over a player who never moved says nothing of either's strength (and
+        // would hand out points for an opponent who stays away).
+        if live.lost_without_moving() {
+            return Ok(());
+        }
         let (Some(black), Some(white)) =
             (live.account_of(Color::Black), live.account_of(Color::White))
         else {
@@ -575,7 +580,7 @@ impl Hub {
                 .take();
             let flagged = hub
                 .change_if(&game, |live, now| {
-                    (live.abort_unplayed(now) || live.check_flag(now))
+                    (live.end_unplayed(now) || live.check_flag(now))
                         .then(|| Changed::nothing_at(live.game.ply()))
                 })
                 .await;

@@ -13,7 +13,10 @@ const STYLE: &str = include_str!("../page/style.css");
 const ICON: &str = include_str!("../page/icon.svg");
 /// The ES modules `app.js` imports, served at `/js/{name}`.
 const MODULES: &[(&str, &str)] = &[
-    ("account-socket.js", include_str!("../page/js/account-socket.js")),
+    (
+        "account-socket.js",
+        include_str!("../page/js/account-socket.js"),
+    ),
     ("account.js", include_str!("../page/js/account.js")),
     (
         "analysis-board.js",

@@ -498,7 +498,9 @@ export class GamePage extends GameScreen {
         : `${side}${kind}: loa is thinking…`;
       if (g.first_move_by !== undefined) {
         const left = Math.max(0, Math.ceil((g.first_move_by - Date.now() - this.serverOffset) / 1000));
-        text += ` · ${left} s for a first move, or the game is aborted`;
+        text += g.first_move_missed === 'forfeit'
+          ? ` · ${left} s for a first move, or ${side} loses by forfeit`
+          : ` · ${left} s for a first move, or the game is aborted`;
       }
     }
     if (!this.atEnd()) text += ` · viewing move ${this.viewPly} of ${g.moves.length}`;

@@ -98,6 +98,7 @@ export class RulesPage {
       h('ul', {},
         h('li', {}, 'Click a piece, then one of the squares it can reach; or type the move, such as ', h('code', {}, 'b1-b3'), ' (a capture ', h('code', {}, 'd1xa4'), ').'),
         h('li', {}, 'On a live clock, a game between two people is called off if a player does not make a first move within a minute. Until each side has moved, either may abort the game: it counts for nobody.'),
+        h('li', {}, 'A tournament scores every game it pairs: nothing is called off there. A player who does not make a first move within a minute of the pairing (or of the opponent\'s first move) loses by forfeit, without a change of rating; two forfeits withdraw a player from a Swiss.'),
         h('li', {}, 'A player whose clock runs out loses. Ratings are Glicko-2, one for each variant and speed; a rating marked ? is still provisional.')),
       h('p', {}, h('a', { href: '/', class: 'button primary' }, 'Play a game'), ' ', h('a', { href: '/puzzles', class: 'button' }, 'Try a puzzle'))));
   }

@@ -95,7 +95,8 @@
  * @property {string | null} to_move_slot the seat whose turn it is, while the game goes on
  * @property {ClockView | null} clock
  * @property {boolean} started
- * @property {number} [first_move_by] when the game is aborted unless the side to move makes its first move
+ * @property {number} [first_move_by] when the game ends unless the side to move makes its first move
+ * @property {'aborted' | 'forfeit'} [first_move_missed] how it ends then: called off, or (a tournament's game) lost by the side to move
  * @property {string[]} waiting_for the seats of an online game still to be taken
  * @property {OutcomeView | null} result
  * @property {'black' | 'white' | null} draw_offer

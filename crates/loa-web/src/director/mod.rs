@@ -64,19 +64,17 @@ type DirectorResult<T> = Result<T, DirectorError>;
 pub struct GameEnd {
     pub game: String,
     pub winner: Option<Color>,
-    /// The loser lost on time without having moved.
+    /// The loser never moved: lost on time, or by not making a first move in time.
     pub forfeit: bool,
 }
 
 impl GameEnd {
     pub fn of(live: &LiveGame) -> GameEnd {
         let ending = live.ending.as_ref();
-        // Only the side to move loses on time: before two plies, it never moved.
-        let forfeit = ending.is_some_and(|e| e.reason == "time") && live.game.ply() < 2;
         GameEnd {
             game: live.id.clone(),
             winner: ending.and_then(|e| e.winner),
-            forfeit,
+            forfeit: live.lost_without_moving(),
         }
     }
 }

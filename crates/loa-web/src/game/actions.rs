@@ -13,6 +13,8 @@ type GameResult<T> = Result<T, GameError>;
 
 /// How long a live game waits for a player's first move before calling the game off.
 pub const FIRST_MOVE_MS: i64 = 60_000;
+/// The reason a tournament's game ends when its side to move never made a first move.
+pub const FORFEIT: &str = "forfeit";
 /// How long an online game waits for the people it invited: an hour on a live clock, two
 /// weeks otherwise (as a seek waits in the lobby).
 pub const INVITATION_LIVE_MS: i64 = crate::clock::HOUR;
@@ -249,16 +251,17 @@ impl LiveGame {
         });
     }
 
-    /// When the game is called off unless its side to move moves: an online game
-    /// between people on a live clock, outside a tournament, begun, whose seat to move (a
-    /// person's) belongs to a side that has not moved in it yet. A player who never comes
-    /// costs the other a minute, not a rating, and leaves no game "playing" for ever. (At
-    /// one board, or against the engine, the person waits for nobody; an engine's seat is
-    /// never hurried.)
+    /// When the game ends unless its side to move moves: an online game between people
+    /// on a live clock, begun, whose seat to move (a person's) belongs to a side that has
+    /// not moved in it yet. Outside a tournament the game is called off then: a player
+    /// who never comes costs the other a minute, not a rating, and leaves no game
+    /// "playing" for ever. A tournament scores every game it pairs: there the absent side
+    /// loses by forfeit, and the other is not kept waiting the whole clock. (At one board,
+    /// or against the engine, the person waits for nobody; an engine's seat is never
+    /// hurried.)
     pub fn unplayed_until(&self) -> Option<i64> {
         let people_on_both_sides = !Color::ALL.iter().any(|&side| self.side_is_engine(side));
         if self.is_over()
-            || self.tournament_game
             || !self.online
             || !self.has_live_clock()
             || !people_on_both_sides
@@ -277,10 +280,32 @@ impl LiveGame {
         Some(waiting_since.saturating_add(FIRST_MOVE_MS))
     }
 
-    /// Calls the game off if its side to move let the first move's wait pass; whether it
-    /// did.
-    pub fn abort_unplayed(&mut self, now: i64) -> bool {
-        self.abort_when_due(self.unplayed_until(), now)
+    /// Ends the game if its side to move let the first move's wait pass (called off, or
+    /// in a tournament lost by forfeit); whether it did.
+    pub fn end_unplayed(&mut self, now: i64) -> bool {
+        if !self.tournament_game {
+            return self.abort_when_due(self.unplayed_until(), now);
+        }
+        if self.unplayed_until().is_none_or(|at| at > now) {
+            return false;
+        }
+        let absent = self.position().side_to_move();
+        self.stop_clock(now);
+        self.draw_offer = None;
+        self.takeback_offer = None;
+        self.ending = Some(Ending {
+            winner: Some(!absent),
+            reason: FORFEIT.into(),
+        });
+        true
+    }
+
+    /// Whether the game was lost by a side that never moved in it: by forfeit, or on time
+    /// before two plies (only the side to move loses on time).
+    pub fn lost_without_moving(&self) -> bool {
+        self.ending
+            .as_ref()
+            .is_some_and(|e| e.reason == FORFEIT || (e.reason == "time" && self.game.ply() < 2))
     }
 
     /// Calls the game off if `due` has come by `now`; whether it did.
@@ -520,11 +545,11 @@ mod tests {
         let (mut live, black) = running_game();
         // Black's first move is awaited from the start; then White's from Black's move.
         assert_eq!(live.unplayed_until(), Some(FIRST_MOVE_MS));
-        assert!(!live.clone().abort_unplayed(FIRST_MOVE_MS - 1));
+        assert!(!live.clone().end_unplayed(FIRST_MOVE_MS - 1));
         live.play_human(&black, "b1-b3", None, 10_000).unwrap();
         assert_eq!(live.unplayed_until(), Some(10_000 + FIRST_MOVE_MS));
         let mut late = live.clone();
-        assert!(late.abort_unplayed(10_000 + FIRST_MOVE_MS));
+        assert!(late.end_unplayed(10_000 + FIRST_MOVE_MS));
         assert_eq!(late.ending.as_ref().map(Ending::is_aborted), Some(true));
         assert_eq!(late.clock.unwrap().running_since, None);
         assert_eq!(late.unplayed_until(), None);
@@ -535,23 +560,41 @@ mod tests {
         };
         live.play_human(&white, "a2-c2", None, 20_000).unwrap();
         assert_eq!(live.unplayed_until(), None);
-        assert!(!live.abort_unplayed(i64::MAX));
+        assert!(!live.end_unplayed(i64::MAX));
         // A takeback back to before White's first move: White's wait starts anew then.
         live.play_human(&black, "b3-b5", None, 30_000).unwrap();
         live.takeback(&white, None, 32_000).unwrap();
         live.takeback(&black, None, 35_000).unwrap();
         assert_eq!(live.game.ply(), 1);
         assert_eq!(live.unplayed_until(), Some(35_000 + FIRST_MOVE_MS));
-        // A tournament's game is played or lost on time: never called off.
-        let (mut paired, _) = running_game();
+        // A tournament's game is never called off: the absent side loses by forfeit, at
+        // the same time, its clock stopped with the time it had.
+        let (mut paired, black) = running_game();
         paired.tournament_game = true;
-        assert_eq!(paired.unplayed_until(), None);
-        assert!(!paired.abort_unplayed(i64::MAX));
+        if let Some(clock) = &mut paired.clock {
+            clock.remaining_ms = [300_000; 2];
+        }
+        paired.play_human(&black, "b1-b3", None, 10_000).unwrap();
+        assert_eq!(paired.unplayed_until(), Some(10_000 + FIRST_MOVE_MS));
+        assert!(!paired.end_unplayed(10_000 + FIRST_MOVE_MS - 1));
+        assert!(!paired.lost_without_moving());
+        assert!(paired.end_unplayed(10_000 + FIRST_MOVE_MS));
+        assert!(paired.lost_without_moving());
+        let ending = paired.ending.clone().unwrap();
+        assert_eq!(
+            (ending.winner, ending.reason.as_str()),
+            (Some(Color::Black), FORFEIT)
+        );
+        let clock = paired.clock.unwrap();
+        assert_eq!(
+            (clock.running_since, clock.remaining_ms[1]),
+            (None, 240_000)
+        );
         // Against the engine, the person waits for nobody, and the engine is not hurried.
         let engine = SidePlayers::One(Player::Engine(crate::levels::Strength::level(2)));
         let (mut against, _) = running_game_of(engine, SidePlayers::One(Player::Human));
         assert_eq!(against.unplayed_until(), None);
-        assert!(!against.abort_unplayed(i64::MAX));
+        assert!(!against.end_unplayed(i64::MAX));
     }
 
     #[test]

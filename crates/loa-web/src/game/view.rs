@@ -70,6 +70,13 @@ impl LiveGame {
             }),
             started: self.started_at.is_some(),
             first_move_by: self.unplayed_until(),
+            first_move_missed: self.unplayed_until().map(|_| {
+                if self.tournament_game {
+                    super::FORFEIT
+                } else {
+                    super::ABORTED
+                }
+            }),
             waiting_for: self
                 .seats
                 .iter()
@@ -136,10 +143,14 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// Whether the game has begun (an online game begins when every person has joined).
     pub started: bool,
-    /// When the game is aborted unless the side to move makes its first move (ms since
-    /// 1970; an online game on a live clock, outside tournaments).
+    /// When the game ends unless the side to move makes its first move (ms since 1970;
+    /// an online game between people on a live clock).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_move_by: Option<i64>,
+    /// What happens then: `aborted`, or `forfeit` (a tournament's game, lost by the side
+    /// to move). Given with `first_move_by`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_move_missed: Option<&'static str>,
     /// The places of an online game still to be taken.
     pub waiting_for: Vec<String>,
     pub result: Option<OutcomeView>,

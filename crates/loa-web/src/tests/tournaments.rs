@@ -768,6 +768,59 @@ async fn a_player_who_does_not_move_forfeits_and_two_forfeits_withdraw_them() {
 }
 
 #[tokio::test]
+async fn a_player_who_makes_no_first_move_in_a_minute_loses_by_forfeit() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob"]).await;
+    let id = started(&app, &people, swiss(2), &["ann", "bob"]).await;
+    let path = format!("/api/tournaments/{id}");
+    let t = app.ok("GET", &path, None).await;
+    let game = t["pairings"][0]["game"].as_str().unwrap().to_string();
+    let view = app.ok("GET", &format!("/api/games/{game}"), None).await;
+    // A five-minute clock, but a minute for the first move, which loses by forfeit.
+    assert_eq!(view["first_move_missed"], "forfeit", "{view}");
+    let by = view["first_move_by"].as_i64().unwrap();
+    let paired = by - crate::game::FIRST_MOVE_MS;
+    assert!((paired - crate::clock::now_ms()).abs() < 5_000, "{view}");
+    // Black's minute passed while the server was down: it ends the game as it starts.
+    app.tamper(&format!(
+        "UPDATE games SET running_since = running_since - 61000, started_at = started_at - 61000 WHERE id = '{game}'"
+    ))
+    .await
+    .unwrap();
+    let app = app.restart().await;
+    assert!(app.hub.resume_clocks().await.unwrap() >= 1);
+    let mut view = app.ok("GET", &format!("/api/games/{game}"), None).await;
+    for _ in 0..50 {
+        if !view["result"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        view = app.ok("GET", &format!("/api/games/{game}"), None).await;
+    }
+    assert_eq!(
+        view["result"],
+        json!({"result": "0-1", "reason": "forfeit", "winner": "white"}),
+        "{view}"
+    );
+    // Won against nobody: no rating moves.
+    assert_eq!(view["rating_changes"], Value::Null, "{view}");
+    // White's clock was never touched; Black's stopped where the minute left it.
+    let clock = &view["clock"];
+    assert_eq!(clock["white_ms"], 300_000, "{clock}");
+    assert!(clock["black_ms"].as_i64().unwrap() <= 240_000, "{clock}");
+    let mut t = app.ok("GET", &path, None).await;
+    for _ in 0..50 {
+        if t["pairings"][0]["result"] == "0-1" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        t = app.ok("GET", &path, None).await;
+    }
+    assert_eq!(t["pairings"][0]["result"], "0-1", "{t}");
+    assert_eq!(t["pairings"][0]["forfeit"], true, "{t}");
+}
+
+#[tokio::test]
 async fn a_round_robin_player_who_withdraws_loses_the_game_in_progress_at_once() {
     let app = App::new().await;
     let people = people(&app, &["ann", "bob", "cy", "dan"]).await;
