@@ -10,7 +10,7 @@ mod error;
 mod rows;
 mod view;
 
-pub use actions::{FIRST_MOVE_MS, FORFEIT, INVITATION_LIVE_MS, INVITATION_MS};
+pub use actions::{FORFEIT, INVITATION_LIVE_MS, INVITATION_MS};
 pub use error::GameError;
 pub use view::GameView;
 
