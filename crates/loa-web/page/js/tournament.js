@@ -33,6 +33,18 @@ function playsIn(p, me) {
 }
 
 /**
+ * Whether the person's latest game in the tournament was lost without a move of theirs.
+ * @param {Tournament} t
+ * @param {{ name: string } | null} me
+ */
+function lostLastWithoutMove(t, me) {
+  const last = t.pairings.filter((p) => playsIn(p, me)).at(-1);
+  if (!last?.forfeit) return false;
+  const loser = last.result === '1-0' ? last.white : last.result === '0-1' ? last.black : null;
+  return sameName(loser, me?.name);
+}
+
+/**
  * What joining a running tournament means, or, for one who joined late, when they play.
  * @param {Tournament} t
  * @param {boolean} canJoin
@@ -41,6 +53,9 @@ function playsIn(p, me) {
  */
 function lateJoinWords(t, canJoin, playing, me) {
   if (t.status !== 'running') return null;
+  if (canJoin && t.format === 'arena' && lostLastWithoutMove(t, me)) {
+    return 'You were paused after a game you did not start, so that nobody waits for you: join again when you are back at the board.';
+  }
   if (canJoin) {
     /** @type {Partial<Record<Tournament['format'], string>>} */
     const words = {

@@ -520,11 +520,11 @@ async fn note_result(hub: &Arc<Hub>, end: &GameEnd) -> DirectorResult<()> {
         .tournament(&id)
         .await?
         .ok_or(DirectorError::NotFound)?;
-    if end.forfeit && t.format == Format::Swiss.name() {
-        withdraw_after_forfeits(hub, &t, end).await?;
+    let arena = t.format == Format::Arena.name();
+    if end.forfeit && (arena || t.format == Format::Swiss.name()) {
+        withdraw_absent(hub, &t, end).await?;
     }
     // An arena pairs the two players again at once; the others wait for the round.
-    let arena = t.format == Format::Arena.name();
     if t.status == "running" && (arena || round_over(hub, &id, t.round).await?) {
         next_round(hub, &id).await?;
     }
@@ -574,12 +574,10 @@ pub fn forfeits_lost(boards: &[BoardRow], player: PlayerId) -> usize {
         .count()
 }
 
-/// A Swiss player with two forfeits is withdrawn.
-async fn withdraw_after_forfeits(
-    hub: &Arc<Hub>,
-    t: &TournamentRow,
-    end: &GameEnd,
-) -> DirectorResult<()> {
+/// The player who lost `end` without a move is withdrawn: from an arena at once
+/// (paused: not paired again to keep someone waiting, and free to join again), from a
+/// Swiss after two such games.
+async fn withdraw_absent(hub: &Arc<Hub>, t: &TournamentRow, end: &GameEnd) -> DirectorResult<()> {
     let boards = hub.store.boards(&t.id).await?;
     let Some(board) = boards
         .iter()
@@ -593,7 +591,7 @@ async fn withdraw_after_forfeits(
         None => None,
     };
     let Some(loser) = loser else { return Ok(()) };
-    if forfeits_lost(&boards, loser) >= SWISS_FORFEITS {
+    if t.format == Format::Arena.name() || forfeits_lost(&boards, loser) >= SWISS_FORFEITS {
         hub.store
             .withdraw_from_tournament(&t.id, loser, true)
             .await?;

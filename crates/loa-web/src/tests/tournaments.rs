@@ -821,6 +821,55 @@ async fn a_player_who_makes_no_first_move_in_a_minute_loses_by_forfeit() {
 }
 
 #[tokio::test]
+async fn an_arena_player_who_loses_without_a_move_is_paused_and_may_come_back() {
+    let app = App::new().await;
+    let people = people(&app, &["ann", "bob"]).await;
+    let body = json!({
+        "name": "Bullet arena", "format": "arena", "minutes": 60,
+        "clock": {"kind": "live", "initial_s": 1, "increment_s": 0},
+    });
+    let id = started(&app, &people, body, &["ann", "bob"]).await;
+    let path = format!("/api/tournaments/{id}");
+    let mut t = app.ok("GET", &path, None).await;
+    // Black never moves: its flag falls a second after the pairing.
+    for _ in 0..50 {
+        if !t["pairings"][0]["result"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        t = app.ok("GET", &path, None).await;
+    }
+    let first = &t["pairings"][0];
+    assert_eq!(
+        (first["result"].clone(), first["forfeit"].clone()),
+        (json!("0-1"), json!(true)),
+        "{t}"
+    );
+    let absent = first["black"].as_str().unwrap().to_string();
+    // Paused: not paired again to keep the other waiting.
+    let active = |t: &Value| {
+        t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == absent.as_str())
+            .map(|s| s["active"].clone())
+    };
+    assert_eq!(active(&t), Some(json!(false)), "{t}");
+    // Back at the board: they join again.
+    let (status, t) = as_person(
+        &app,
+        &people[&absent],
+        "POST",
+        &format!("{path}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    assert_eq!(active(&t), Some(json!(true)), "{t}");
+}
+
+#[tokio::test]
 async fn a_round_robin_player_who_withdraws_loses_the_game_in_progress_at_once() {
     let app = App::new().await;
     let people = people(&app, &["ann", "bob", "cy", "dan"]).await;
