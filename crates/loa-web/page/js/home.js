@@ -45,11 +45,11 @@ export class HomePage {
       myGames,
       h('h2', {}, 'Import'),
       importForm(this.meta),
-      h('h2', { id: 'games' }, 'Saved games'),
+      h('h2', { id: 'games' }, 'Games on this site'),
       gamesList);
     this.waiting.start();
     this.lobby.start();
-    // "Saved games" (/#games) is scrolled to once what comes above it is drawn: at once,
+    // The site's games (/#games) are scrolled to once what comes above it is drawn: at once,
     // the lists still loading would push it down.
     Promise.allSettled([this.playing.start(), loadMyGames(this.meta, myGames), loadGames(this.meta, gamesList)])
       .then(() => {
