@@ -414,6 +414,22 @@ fn a_persons_socket_tells_of_challenges_and_games_waiting_as_they_change() {
     }
     assert_eq!(last[0]["id"], accepted["game"], "{last}");
     socket.close(None).unwrap();
+    // A program follows it with an API token.
+    let (_, made, _) = server.call_with(
+        "POST",
+        "/api/tokens",
+        Some(json!({"label": "bot"})),
+        &[("Cookie", ann.as_str())],
+    );
+    let bearer = format!("Bearer {}", made["token"].as_str().unwrap());
+    let url = format!("{}/api/me/socket", server.base.replace("http://", "ws://"));
+    let mut request =
+        tungstenite::client::IntoClientRequest::into_client_request(url.as_str()).unwrap();
+    request
+        .headers_mut()
+        .insert("authorization", bearer.parse().unwrap());
+    let (mut socket, _) = tungstenite::connect(request).expect("a token opens it");
+    assert_eq!(next_message(&mut socket), json!({"challenges": []}));
 }
 
 #[test]

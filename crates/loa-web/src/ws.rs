@@ -177,7 +177,7 @@ pub async fn lobby_socket(
 
 /// The signed-in person's news: `{"challenges": [...]}` (as `GET /api/challenges`) and
 /// `{"waiting": [...]}` (as `GET /api/me/waiting`), each sent at once and again when it
-/// changes; closed when the account's sessions are ended.
+/// changes; closed when the account's sessions are ended or one of its tokens revoked.
 pub async fn account_socket(
     State(hub): State<Arc<Hub>>,
     viewer: crate::auth::Viewer,

@@ -533,6 +533,8 @@ pub async fn revoke_token(
         Err(_) => false,
     };
     if revoked {
+        // A socket the token opened closes; the account's others open again.
+        hub.tell_accounts(&[account.id], News::SignedOut);
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::new(StatusCode::NOT_FOUND, "no such token"))
