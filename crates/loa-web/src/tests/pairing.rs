@@ -452,15 +452,7 @@ async fn one_person_cannot_fill_the_lobby() {
     let ann = sign_up(&app, "Ann").await;
     // Made two hours ago: 80 live seeks long gone, then 5 correspondence ones still
     // open (which the gone ones must not hide from the count).
-    let ann_id = app
-        .hub
-        .store
-        .account_by_key("ann")
-        .await
-        .unwrap()
-        .unwrap()
-        .0
-        .id;
+    let ann_id = account_id(&app, "ann").await;
     let two_hours_ago = crate::clock::now_ms() - 2 * crate::clock::HOUR;
     for i in 0..85 {
         let clock = if i >= 80 {
