@@ -430,6 +430,15 @@ fn a_persons_socket_tells_of_challenges_and_games_waiting_as_they_change() {
         .insert("authorization", bearer.parse().unwrap());
     let (mut socket, _) = tungstenite::connect(request).expect("a token opens it");
     assert_eq!(next_message(&mut socket), json!({"challenges": []}));
+    assert_eq!(next_message(&mut socket), json!({"waiting": []}));
+    // The token revoked, the socket it opened closes.
+    let revoke = format!("/api/tokens/{}", made["id"]);
+    let (status, _, _) = server.call_with("DELETE", &revoke, None, &[("Cookie", ann.as_str())]);
+    assert_eq!(status, 204);
+    match socket.read() {
+        Ok(Message::Close(_)) | Err(tungstenite::Error::ConnectionClosed) => {}
+        other => panic!("the socket was not closed: {other:?}"),
+    }
 }
 
 #[test]

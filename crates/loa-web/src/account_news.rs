@@ -75,6 +75,13 @@ impl AccountNews {
         }
     }
 
+    /// Tells every followed account's sockets on this server.
+    pub fn tell_all(&self, news: News) {
+        for sender in self.channels().values() {
+            let _ = sender.send(news);
+        }
+    }
+
     /// How many accounts are followed here.
     #[cfg(test)]
     pub fn followed(&self) -> usize {
@@ -96,6 +103,9 @@ mod tests {
         news.tell(3, News::Waiting);
         assert_eq!(first.try_recv(), Ok(News::Challenges));
         assert!(other.try_recv().is_err());
+        news.tell_all(News::SignedOut);
+        assert_eq!(first.try_recv(), Ok(News::SignedOut));
+        assert_eq!(other.try_recv(), Ok(News::SignedOut));
         news.leave(1, second);
         assert_eq!(news.followed(), 2);
         news.leave(1, first);

@@ -412,6 +412,9 @@ impl Hub {
                         }
                     }
                     let _ = self.lobby.send(());
+                    // A sign-out may have been missed: the people's sockets close, and
+                    // their pages open them again with whatever still signs them in.
+                    self.account_news.tell_all(News::SignedOut);
                 }
             }
         }
@@ -771,9 +774,11 @@ impl Hub {
         let mut ids = self.store.clocked_games_in_progress().await?;
         // A game held already has its flag watched.
         ids.retain(|id| !self.games().contains_key(id));
+        let now = now_ms();
         for id in &ids {
             let open = self.open(id).await?;
-            let live = open.game.lock().await;
+            let mut live = open.game.lock().await;
+            live.resumed_at = Some(now);
             self.watch_flag(&open, &live);
         }
         Ok(ids.len())

@@ -24,6 +24,11 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+/// How long a person's socket stays open: then it closes, and the page opens it again
+/// with whatever still signs the person in (a session that ran out, or news of a
+/// sign-out that was lost, keeps a socket no longer).
+const ACCOUNT_SOCKET_LIFETIME: Duration = Duration::from_secs(10 * 60);
+
 /// The longest an analysis runs before it stops by itself.
 pub const MAX_ANALYSIS: Duration = Duration::from_secs(60);
 /// The largest message the page may send.
@@ -177,7 +182,8 @@ pub async fn lobby_socket(
 
 /// The signed-in person's news: `{"challenges": [...]}` (as `GET /api/challenges`) and
 /// `{"waiting": [...]}` (as `GET /api/me/waiting`), each sent at once and again when it
-/// changes; closed when the account's sessions are ended or one of its tokens revoked.
+/// changes; closed when the account's sessions are ended or one of its tokens revoked,
+/// when news was missed, and after [`ACCOUNT_SOCKET_LIFETIME`].
 pub async fn account_socket(
     State(hub): State<Arc<Hub>>,
     viewer: crate::auth::Viewer,
@@ -186,6 +192,8 @@ pub async fn account_socket(
     let account = viewer.required()?.id;
     Ok(limited(upgrade).on_upgrade(move |mut socket| async move {
         let mut news = hub.account_news.follow(account);
+        let lifetime = tokio::time::sleep(ACCOUNT_SOCKET_LIFETIME);
+        tokio::pin!(lifetime);
         let mut send = [News::Challenges, News::Waiting].to_vec();
         // When the first open challenge runs out: its players hear of it then.
         let mut expiry = None;
@@ -228,23 +236,26 @@ pub async fn account_socket(
                 }
             };
             tokio::select! {
+                // Missed news (a sign-out among it, maybe) closes the socket: the page
+                // opens it again, signed in or not.
                 heard = news.recv() => match heard {
                     Ok(what) => send.push(what),
-                    // Missed news: everything is sent again.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        send.extend([News::Challenges, News::Waiting]);
-                    }
                     Err(_) => break,
                 },
                 () = until_expiry => send.push(News::Challenges),
+                () = &mut lifetime => break,
                 incoming = socket.recv() => match incoming {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => {}
                 },
             }
             // News that came meanwhile is answered with the same lists.
-            while let Ok(what) = news.try_recv() {
-                send.push(what);
+            loop {
+                match news.try_recv() {
+                    Ok(what) => send.push(what),
+                    Err(tokio::sync::broadcast::error::TryRecvError::Empty) => break,
+                    Err(_) => break 'news,
+                }
             }
             send.sort_by_key(|what| what.name());
             send.dedup();

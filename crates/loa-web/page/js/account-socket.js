@@ -4,8 +4,8 @@
 // challenge shows at once on every page. Open while someone is signed in; while it is
 // closed, the modules that hear it ask the server by themselves.
 
-import { socketUrl } from './api.js';
-import { onAccountChange, signedIn } from './session.js';
+import { ApiError, api, socketUrl } from './api.js';
+import { onAccountChange, setAccount, signedIn } from './session.js';
 
 /**
  * @typedef {import('./types.js').Challenge} Challenge
@@ -69,14 +69,17 @@ function disconnect() {
   setOpen(false);
 }
 
+/** A socket open this long was well: the next, after it closes, is opened at once. */
+const WELL_MS = 10000;
+
 /** @param {number} delay the wait before the next try, if this one fails */
 function connect(delay = 1000) {
   if (!signedIn() || socket) return;
   const mine = new WebSocket(socketUrl('/api/me/socket'));
   socket = mine;
-  let reached = false;
+  let openedAt = 0;
   mine.onopen = () => {
-    reached = true;
+    openedAt = Date.now();
     setOpen(true);
   };
   mine.onmessage = (e) => {
@@ -90,7 +93,19 @@ function connect(delay = 1000) {
     if (socket !== mine) return;
     socket = null;
     setOpen(false);
-    const next = reached ? 1000 : Math.min(delay * 2, 30000);
-    setTimeout(() => connect(next), reached ? 1000 : delay);
+    const well = openedAt > 0 && Date.now() - openedAt >= WELL_MS;
+    if (!openedAt) checkSignedIn();
+    const next = well ? 1000 : Math.min(delay * 2, 30000);
+    setTimeout(() => connect(next), well ? 1000 : delay);
   };
+}
+
+/** A socket refused: signed out elsewhere (the session ended) shows here too. */
+async function checkSignedIn() {
+  try {
+    await api('GET', '/api/me');
+  } catch (err) {
+    // Only the server's word signs the page out: a server away keeps it as it is.
+    if (err instanceof ApiError && err.status === 401 && signedIn()) setAccount(null);
+  }
 }

@@ -309,8 +309,8 @@ pub async fn sign_out_everywhere(
 ) -> ApiResult<StatusCode> {
     let account = viewer.required()?;
     hub.store.end_sessions(account.id, None).await?;
-    session.flush().await.map_err(ApiError::internal)?;
     hub.tell_accounts(&[account.id], News::SignedOut);
+    session.flush().await.map_err(ApiError::internal)?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -398,9 +398,20 @@ pub async fn delete_account(
 ) -> ApiResult<StatusCode> {
     let account = viewer.required()?;
     confirm_password(&hub, &headers, &account, request.password).await?;
+    // Its open challenges are called off with it: the other players hear of it.
+    let challenged: Vec<i64> = (hub.store.open_challenges(account.id).await?.iter())
+        .map(|c| {
+            if c.from_account == account.id {
+                c.to_account
+            } else {
+                c.from_account
+            }
+        })
+        .collect();
     let renamed = hub.store.delete_account(account.id, now_ms()).await?;
-    session.flush().await.map_err(ApiError::internal)?;
     hub.tell_accounts(&[account.id], News::SignedOut);
+    hub.tell_accounts(&challenged, News::Challenges);
+    session.flush().await.map_err(ApiError::internal)?;
     // The games open here show the new name at once; other servers read theirs again
     // when told of the new versions. The account is gone whatever happens here.
     if let Err(err) = hub.changed_in_store(&renamed).await {

@@ -246,6 +246,7 @@ pub async fn accept_challenge(
     .await;
     if let Err(err) = taken {
         hub.store.reopen_challenge(&challenge.id).await?;
+        tell_players(&hub, &challenge);
         return Err(err);
     }
     tell_players(&hub, &challenge);

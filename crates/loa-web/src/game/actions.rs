@@ -274,9 +274,14 @@ impl LiveGame {
             return None;
         }
         // From the turn's start: when the clock last started (the last move, or a
-        // takeback), or the game's beginning (a live clock waits for the first move).
+        // takeback), or the game's beginning (a live clock waits for the first move); or,
+        // if no server held the game meanwhile, when one took it up again: nobody could
+        // move while it was away.
         let turn_began = self.clock.and_then(|c| c.running_since);
         let waiting_since = turn_began.map_or(begun, |since| since.max(begun));
+        let waiting_since = self
+            .resumed_at
+            .map_or(waiting_since, |at| waiting_since.max(at));
         Some(waiting_since.saturating_add(FIRST_MOVE_MS))
     }
 
@@ -590,6 +595,12 @@ mod tests {
             (clock.running_since, clock.remaining_ms[1]),
             (None, 240_000)
         );
+        // Taken up again by a server after none held it (a restart): the minute runs from
+        // then, not from a turn that began while nobody could move.
+        let (mut back, _) = running_game();
+        back.resumed_at = Some(500_000);
+        assert_eq!(back.unplayed_until(), Some(500_000 + FIRST_MOVE_MS));
+        assert!(!back.end_unplayed(500_000 + FIRST_MOVE_MS - 1));
         // Against the engine, the person waits for nobody, and the engine is not hurried.
         let engine = SidePlayers::One(Player::Engine(crate::levels::Strength::level(2)));
         let (mut against, _) = running_game_of(engine, SidePlayers::One(Player::Human));

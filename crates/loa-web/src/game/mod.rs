@@ -98,6 +98,9 @@ pub struct LiveGame {
     pub version: i64,
     /// A tournament paired it: it is played or lost, never aborted.
     pub tournament_game: bool,
+    /// When a server took the game up after it was held by none (a start, or a server
+    /// gone): a first move awaited meanwhile gets its minute from then. Not stored.
+    pub resumed_at: Option<i64>,
 }
 
 /// What an action changed, for the store.
@@ -215,6 +218,7 @@ impl LiveGame {
             rating_changes: None,
             version: 0,
             tournament_game: false,
+            resumed_at: None,
         };
         if live.seats.iter().all(|s| s.joined) {
             live.start(now);

@@ -108,6 +108,7 @@ impl LiveGame {
             rating_changes: row.rating_changes,
             version: row.version,
             tournament_game: row.tournament_game,
+            resumed_at: None,
         })
     }
 }

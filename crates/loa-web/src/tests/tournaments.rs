@@ -781,7 +781,8 @@ async fn a_player_who_makes_no_first_move_in_a_minute_loses_by_forfeit() {
     let by = view["first_move_by"].as_i64().unwrap();
     let paired = by - 60_000;
     assert!((paired - crate::clock::now_ms()).abs() < 5_000, "{view}");
-    // Black's minute passed while the server was down: it ends the game as it starts.
+    // The minute passed while the server was down: nobody could move meanwhile, so the
+    // server taking the game up gives Black a minute from then.
     app.tamper(&format!(
         "UPDATE games SET running_since = running_since - 61000, started_at = started_at - 61000 WHERE id = '{game}'"
     ))
@@ -789,6 +790,21 @@ async fn a_player_who_makes_no_first_move_in_a_minute_loses_by_forfeit() {
     .unwrap();
     let app = app.restart().await;
     assert!(app.hub.resume_clocks().await.unwrap() >= 1);
+    let view = app.ok("GET", &format!("/api/games/{game}"), None).await;
+    assert_eq!(view["result"], Value::Null, "{view}");
+    let by = view["first_move_by"].as_i64().unwrap();
+    assert!(
+        (by - 60_000 - crate::clock::now_ms()).abs() < 5_000,
+        "{view}"
+    );
+    // That minute passes too: the server ends the game on its own.
+    let open = app.hub.open(&game).await.unwrap();
+    {
+        let mut live = open.game.lock().await;
+        live.resumed_at = Some(crate::clock::now_ms() - 61_000);
+        let view = live.view(crate::clock::now_ms());
+        app.hub.after_change(&open, &live, &view);
+    }
     let mut view = app.ok("GET", &format!("/api/games/{game}"), None).await;
     for _ in 0..50 {
         if !view["result"].is_null() {
