@@ -731,10 +731,13 @@ const scenarios = {
     // Bob's page, open all along, hears of it at once on his socket (the page would
     // ask only every 10 s without it).
     await bob.waitForSelector('[data-testid=challenge]', { timeout: 3000 });
+    // The tab's title says so too, for a tab not looked at.
+    assert.match(await bob.title(), /^Challenge · /);
     assert.match(await bob.textContent('[data-testid=challenge]'), new RegExp(`${annName} challenges you: Standard · 5\\+3 blitz · rated · you play White`));
     await bob.screenshot({ path: `${shots}/challenge.png` });
     await bob.click('[data-testid=accept-challenge]');
     await bob.waitForURL(/\/game\/[a-z0-9]+$/);
+    await bob.waitForFunction(() => !document.title.includes('Challenge'));
     // Ann's page follows her challenge into the game, where her session is her seat.
     await ann.waitForURL(/\/game\/[a-z0-9]+$/, { timeout: 3000 });
     assert.equal(new URL(ann.url()).pathname, new URL(bob.url()).pathname);

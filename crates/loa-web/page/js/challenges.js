@@ -9,6 +9,7 @@ import { api, errorMessage } from './api.js';
 import { h } from './dom.js';
 import { capitalized, clockLabel, gameTitle, sameName, speedOf } from './format.js';
 import { navigate } from './navigate.js';
+import { challengedNow, setChallenged } from './notify.js';
 import { onAccountChange, signedIn } from './session.js';
 
 /**
@@ -27,6 +28,9 @@ let open = [];
 const sent = new Map();
 /** What became of one's own challenges, until dismissed. @type {HTMLElement[]} */
 let notes = [];
+/** The challenges to the person seen so far, so that only a new one is announced; null
+ * before the first list. @type {Set<string> | null} */
+let seenIncoming = null;
 /** @type {ReturnType<typeof setTimeout> | null} */
 let timer = null;
 /** What the server offers, for the variants' names. @type {Meta | null} */
@@ -46,6 +50,7 @@ export function startInbox(meta) {
     open = [];
     sent.clear();
     notes = [];
+    seenIncoming = null;
     poll();
   });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !accountSocketOpen()) poll(); });
@@ -101,6 +106,13 @@ function take(list) {
     const me = signedIn();
     if (!me) return;
     open = list;
+    const incoming = open.filter((c) => sameName(c.to, me.name));
+    if (seenIncoming) {
+      for (const c of incoming) {
+        if (!seenIncoming.has(c.id)) challengedNow(`${c.from} challenges you: ${challengeTerms(c, true)}`);
+      }
+    }
+    seenIncoming = new Set(incoming.map((c) => c.id));
     for (const c of open) if (sameName(c.from, me.name)) sent.set(c.id, c);
     const still = new Set(open.map((c) => c.id));
     for (const [id, challenge] of sent) {
@@ -163,6 +175,7 @@ async function answer(c, answer) {
 
 function draw() {
   const me = signedIn();
+  setChallenged(Boolean(me) && open.some((c) => sameName(c.to, me?.name)));
   if (!me) {
     inbox.replaceChildren();
     inbox.classList.add('hidden');

@@ -1,7 +1,7 @@
 // @ts-check
-// Telling a person it is their move when they are not looking: the tab's title (with
-// the count of the games waiting for them), a short sound (can be switched off) and, if
-// they allowed it, a browser notification.
+// Telling a person it is their move, or that someone challenges them, when they are not
+// looking: the tab's title (with the count of the games waiting for them), a short sound
+// (can be switched off) and, if they allowed it, a browser notification.
 
 const SOUND_KEY = 'loa-sound';
 const BASE_TITLE = 'loa: Lines of Action';
@@ -27,12 +27,15 @@ let pageTitle = BASE_TITLE;
 let pageGames = new Map();
 /** The games the signed-in account is to move in, as last asked. @type {Set<string>} */
 let accountGames = new Set();
+/** Whether a challenge to the person waits for an answer. */
+let challenged = false;
 
 function drawTitle() {
   const waiting = new Set([...accountGames].filter((id) => pageGames.get(id) !== false));
   for (const [id, yourMove] of pageGames) if (yourMove) waiting.add(id);
   const yourMoveHere = [...pageGames.values()].some(Boolean);
-  const text = yourMoveHere ? `Your move · ${pageTitle}` : pageTitle;
+  const marked = challenged ? `Challenge · ${pageTitle}` : pageTitle;
+  const text = yourMoveHere ? `Your move · ${marked}` : marked;
   document.title = waiting.size > 0 ? `(${waiting.size}) ${text}` : text;
 }
 
@@ -55,6 +58,15 @@ export function showTurn(games, what) {
  */
 export function setAccountWaiting(ids) {
   accountGames = new Set(ids);
+  drawTitle();
+}
+
+/**
+ * Whether challenges to the person wait for an answer, marked in the title.
+ * @param {boolean} waiting
+ */
+export function setChallenged(waiting) {
+  challenged = waiting;
   drawTitle();
 }
 
@@ -98,10 +110,27 @@ export async function askToNotify() {
  * @param {string} text what to say, e.g. "Your move against Black"
  */
 export function yourMoveNow(text) {
+  tell('loa: your move', text, location.pathname);
+}
+
+/**
+ * Someone has just challenged the person: a sound, and a notification if the page is hidden.
+ * @param {string} text what to say, e.g. "Ann challenges you: Standard · 5+3 blitz"
+ */
+export function challengedNow(text) {
+  tell('loa: a challenge', text, 'challenge');
+}
+
+/**
+ * @param {string} title
+ * @param {string} text
+ * @param {string} tag a notification replaces the last of the same tag
+ */
+function tell(title, text, tag) {
   if (soundOn()) chime();
   if (document.hidden && 'Notification' in window && Notification.permission === 'granted') {
     try {
-      const note = new Notification('loa: your move', { body: text, tag: location.pathname });
+      const note = new Notification(title, { body: text, tag });
       note.onclick = () => { window.focus(); note.close(); };
     } catch {
       // Some browsers allow notifications only from a service worker.
