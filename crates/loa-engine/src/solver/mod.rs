@@ -481,7 +481,18 @@ impl<'a> Solver<'a> {
         } else {
             (moves, 1)
         };
-        (pn * apart(self.attacker), dn * apart(!self.attacker))
+        let (pn, dn) = (pn * apart(self.attacker), dn * apart(!self.attacker));
+        if self.helper == 0 {
+            return (pn, dn);
+        }
+        // A helper sees each new position up to 1.75 times harder to prove and to disprove
+        // (by its key and the helper's number): the helpers' trees part from the main
+        // thread's where their children's numbers are close, instead of repeating its
+        // work. Stronger (up to 2.75 times) lost.
+        let bits = (pos.key() ^ self.helper.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let vary = |x: u32, bits: u64| x + x * (bits & 3) as u32 / 4;
+        (vary(pn, bits >> 60), vary(dn, bits >> 56))
     }
 
     /// The children of `pos` with their numbers. Where every position from the root to
