@@ -194,33 +194,31 @@ pub async fn account_socket(
         let mut news = hub.account_news.follow(account);
         let lifetime = tokio::time::sleep(ACCOUNT_SOCKET_LIFETIME);
         tokio::pin!(lifetime);
-        let mut send = [News::Challenges, News::Waiting].to_vec();
+        let mut owed = Owed {
+            challenges: true,
+            waiting: true,
+        };
         // When the first open challenge runs out: its players hear of it then.
         let mut expiry = None;
         'news: loop {
-            if send.contains(&News::SignedOut) {
-                break;
-            }
-            for what in send.drain(..) {
-                let message = match what {
-                    News::Challenges => match crate::api::open_challenges(&hub, account).await {
-                        Ok((open, first_expiry)) => {
-                            expiry = first_expiry;
-                            serde_json::json!({ "challenges": open })
-                        }
-                        Err(_) => break 'news,
-                    },
-                    News::Waiting => match crate::waiting::games_waiting(&hub, account).await {
-                        Ok(games) => serde_json::json!({ "waiting": games }),
-                        Err(_) => break 'news,
-                    },
-                    News::SignedOut => continue,
+            let mut messages = Vec::new();
+            if std::mem::take(&mut owed.challenges) {
+                let Ok((open, first_expiry)) = crate::api::open_challenges(&hub, account).await
+                else {
+                    break;
                 };
-                if socket
-                    .send(Message::Text(message.to_string().into()))
-                    .await
-                    .is_err()
-                {
+                expiry = first_expiry;
+                messages.push(serde_json::json!({ "challenges": open }));
+            }
+            if std::mem::take(&mut owed.waiting) {
+                let Ok(games) = crate::waiting::games_waiting(&hub, account).await else {
+                    break;
+                };
+                messages.push(serde_json::json!({ "waiting": games }));
+            }
+            for message in messages {
+                let text = Message::Text(message.to_string().into());
+                if socket.send(text).await.is_err() {
                     break 'news;
                 }
             }
@@ -235,34 +233,50 @@ pub async fn account_socket(
                     None => std::future::pending().await,
                 }
             };
-            tokio::select! {
+            let heard = tokio::select! {
                 // Missed news (a sign-out among it, maybe) closes the socket: the page
                 // opens it again, signed in or not.
-                heard = news.recv() => match heard {
-                    Ok(what) => send.push(what),
-                    Err(_) => break,
-                },
-                () = until_expiry => send.push(News::Challenges),
-                () = &mut lifetime => break,
+                heard = news.recv() => heard.ok(),
+                () = until_expiry => Some(News::Challenges),
+                () = &mut lifetime => None,
                 incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => {}
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => None,
+                    Some(Ok(_)) => continue,
                 },
+            };
+            if !heard.is_some_and(|what| owed.note(what)) {
+                break;
             }
             // News that came meanwhile is answered with the same lists.
             loop {
                 match news.try_recv() {
-                    Ok(what) => send.push(what),
+                    Ok(what) if owed.note(what) => {}
                     Err(tokio::sync::broadcast::error::TryRecvError::Empty) => break,
-                    Err(_) => break 'news,
+                    _ => break 'news,
                 }
             }
-            send.sort_by_key(|what| what.name());
-            send.dedup();
         }
         hub.account_news.leave(account, news);
         close(&mut socket).await;
     }))
+}
+
+/// The lists a person's socket owes its page.
+struct Owed {
+    challenges: bool,
+    waiting: bool,
+}
+
+impl Owed {
+    /// Notes news: `false` when it closes the socket.
+    fn note(&mut self, news: News) -> bool {
+        match news {
+            News::Challenges => self.challenges = true,
+            News::Waiting => self.waiting = true,
+            News::SignedOut => return false,
+        }
+        true
+    }
 }
 
 /// A tournament's view, sent at once and again after each change.

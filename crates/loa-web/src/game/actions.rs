@@ -242,12 +242,18 @@ impl LiveGame {
     }
 
     fn end_aborted(&mut self, now: i64) {
+        self.end_off_the_board(now, None, super::ABORTED);
+    }
+
+    /// Ends the game by no move (called off, a forfeit): the clock stops where it is,
+    /// and offers lapse.
+    fn end_off_the_board(&mut self, now: i64, winner: Option<Color>, reason: &str) {
         self.stop_clock(now);
         self.draw_offer = None;
         self.takeback_offer = None;
         self.ending = Some(Ending {
-            winner: None,
-            reason: super::ABORTED.into(),
+            winner,
+            reason: reason.into(),
         });
     }
 
@@ -295,13 +301,7 @@ impl LiveGame {
             return false;
         }
         let absent = self.position().side_to_move();
-        self.stop_clock(now);
-        self.draw_offer = None;
-        self.takeback_offer = None;
-        self.ending = Some(Ending {
-            winner: Some(!absent),
-            reason: FORFEIT.into(),
-        });
+        self.end_off_the_board(now, Some(!absent), FORFEIT);
         true
     }
 

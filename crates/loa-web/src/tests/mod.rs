@@ -174,6 +174,20 @@ impl App {
     pub async fn create(&self, body: Value) -> Value {
         self.ok("POST", "/api/games", Some(body)).await
     }
+
+    /// `GET path` asked again every 100 ms until `done` holds of its answer, for 20 s at
+    /// most: the last answer (the caller asserts what it waited for).
+    pub async fn get_until(&self, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let mut answer = self.ok("GET", path, None).await;
+        for _ in 0..200 {
+            if done(&answer) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            answer = self.ok("GET", path, None).await;
+        }
+        answer
+    }
 }
 
 /// The token of a seat of the game `created` made.

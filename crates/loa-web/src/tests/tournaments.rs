@@ -729,14 +729,7 @@ async fn a_player_who_does_not_move_forfeits_and_two_forfeits_withdraw_them() {
     // Nobody moves: each game's first mover loses on time a second after the pairing,
     // and the next round is paired at once.
     let path = format!("/api/tournaments/{id}");
-    let mut t = app.ok("GET", &path, None).await;
-    for _ in 0..100 {
-        if t["status"] == "finished" {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        t = app.ok("GET", &path, None).await;
-    }
+    let t = app.get_until(&path, |t| t["status"] == "finished").await;
     assert_eq!(t["status"], "finished", "{t}");
     let mut forfeits: BTreeMap<String, usize> = BTreeMap::new();
     for p in t["pairings"].as_array().unwrap() {
@@ -805,14 +798,9 @@ async fn a_player_who_makes_no_first_move_in_a_minute_loses_by_forfeit() {
         let view = live.view(crate::clock::now_ms());
         app.hub.after_change(&open, &live, &view);
     }
-    let mut view = app.ok("GET", &format!("/api/games/{game}"), None).await;
-    for _ in 0..50 {
-        if !view["result"].is_null() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        view = app.ok("GET", &format!("/api/games/{game}"), None).await;
-    }
+    let view = app
+        .get_until(&format!("/api/games/{game}"), |g| !g["result"].is_null())
+        .await;
     assert_eq!(
         view["result"],
         json!({"result": "0-1", "reason": "forfeit", "winner": "white"}),
@@ -824,14 +812,9 @@ async fn a_player_who_makes_no_first_move_in_a_minute_loses_by_forfeit() {
     let clock = &view["clock"];
     assert_eq!(clock["white_ms"], 300_000, "{clock}");
     assert!(clock["black_ms"].as_i64().unwrap() <= 240_000, "{clock}");
-    let mut t = app.ok("GET", &path, None).await;
-    for _ in 0..50 {
-        if t["pairings"][0]["result"] == "0-1" {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        t = app.ok("GET", &path, None).await;
-    }
+    let t = app
+        .get_until(&path, |t| t["pairings"][0]["result"] == "0-1")
+        .await;
     assert_eq!(t["pairings"][0]["result"], "0-1", "{t}");
     assert_eq!(t["pairings"][0]["forfeit"], true, "{t}");
 }
@@ -846,15 +829,10 @@ async fn an_arena_player_who_loses_without_a_move_is_paused_and_may_come_back() 
     });
     let id = started(&app, &people, body, &["ann", "bob"]).await;
     let path = format!("/api/tournaments/{id}");
-    let mut t = app.ok("GET", &path, None).await;
     // Black never moves: its flag falls a second after the pairing.
-    for _ in 0..50 {
-        if !t["pairings"][0]["result"].is_null() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        t = app.ok("GET", &path, None).await;
-    }
+    let t = app
+        .get_until(&path, |t| !t["pairings"][0]["result"].is_null())
+        .await;
     let first = &t["pairings"][0];
     assert_eq!(
         (first["result"].clone(), first["forfeit"].clone()),
