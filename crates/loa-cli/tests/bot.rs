@@ -40,8 +40,17 @@ impl Person {
 
     /// An API token of the account.
     fn token(&self, server: &Server) -> String {
+        self.token_and_id(server).0
+    }
+
+    /// An API token of the account, and its id (to revoke it).
+    fn token_and_id(&self, server: &Server) -> (String, String) {
         let made = self.call(server, "POST", "/api/tokens", Some(json!({"label": "bot"})));
-        made["token"].as_str().unwrap().to_string()
+        let field = |name: &str| match &made[name] {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        (field("token"), field("id"))
     }
 
     /// Challenges `to` with these terms; the challenge's id.
@@ -85,25 +94,37 @@ struct Bot {
 }
 
 impl Bot {
+    /// The bot's events are its lines; with `--verbose` among `extra`, the protocol on
+    /// its standard error too.
     fn start(server: &Server, token: &str, engine: &[&str], extra: &[&str]) -> Bot {
+        let verbose = extra.contains(&"--verbose");
         let mut child = Command::new(LOA)
             .args(["bot", "--server", &server.base, "--engine"])
             .args(engine)
             .args(extra)
             .env("LOA_TOKEN", token)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(if verbose {
+                Stdio::piped()
+            } else {
+                Stdio::inherit()
+            })
             .spawn()
             .expect("loa bot starts");
-        let stdout = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
+        let forward = |stream: Box<dyn std::io::Read + Send>, tx: mpsc::Sender<String>| {
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        return;
+                    }
                 }
-            }
-        });
+            });
+        };
+        forward(Box::new(child.stdout.take().unwrap()), tx.clone());
+        if let Some(stderr) = child.stderr.take() {
+            forward(Box::new(stderr), tx);
+        }
         Bot {
             child,
             lines,
@@ -229,6 +250,49 @@ fn the_bot_accepts_a_challenge_plays_it_through_a_restart_and_sees_the_resignati
     ann.call(&server, "POST", &format!("/api/games/{game}/resign"), None);
     let over = bot.expect(&[&format!("game {game}: over")]);
     assert!(over.contains("0-1 by resignation: won"), "{over}");
+}
+
+#[test]
+fn the_bot_hears_of_challenges_on_the_accounts_socket_and_stops_when_its_token_is_revoked() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("games.db"));
+    let robo = Person::sign_up(&server, "robo");
+    let (token, token_id) = robo.token_and_id(&server);
+    let ann = Person::sign_up(&server, "ann");
+    let engine = loa_engine();
+    let engine: Vec<&str> = engine.iter().map(String::as_str).collect();
+
+    let mut bot = Bot::start(&server, &token, &engine, &["--verbose"]);
+    bot.expect(&["> WebSocket ws://", "/api/me/socket"]);
+    bot.expect(&["< socket {\"challenges\":[]}"]);
+    let challenge = ann.challenge(&server, "robo", live("standard", "draw", "white"));
+    bot.expect(&["< socket {\"challenges\":[{", &challenge]);
+    bot.expect(&[&format!("challenge {challenge} from ann"), "accepted"]);
+    assert_eq!(settled(&server, &challenge)["status"], "accepted");
+    let asked = (bot.seen.iter()).filter(|line| line.contains("> GET /api/challenges"));
+    assert_eq!(asked.count(), 0, "the socket told: {:?}", bot.seen);
+
+    // Revoked, the token closes the socket; the bot finds the token refused and stops.
+    robo.call(&server, "DELETE", &format!("/api/tokens/{token_id}"), None);
+    bot.expect(&["account socket lost"]);
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = bot.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot went on without its token"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(1), "{status}");
+    let said: Vec<String> = bot.lines.try_iter().collect();
+    assert!(
+        said.iter()
+            .any(|l| l.contains("the server refused the token")),
+        "{said:?}"
+    );
 }
 
 /// A bash engine that plays the standard game only (its `UCI_Variant` lists no other)

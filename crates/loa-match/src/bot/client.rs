@@ -9,8 +9,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::fmt;
 use std::io::ErrorKind;
+use std::marker::PhantomData;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tungstenite::client::IntoClientRequest;
 use tungstenite::{Message, WebSocket};
 
@@ -239,6 +240,11 @@ impl Client {
         serde_json::from_str(text).map_err(|e| ApiError::Unreadable(format!("{path}: {e}")))
     }
 
+    /// Notes a line of the protocol (shown with `--verbose`).
+    pub fn log_protocol(&self, line: &str) {
+        self.log.protocol(line);
+    }
+
     pub fn me(&self) -> Result<Me, ApiError> {
         self.call("GET", "/api/me", None)
     }
@@ -287,7 +293,17 @@ impl Client {
 
     /// Opens the game's socket. Its reads give control back every [`SOCKET_TICK`].
     pub fn socket(&self, id: &str) -> Result<GameSocket, ApiError> {
-        let url = format!("{}/api/games/{id}/socket", self.base);
+        self.connect(&format!("/api/games/{id}/socket"))
+    }
+
+    /// Opens the account's socket (`GET /api/me/socket`): the open challenges and the
+    /// games waiting for the account, at once and after each change.
+    pub fn account_socket(&self) -> Result<AccountSocket, ApiError> {
+        self.connect("/api/me/socket")
+    }
+
+    fn connect<T>(&self, path: &str) -> Result<Socket<T>, ApiError> {
+        let url = format!("{}{path}", self.base);
         let ws_url = if let Some(rest) = url.strip_prefix("http://") {
             format!("ws://{rest}")
         } else {
@@ -299,10 +315,14 @@ impl Client {
         };
         self.log.protocol(&format!("> WebSocket {ws_url}"));
         let unreachable = |e: &dyn fmt::Display| ApiError::Unreachable(e.to_string());
-        let request = ws_url
+        let mut request = ws_url
             .as_str()
             .into_client_request()
             .map_err(|e| unreachable(&e))?;
+        let bearer = format!("Bearer {}", self.token)
+            .parse()
+            .map_err(|_| ApiError::Unreachable("the token is not a header's text".to_string()))?;
+        request.headers_mut().insert("authorization", bearer);
         let host = request.uri().host().unwrap_or_default().to_string();
         let port = request.uri().port_u16().unwrap_or(80);
         let address = (host.as_str(), port)
@@ -328,19 +348,36 @@ impl Client {
             .get_ref()
             .set_read_timeout(Some(SOCKET_TICK))
             .map_err(|e| unreachable(&e))?;
-        Ok(GameSocket {
+        Ok(Socket {
             socket,
             log: self.log.clone(),
+            read: PhantomData,
         })
     }
 }
 
-/// What a read of a game's socket gave.
+/// A message of the account's socket: one list or the other.
+#[derive(Debug, Deserialize)]
+pub struct AccountNews {
+    /// The open challenges, as `GET /api/challenges` lists them.
+    pub challenges: Option<Vec<Challenge>>,
+    /// The games waiting for the account's move, as `GET /api/me/waiting` lists them.
+    pub waiting: Option<Vec<WaitingGame>>,
+}
+
+/// An entry of `GET /api/me/waiting`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct WaitingGame {
+    pub id: String,
+}
+
+/// What a read of a socket gave.
 #[derive(Debug)]
-pub enum SocketEvent {
-    /// The game's view after a change (or when the socket opened).
-    View(Box<GameView>),
-    /// A frame with no view in it (a pong): the connection lives.
+pub enum SocketEvent<T> {
+    /// A message: a game's view after a change (or when the socket opened), or the
+    /// account's news.
+    Message(Box<T>),
+    /// A frame with no message in it (a pong): the connection lives.
     Alive,
     /// Nothing within [`SOCKET_TICK`].
     Quiet,
@@ -348,21 +385,27 @@ pub enum SocketEvent {
     Closed(String),
 }
 
-/// A game's socket: the server sends the view after every change.
-pub struct GameSocket {
+/// A socket of the server's, whose text messages are `T`s in JSON.
+pub struct Socket<T> {
     socket: WebSocket<TcpStream>,
     log: std::sync::Arc<dyn Log>,
+    read: PhantomData<fn() -> T>,
 }
 
-impl GameSocket {
-    /// Waits up to [`SOCKET_TICK`] for the next view.
-    pub fn next(&mut self) -> SocketEvent {
+/// A game's socket: the server sends the view after every change.
+pub type GameSocket = Socket<GameView>;
+/// The account's socket.
+pub type AccountSocket = Socket<AccountNews>;
+
+impl<T: DeserializeOwned> Socket<T> {
+    /// Waits up to [`SOCKET_TICK`] for the next message.
+    pub fn next(&mut self) -> SocketEvent<T> {
         match self.socket.read() {
             Ok(Message::Text(text)) => {
                 self.log.protocol(&format!("< socket {}", clip(&text)));
-                match serde_json::from_str::<GameView>(&text) {
-                    Ok(view) => SocketEvent::View(Box::new(view)),
-                    Err(e) => SocketEvent::Closed(format!("an unreadable view: {e}")),
+                match serde_json::from_str::<T>(&text) {
+                    Ok(message) => SocketEvent::Message(Box::new(message)),
+                    Err(e) => SocketEvent::Closed(format!("an unreadable message: {e}")),
                 }
             }
             Ok(Message::Close(_)) => SocketEvent::Closed("the server closed it".to_string()),
@@ -378,7 +421,7 @@ impl GameSocket {
 
     /// Sends a ping: a connection that went away without a word fails on it, or gets no
     /// pong.
-    pub fn ping(&mut self) -> Result<(), String> {
+    fn ping(&mut self) -> Result<(), String> {
         self.socket
             .send(Message::Ping(Vec::new().into()))
             .map_err(|e| e.to_string())
@@ -387,5 +430,45 @@ impl GameSocket {
     pub fn close(mut self) {
         let _ = self.socket.close(None);
         let _ = self.socket.flush();
+    }
+}
+
+/// Whether a socket still lives: a quiet one is pinged, and one whose ping goes
+/// unanswered is dead.
+pub struct Liveness {
+    heard: Instant,
+    pinged: Option<Instant>,
+}
+
+impl Liveness {
+    /// With no message for this long, a ping asks whether the connection lives.
+    const QUIET: Duration = Duration::from_secs(20);
+    /// A ping unanswered for this long: the connection is dead.
+    const PONG_WAIT: Duration = Duration::from_secs(10);
+
+    pub fn new() -> Liveness {
+        Liveness {
+            heard: Instant::now(),
+            pinged: None,
+        }
+    }
+
+    /// Something came: the connection lives.
+    pub fn heard(&mut self) {
+        self.heard = Instant::now();
+        self.pinged = None;
+    }
+
+    /// A quiet tick: pings if the socket has been quiet long; why it is dead, if it is.
+    pub fn quiet<T: DeserializeOwned>(&mut self, socket: &mut Socket<T>) -> Result<(), String> {
+        match self.pinged {
+            Some(at) if at.elapsed() > Self::PONG_WAIT => Err("no pong".to_string()),
+            None if self.heard.elapsed() > Self::QUIET => {
+                socket.ping()?;
+                self.pinged = Some(Instant::now());
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! followed on its socket (reconnected after a drop), the engine asked for a move
 //! whenever it is the bot's turn, the move posted with the ply it answers.
 
-use super::client::{ApiError, ClockView, Control, GameSocket, GameView, SocketEvent};
+use super::client::{ApiError, ClockView, Control, GameSocket, GameView, Liveness, SocketEvent};
 use super::{Backoff, Shared};
 use crate::engine_process::{EngineError, EngineProcess};
 use crate::engine_spec::MoveLimits;
@@ -18,10 +18,6 @@ const LATENCY: Duration = Duration::from_millis(100);
 const GRACE: Duration = Duration::from_secs(2);
 /// The wait for a move searched to a depth or node count with no clock to bound it.
 const UNTIMED_WAIT: Duration = Duration::from_secs(600);
-/// With no message for this long, a ping asks whether the connection lives.
-const QUIET: Duration = Duration::from_secs(20);
-/// A ping unanswered for this long: the connection is dead.
-const PONG_WAIT: Duration = Duration::from_secs(10);
 /// Refusals of a move at one ply (stale, not its turn) before the bot gives the game up.
 const MAX_CONFLICTS: usize = 3;
 
@@ -227,46 +223,34 @@ impl Player<'_> {
 
     /// Reads the socket until the game ends (`true`) or the connection is lost.
     fn listen(&mut self, socket: &mut GameSocket) -> bool {
-        let mut heard = Instant::now();
-        let mut pinged: Option<Instant> = None;
+        let mut liveness = Liveness::new();
         loop {
             if self.stopped() {
                 return true;
             }
-            match socket.next() {
-                SocketEvent::View(view) => {
-                    heard = Instant::now();
-                    pinged = None;
-                    if let Next::Leave = self.on_view(*view, heard) {
+            let closed = match socket.next() {
+                SocketEvent::Message(view) => {
+                    liveness.heard();
+                    if let Next::Leave = self.on_view(*view, Instant::now()) {
                         return true;
                     }
+                    continue;
                 }
                 SocketEvent::Alive => {
-                    heard = Instant::now();
-                    pinged = None;
+                    liveness.heard();
+                    continue;
                 }
-                SocketEvent::Quiet => match pinged {
-                    Some(at) if at.elapsed() > PONG_WAIT => {
-                        self.shared
-                            .log
-                            .protocol(&format!("game {}: no pong: reconnecting", self.setting.id));
-                        return false;
-                    }
-                    None if heard.elapsed() > QUIET => {
-                        if socket.ping().is_err() {
-                            return false;
-                        }
-                        pinged = Some(Instant::now());
-                    }
-                    _ => {}
+                SocketEvent::Quiet => match liveness.quiet(socket) {
+                    Ok(()) => continue,
+                    Err(why) => why,
                 },
-                SocketEvent::Closed(why) => {
-                    self.shared
-                        .log
-                        .protocol(&format!("game {}: socket closed: {why}", self.setting.id));
-                    return false;
-                }
-            }
+                SocketEvent::Closed(why) => why,
+            };
+            self.shared.log.protocol(&format!(
+                "game {}: socket lost: {closed}: reconnecting",
+                self.setting.id
+            ));
+            return false;
         }
     }
 

@@ -6,7 +6,7 @@
 //!
 //! By concern: `client.rs` speaks to the server (HTTP and the game sockets), `game.rs`
 //! plays one game, and this file checks the account and the engine, then watches for
-//! challenges and games until Ctrl-C.
+//! challenges (on the account's socket) and games until Ctrl-C.
 
 mod client;
 mod game;
@@ -17,7 +17,7 @@ use crate::engine_process::EngineProcess;
 use crate::engine_spec::EngineSpec;
 use crate::process_group;
 use anyhow::{bail, Context, Result};
-use client::{Challenge, Client};
+use client::{AccountSocket, Challenge, Client, Liveness, SocketEvent};
 use loa_core::{RuleSet, Variant};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,8 +54,11 @@ pub struct BotConfig {
     pub timeout: Duration,
 }
 
-/// How often the open challenges are read.
+/// How often the open challenges are read while the account's socket is not open.
 const CHALLENGE_POLL: Duration = Duration::from_secs(1);
+/// A socket that lived this long is opened again at once when lost; one lost sooner
+/// (or refused) is tried again after this long, the challenges read meanwhile.
+const SOCKET_RETRY: Duration = Duration::from_secs(10);
 /// How often the account's games are read (games begun elsewhere: a rematch).
 const GAMES_POLL: Duration = Duration::from_secs(10);
 
@@ -213,6 +216,7 @@ pub fn run(config: BotConfig, log: Arc<dyn Log>) -> Result<()> {
         max_games: config.max_games,
         games: HashMap::new(),
         done: HashSet::new(),
+        answered: HashSet::new(),
     };
     let result = watcher.watch();
     stop.store(true, Ordering::Relaxed);
@@ -285,6 +289,14 @@ fn check_account(
     Ok(Some(me))
 }
 
+/// How the bot hears of challenges: the account's socket, with its liveness and when it
+/// opened, or reading them every second while it is not open.
+struct Feed {
+    socket: Option<(AccountSocket, Liveness, Instant)>,
+    /// When to try to open the socket; never on a server without one.
+    retry_at: Option<Instant>,
+}
+
 /// The main thread's round: challenges, games, threads.
 struct Watcher {
     shared: Arc<Shared>,
@@ -295,6 +307,8 @@ struct Watcher {
     games: HashMap<String, JoinHandle<()>>,
     /// Games whose thread has ended: not taken up again in this run.
     done: HashSet<String>,
+    /// The open challenges answered (those still listed as open).
+    answered: HashSet<String>,
 }
 
 impl Watcher {
@@ -303,10 +317,14 @@ impl Watcher {
         let mut backoff = Backoff::new();
         let mut outage = false;
         let mut games_read: Option<Instant> = None;
+        let mut feed = Feed {
+            socket: None,
+            retry_at: Some(Instant::now()),
+        };
         while !stop.load(Ordering::Relaxed) {
             self.reap();
             let due = games_read.is_none_or(|at| at.elapsed() >= GAMES_POLL);
-            let round = self.challenges().and_then(|()| {
+            let round = self.hear(&mut feed).and_then(|()| {
                 if due {
                     self.pick_up_games()?;
                     games_read = Some(Instant::now());
@@ -320,7 +338,6 @@ impl Watcher {
                         outage = false;
                     }
                     backoff.reset();
-                    sleep(CHALLENGE_POLL, &stop);
                 }
                 Err(ApiError::Unreachable(why)) => {
                     if !outage {
@@ -341,9 +358,78 @@ impl Watcher {
                 }
             }
         }
+        if let Some((socket, ..)) = feed.socket {
+            socket.close();
+        }
         Ok(())
     }
 
+    /// About a second of hearing of challenges and games: on the account's socket while
+    /// it is open, else by reading the challenges (and trying the socket again when due).
+    fn hear(&mut self, feed: &mut Feed) -> Result<(), ApiError> {
+        let client = &self.shared.client;
+        if feed.socket.is_none() && feed.retry_at.is_some_and(|at| Instant::now() >= at) {
+            match client.account_socket() {
+                Ok(socket) => feed.socket = Some((socket, Liveness::new(), Instant::now())),
+                // A server older than the account's socket: read the challenges.
+                Err(ApiError::Status { status: 404, .. }) => {
+                    self.shared.log.event(
+                        "the server has no account socket: reading the challenges every second",
+                    );
+                    feed.retry_at = None;
+                }
+                Err(e) => {
+                    client.log_protocol(&format!("account socket: {e}"));
+                    feed.retry_at = Some(Instant::now() + SOCKET_RETRY);
+                }
+            }
+        }
+        let Some((socket, liveness, opened)) = &mut feed.socket else {
+            self.challenges()?;
+            sleep(CHALLENGE_POLL, &self.shared.stop);
+            return Ok(());
+        };
+        let until = Instant::now() + CHALLENGE_POLL;
+        while Instant::now() < until && !self.shared.stop.load(Ordering::Relaxed) {
+            let lost = match socket.next() {
+                SocketEvent::Message(news) => {
+                    liveness.heard();
+                    for game in news.waiting.unwrap_or_default() {
+                        self.start(game.id, false);
+                    }
+                    if let Some(open) = news.challenges {
+                        self.answer_all(open)?;
+                    }
+                    continue;
+                }
+                SocketEvent::Alive => {
+                    liveness.heard();
+                    continue;
+                }
+                SocketEvent::Quiet => match liveness.quiet(socket) {
+                    Ok(()) => continue,
+                    Err(why) => why,
+                },
+                SocketEvent::Closed(why) => why,
+            };
+            self.shared
+                .client
+                .log_protocol(&format!("account socket lost: {lost}"));
+            // The server closes it now and then (a sign-out, its lifetime): at once
+            // again, unless it keeps failing.
+            let lived = opened.elapsed() >= SOCKET_RETRY;
+            feed.retry_at = Some(if lived {
+                Instant::now()
+            } else {
+                Instant::now() + SOCKET_RETRY
+            });
+            if let Some((socket, ..)) = feed.socket.take() {
+                socket.close();
+            }
+            break;
+        }
+        Ok(())
+    }
     /// Forgets the threads of games that have ended.
     fn reap(&mut self) {
         let ended: Vec<String> = (self.games.iter())
@@ -360,12 +446,25 @@ impl Watcher {
 
     /// Answers every open challenge sent to the account.
     fn challenges(&mut self) -> Result<(), ApiError> {
-        let challenges = self.shared.client.challenges()?;
-        for challenge in challenges {
-            if !challenge.to.eq_ignore_ascii_case(&self.me) || challenge.status != "open" {
+        let open = self.shared.client.challenges()?;
+        self.answer_all(open)
+    }
+
+    /// Answers the challenges of `open` (the account's open challenges, all of them)
+    /// that are sent to the account and not answered yet: the socket may tell of one
+    /// again in a list it sent before the answer arrived.
+    fn answer_all(&mut self, open: Vec<Challenge>) -> Result<(), ApiError> {
+        self.answered
+            .retain(|id| open.iter().any(|challenge| challenge.id == *id));
+        for challenge in open {
+            if !challenge.to.eq_ignore_ascii_case(&self.me)
+                || challenge.status != "open"
+                || self.answered.contains(&challenge.id)
+            {
                 continue;
             }
             self.answer(&challenge)?;
+            self.answered.insert(challenge.id);
         }
         Ok(())
     }
