@@ -781,6 +781,60 @@ const scenarios = {
     assert.deepEqual([...ann.errors, ...bob.errors], []);
   },
 
+  async 'a player blocked from their profile: no challenge, their seek and chat lines hidden, unblocked from the account page'() {
+    const ann = await newPage();
+    const bob = await newPage();
+    const annName = `blk_${stamp}`;
+    const bobName = `blb_${stamp}`;
+    await ann.goto(base);
+    await signUp(ann, annName);
+    await ann.setViewportSize({ width: 390, height: 844 });
+    await bob.goto(base);
+    await signUp(bob, bobName);
+    const post = (page, path, body) => page.evaluate(async ([p, b]) => (await fetch(p, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: b === null ? undefined : JSON.stringify(b),
+    })).json(), [path, body]);
+    // Bob seeks a correspondence game, Ann takes it, and Bob says a line in its chat.
+    const terms = { variant: 'standard', rules: 'draw', rated: false, color: 'white', clock: { kind: 'correspondence', days: 3 } };
+    const seek = await post(bob, '/api/seeks', terms);
+    const taken = await post(ann, `/api/seeks/${seek.id}/accept`, null);
+    await post(bob, `/api/games/${taken.game}/chat`, { text: 'a line from bob' });
+    await ann.goto(`${base}/game/${taken.game}`);
+    await ann.waitForSelector('[data-testid=chat-lines] >> text=a line from bob');
+    // Another seek of Bob's shows in Ann's lobby, until she blocks him.
+    await post(bob, '/api/seeks', terms);
+    await ann.goto(base);
+    await ann.locator('[data-testid=seek]', { hasText: bobName }).waitFor();
+    await ann.goto(`${base}/@/${bobName}`);
+    await ann.waitForSelector('[data-testid=challenge-button]');
+    ann.once('dialog', (d) => d.accept());
+    await ann.click('[data-testid=block-button]');
+    await ann.waitForFunction(() => document.querySelector('[data-testid=block-button]')?.textContent === 'Unblock');
+    assert.equal(await ann.locator('[data-testid=challenge-button]').count(), 0);
+    assert.match(await ann.textContent('[data-testid=challenge-sent]'), /is blocked/);
+    await ann.screenshot({ path: `${shots}/profile-blocked-phone.png`, fullPage: true });
+    await ann.goto(base);
+    await ann.waitForSelector('[data-testid=seeks]');
+    await ann.waitForFunction(() => !/Loading/.test(document.querySelector('[data-testid=seeks]')?.textContent || 'Loading'));
+    assert.equal(await ann.locator('[data-testid=seek]', { hasText: bobName }).count(), 0);
+    await ann.goto(`${base}/game/${taken.game}`);
+    await ann.waitForSelector('[data-testid=chat-lines]', { state: 'attached' });
+    await ann.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent);
+    assert.equal(await ann.locator('[data-testid=chat-lines] >> text=a line from bob').count(), 0);
+    // Bob's challenge is refused, in the server's words.
+    const refused = await post(bob, '/api/challenges', { ...terms, to: annName });
+    assert.equal(refused.error, 'one of you has blocked the other');
+    // The account page lists him; Unblock takes him off.
+    await ann.goto(`${base}/account`);
+    await ann.locator('[data-testid=block]', { hasText: bobName }).waitFor();
+    await ann.screenshot({ path: `${shots}/account-blocks-phone.png`, fullPage: true });
+    await ann.click('[data-testid=unblock]');
+    await ann.waitForFunction(() => /Nobody/.test(document.querySelector('[data-testid=blocks]')?.textContent || ''));
+    await ann.goto(`${base}/@/${bobName}`);
+    await ann.waitForSelector('[data-testid=challenge-button]');
+    assert.deepEqual([...ann.errors, ...bob.errors], []);
+  },
+
   async 'a newcomer finds how to play from the front page, at phone width'() {
     const page = await newPage({ width: 390, height: 844 });
     await page.goto(base);

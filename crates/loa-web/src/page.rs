@@ -24,6 +24,7 @@ const MODULES: &[(&str, &str)] = &[
     ),
     ("analysis.js", include_str!("../page/js/analysis.js")),
     ("api.js", include_str!("../page/js/api.js")),
+    ("blocks.js", include_str!("../page/js/blocks.js")),
     ("board.js", include_str!("../page/js/board.js")),
     ("challenges.js", include_str!("../page/js/challenges.js")),
     ("chart.js", include_str!("../page/js/chart.js")),

@@ -10,7 +10,7 @@ use crate::store::Store;
 use crate::ws;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderName, HeaderValue};
-use axum::routing::{delete, get, post};
+use axum::routing::{delete, get, post, put};
 use axum::Router;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -165,6 +165,11 @@ pub fn router(hub: Arc<Hub>, public_url: Option<&str>) -> Router {
         .route("/api/me/mail/verify", post(api::resend_verification))
         .route("/api/me/waiting", get(api::games_waiting))
         .route("/api/me/socket", get(ws::account_socket))
+        .route("/api/me/blocks", get(api::list_blocks))
+        .route(
+            "/api/me/blocks/{name}",
+            put(api::block_player).delete(api::unblock_player),
+        )
         .route(
             "/api/me/vacation",
             get(api::vacation)

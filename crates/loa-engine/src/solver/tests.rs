@@ -567,3 +567,52 @@ fn measure_two_threads_on_6x6_middle_games() {
         (log_ratio / set.len() as f64).exp()
     );
 }
+
+/// Writes the lines of `tests/data/solver-threads-6x6.txt`: 6x6 positions 4 to 6
+/// pseudo-random plies from the start (no move ending the game) that one thread solves
+/// in 2 to 20 million nodes with a 256 MB table (`--release --ignored --nocapture`).
+#[test]
+#[ignore = "writes the threads set"]
+fn write_the_threads_set() {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut found = 0;
+    while found < 27 {
+        let mut pos = Variant::Standard.standard_start(BoardSize::Six).unwrap();
+        let plies = 4 + next_index(&mut seed, 3);
+        let mut over = false;
+        for _ in 0..plies {
+            let moves = GameState::moves(&pos);
+            let mv = moves[next_index(&mut seed, moves.len())];
+            GameState::play(&mut pos, mv);
+            over |= pos.outcome_after(mv, RuleSet::Draw).is_some();
+        }
+        if over {
+            continue;
+        }
+        let stop = AtomicBool::new(false);
+        let limits = SolveLimits {
+            time: None,
+            nodes: Some(20_000_000),
+        };
+        let mut solver = Solver::new(256, RuleSet::Draw, limits, &stop).unwrap();
+        let solution = solver.solve(&pos.into(), &[]);
+        let verdict = match solution.verdict {
+            Verdict::Win => "win",
+            Verdict::Loss => "loss",
+            _ => continue,
+        };
+        if solution.nodes < 2_000_000 {
+            continue;
+        }
+        found += 1;
+        let digits = solution.nodes.to_string();
+        let mut nodes = String::new();
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                nodes.push(',');
+            }
+            nodes.push(digit);
+        }
+        println!("{pos}; {verdict}; one thread {nodes} nodes");
+    }
+}

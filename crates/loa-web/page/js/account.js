@@ -4,13 +4,15 @@
 // bot, and closing the account.
 
 import { ApiError, api, errorMessage } from './api.js';
-import { app, h } from './dom.js';
+import { setBlocked } from './blocks.js';
+import { app, h, nameLink } from './dom.js';
 import { capitalized, dateAndTime, shortDate } from './format.js';
 import { openSignIn } from './header.js';
 import { navigate } from './navigate.js';
 import { setAccount, signOut, signedIn } from './session.js';
 
 /**
+ * @typedef {import('./types.js').Block} Block
  * @typedef {import('./types.js').CreatedToken} CreatedToken
  * @typedef {import('./types.js').MailSettings} MailSettings
  * @typedef {import('./types.js').Me} Me
@@ -88,6 +90,7 @@ export class AccountPage {
       return;
     }
     this.tokenList = h('div', { 'data-testid': 'tokens' });
+    this.blockList = h('div', { 'data-testid': 'blocks' });
     this.mailPanel = h('section', { class: 'panel', 'data-testid': 'mail' }, h('h2', {}, 'E-mail'), h('p', { class: 'muted' }, 'Loading…'));
     this.vacationPanel = h('section', { class: 'panel', 'data-testid': 'vacation' }, h('h2', {}, 'Vacation'), h('p', { class: 'muted' }, 'Loading…'));
     this.botPanel = h('section', { class: 'panel', 'data-testid': 'bot' }, h('h2', {}, 'Bot account'), h('p', { class: 'muted' }, 'Loading…'));
@@ -108,11 +111,15 @@ export class AccountPage {
         h('p', { class: 'muted' }, 'A program acts as you with a token: send it as "Authorization: Bearer TOKEN". '
           + 'Anyone holding it can play as you; revoke it when it is no longer used.'),
         this.tokenList, this.tokenForm()),
+      h('section', { class: 'panel' }, h('h2', {}, 'Blocked players'),
+        h('p', { class: 'muted' }, 'A player you block cannot challenge you or be paired with you, and their chat lines and seeks are not shown to you. '
+          + 'Block one from their profile.'),
+        this.blockList),
       h('section', { class: 'panel' }, h('h2', {}, 'Your games'),
         h('p', {}, h('a', { href: '/api/me/games.pgn', download: `loa-${me.name}.pgn`, 'data-testid': 'download-games' }, 'Download every game (PGN)'))),
       this.botPanel,
       h('section', { class: 'panel danger' }, h('h2', {}, 'Close the account'), this.deleteForm()));
-    await Promise.all([this.loadTokens(), this.loadMail(), this.loadVacation(), this.loadBot(me)]);
+    await Promise.all([this.loadTokens(), this.loadBlocks(), this.loadMail(), this.loadVacation(), this.loadBot(me)]);
   }
 
   async loadMail() {
@@ -346,6 +353,36 @@ export class AccountPage {
           h('button', { type: 'button', onclick: async () => { try { await navigator.clipboard.writeText(made.token); } catch { field.select(); } } }, 'Copy'));
         await this.loadTokens();
       });
+  }
+
+  async loadBlocks() {
+    const list = this.blockList;
+    if (!list) return;
+    try {
+      /** @type {Block[]} */
+      const blocks = await api('GET', '/api/me/blocks');
+      if (blocks.length === 0) {
+        list.replaceChildren(h('p', { class: 'muted' }, 'Nobody.'));
+        return;
+      }
+      list.replaceChildren(h('table', {},
+        h('tbody', {}, blocks.map((b) => h('tr', { 'data-testid': 'block' },
+          h('td', {}, nameLink(b.name)),
+          h('td', {}, `since ${shortDate(b.created_at)}`),
+          h('td', {}, h('button', {
+            'data-testid': 'unblock',
+            onclick: async () => {
+              try {
+                await setBlocked(b.name, false);
+              } catch (err) {
+                window.alert(errorMessage(err));
+              }
+              await this.loadBlocks();
+            },
+          }, 'Unblock')))))));
+    } catch (err) {
+      list.replaceChildren(h('p', { class: 'error' }, errorMessage(err)));
+    }
   }
 
   async loadTokens() {

@@ -4,6 +4,7 @@
 // Anyone may hide it (kept in this browser).
 
 import { api, errorMessage } from './api.js';
+import { blockedNames, isBlocked } from './blocks.js';
 import { h } from './dom.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
@@ -20,6 +21,9 @@ export class GameChat {
   constructor(id, speaker) {
     this.id = id;
     this.speaker = speaker;
+    /** The game last shown. @type {GameView | null} */
+    this.game = null;
+    blockedNames().then(() => { if (this.game) this.update(this.game); });
     this.hidden = localStorage.getItem(HIDDEN_KEY) === '1';
     this.linesEl = h('ol', { class: 'chat-lines', 'data-testid': 'chat-lines' });
     this.input = /** @type {HTMLInputElement} */ (h('input', {
@@ -45,9 +49,11 @@ export class GameChat {
 
   /** @param {GameView} game */
   update(game) {
+    this.game = game;
     // A game at one board or against the engine has nobody to talk to.
     this.el.classList.toggle('hidden', !game.online);
-    const lines = game.chat || [];
+    // The lines of a player the person blocks are not shown to them.
+    const lines = (game.chat || []).filter((line) => !isBlocked(line.name));
     this.linesEl.replaceChildren(...lines.map((line) =>
       h('li', {}, h('b', {}, line.name || line.slot), ' ', line.text)));
     this.linesEl.scrollTop = this.linesEl.scrollHeight;

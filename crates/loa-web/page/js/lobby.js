@@ -4,6 +4,7 @@
 // game once someone takes one's seek.
 
 import { ApiError, api, errorMessage, socketUrl } from './api.js';
+import { blockedNames, isBlocked } from './blocks.js';
 import { h, modal, nameLink } from './dom.js';
 import { capitalized, clockLabel, gameTitle, ratingText, sameClock, sameName, speedOf } from './format.js';
 import { openSignIn } from './header.js';
@@ -126,6 +127,7 @@ export class Lobby {
         .then((/** @type {Profile} */ profile) => { this.ratings = profile.ratings; })
         .catch(() => {});
     }
+    await blockedNames();
     this.connect();
   }
 
@@ -173,7 +175,8 @@ export class Lobby {
 
   /** @param {Seek[]} seeks */
   seeksChanged(seeks) {
-    this.seeks = seeks;
+    // The seeks of a player the person blocks are not offered (nor taken by a tile).
+    this.seeks = seeks.filter((seek) => !isBlocked(seek.name));
     this.received = true;
     const open = new Set(seeks.map((s) => s.id));
     // One's own seeks that left the list: taken (then the game), withdrawn or expired

@@ -4,6 +4,7 @@
 // and a challenge to play.
 
 import { api, errorMessage } from './api.js';
+import { blockedNames, isBlocked, setBlocked } from './blocks.js';
 import { followChallenge } from './challenges.js';
 import { categoryName, ratingChart } from './chart.js';
 import { app, h, modal, nameLink } from './dom.js';
@@ -55,13 +56,12 @@ export class ProfilePage {
     const [profile, opponents] = await Promise.all([api('GET', path), api('GET', `${path}/opponents`)]);
     const me = signedIn();
     const self = me !== null && sameName(me.name, profile.name);
+    await blockedNames();
     const sentNote = h('p', { class: 'muted', 'data-testid': 'challenge-sent' });
     const head = h('div', { class: 'row spread profile-head' },
       h('h1', { 'data-testid': 'profile-name' }, titleMark(profile.title), profile.name,
         profile.bot ? h('span', { class: 'bot', title: 'A program plays this account' }, 'BOT') : null),
-      me && !self && !profile.deleted
-        ? h('button', { class: 'primary', 'data-testid': 'challenge-button', onclick: () => this.challenge(profile, sentNote) }, 'Challenge')
-        : null);
+      me && !self && !profile.deleted ? this.actions(profile, sentNote) : null);
     const { gold, silver, bronze } = profile.medals;
     const facts = h('p', { class: 'muted' }, `Joined ${shortDate(profile.created_at)}`,
       gold + silver + bronze > 0 ? ` · Medals: ${gold} gold, ${silver} silver, ${bronze} bronze` : '',
@@ -86,6 +86,36 @@ export class ProfilePage {
       filters.el,
       games);
     await filters.show();
+  }
+
+  /**
+   * Challenge and Block, or Unblock for a player the person blocks.
+   * @param {Profile} profile
+   * @param {HTMLElement} sentNote
+   */
+  actions(profile, sentNote) {
+    const el = h('div', { class: 'row' });
+    const show = () => {
+      const blocked = isBlocked(profile.name);
+      el.replaceChildren(
+        blocked ? '' : h('button', { class: 'primary', 'data-testid': 'challenge-button', onclick: () => this.challenge(profile, sentNote) }, 'Challenge'),
+        h('button', {
+          'data-testid': 'block-button',
+          title: blocked ? '' : 'They cannot challenge you or be paired with you; their chat lines and seeks are not shown to you',
+          onclick: async () => {
+            if (!blocked && !window.confirm(`Block ${profile.name}? They will not be able to challenge you or be paired with you, and you will not see their chat lines and seeks.`)) return;
+            try {
+              await setBlocked(profile.name, !blocked);
+              sentNote.textContent = blocked ? `${profile.name} is no longer blocked.` : `${profile.name} is blocked. Your account page lists whom you block.`;
+            } catch (err) {
+              sentNote.textContent = errorMessage(err);
+            }
+            show();
+          },
+        }, blocked ? 'Unblock' : 'Block'));
+    };
+    show();
+    return el;
   }
 
   /**

@@ -419,6 +419,11 @@
  */
 
 /**
+ * A player the account blocks, as `GET /api/me/blocks` lists them.
+ * @typedef {{ name: string, created_at: number }} Block
+ */
+
+/**
  * An API token as `GET /api/tokens` lists it.
  * @typedef {object} TokenView
  * @property {number} id

@@ -11,7 +11,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::ids::{is_well_formed, random_name};
 use crate::pairing::TermsRequest;
-use crate::store::ChallengeRow;
+use crate::store::{AccountRow, ChallengeRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -124,6 +124,7 @@ pub async fn create_challenge(
     if to.id == from.id {
         return Err(ApiError::bad_request("a challenge goes to someone else"));
     }
+    super::blocks::refuse_if_blocked(&hub, from.id, to.id).await?;
     let now = now_ms();
     let mut sent = 0;
     for c in hub.store.open_challenges(from.id).await? {
@@ -252,6 +253,28 @@ pub async fn accept_challenge(
     tell_players(&hub, &challenge);
     let accepted = find_challenge(&hub, &id).await?;
     Ok((StatusCode::CREATED, Json(challenge_view(accepted))))
+}
+
+/// Closes the open challenges between two accounts, `account` blocking `other`: those
+/// `other` sent are declined, those `account` sent withdrawn.
+pub(super) async fn close_challenges_between(
+    hub: &Arc<Hub>,
+    account: &AccountRow,
+    other: &AccountRow,
+) -> ApiResult<()> {
+    for c in hub.store.open_challenges(account.id).await? {
+        let status = if c.from_account == other.id {
+            "declined"
+        } else if c.to_account == other.id {
+            "cancelled"
+        } else {
+            continue;
+        };
+        if hub.store.close_challenge(&c.id, status, None).await? {
+            tell_players(hub, &c);
+        }
+    }
+    Ok(())
 }
 
 /// Declines a challenge (the challenged) or withdraws it (the challenger).

@@ -5,6 +5,7 @@
 //! rejections are the API's JSON errors.
 
 mod accounts;
+mod blocks;
 mod challenges;
 mod explorer;
 mod games;
@@ -20,6 +21,7 @@ mod tournaments;
 mod vacation;
 
 pub use accounts::*;
+pub use blocks::*;
 pub use challenges::*;
 pub use explorer::*;
 pub use games::*;

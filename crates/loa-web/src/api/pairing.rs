@@ -357,6 +357,9 @@ pub async fn accept_seek(
     if own {
         return Err(ApiError::bad_request("that is your own seek"));
     }
+    if let (Some(maker), Some(taker)) = (seek.account, viewer.id()) {
+        super::blocks::refuse_if_blocked(&hub, maker, taker).await?;
+    }
     let taken = take(&hub, &seek, viewer.account.as_ref()).await?;
     Ok((StatusCode::CREATED, Json(taken)))
 }
@@ -462,6 +465,11 @@ pub async fn quick_pairing(
         }
         if !ratings_fit(theirs, mine, now - view.created_at) {
             continue;
+        }
+        if let (Some(maker), Some(taker)) = (seek.account, viewer.id()) {
+            if hub.store.blocked_between(maker, taker).await? {
+                continue;
+            }
         }
         match take(&hub, &seek, viewer.account.as_ref()).await {
             Ok(taken) => return Ok((StatusCode::CREATED, Json(Paired::Game(taken)))),

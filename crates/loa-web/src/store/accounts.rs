@@ -184,8 +184,8 @@ impl Store {
     }
 
     /// Deletes an account: its games stay, under the name `deleted-N`; its password,
-    /// e-mail (with its links and reply addresses), sessions, tokens, seeks and open
-    /// challenges go. Answers the games renamed: each has a new version, so that a copy
+    /// e-mail (with its links and reply addresses), sessions, tokens, seeks, blocks (its
+    /// own and of it) and open challenges go. Answers the games renamed: each has a new version, so that a copy
     /// held in memory with the old name is read again before it is written over it.
     pub async fn delete_account(&self, id: i64, now: i64) -> Result<Vec<String>, StoreError> {
         let mut tx = self.pool.begin().await?;
@@ -238,6 +238,7 @@ impl Store {
             "DELETE FROM password_resets WHERE account_id = $1",
             "DELETE FROM mail_moves WHERE account_id = $1",
             "DELETE FROM seeks WHERE account_id = $1 AND game_id IS NULL",
+            "DELETE FROM blocks WHERE account_id = $1 OR blocked_id = $1",
             "UPDATE challenges SET status = 'cancelled'
              WHERE status = 'open' AND (from_account = $1 OR to_account = $1)",
         ] {

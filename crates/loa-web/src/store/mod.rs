@@ -6,6 +6,7 @@
 //! has answered. This module is the only one that knows SQL.
 
 mod accounts;
+mod blocks;
 mod engine_jobs;
 mod events;
 mod explorer;
@@ -165,6 +166,7 @@ enum Limited {
     Seeks = 1,
     Challenges = 2,
     Tournaments = 3,
+    Blocks = 4,
 }
 
 /// The database: games, accounts and their sessions and tokens, ratings, seeks and

@@ -4,6 +4,7 @@
 mod abort;
 mod access;
 mod accounts;
+mod blocks;
 mod clocks;
 mod endpoints;
 mod explorer;
