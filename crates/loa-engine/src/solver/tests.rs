@@ -608,7 +608,7 @@ fn write_the_threads_set() {
         let digits = solution.nodes.to_string();
         let mut nodes = String::new();
         for (i, digit) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 nodes.push(',');
             }
             nodes.push(digit);
