@@ -373,7 +373,7 @@ pub struct WaitingGame {
 
 /// What a read of a socket gave.
 #[derive(Debug)]
-pub enum SocketEvent<T> {
+enum SocketEvent<T> {
     /// A message: a game's view after a change (or when the socket opened), or the
     /// account's news.
     Message(Box<T>),
@@ -399,7 +399,7 @@ pub type AccountSocket = Socket<AccountNews>;
 
 impl<T: DeserializeOwned> Socket<T> {
     /// Waits up to [`SOCKET_TICK`] for the next message.
-    pub fn next(&mut self) -> SocketEvent<T> {
+    fn next(&mut self) -> SocketEvent<T> {
         match self.socket.read() {
             Ok(Message::Text(text)) => {
                 self.log.protocol(&format!("< socket {}", clip(&text)));
@@ -416,6 +416,23 @@ impl<T: DeserializeOwned> Socket<T> {
                 SocketEvent::Quiet
             }
             Err(e) => SocketEvent::Closed(e.to_string()),
+        }
+    }
+
+    /// Waits up to [`SOCKET_TICK`] for the next message, keeping `liveness` (a quiet
+    /// socket pinged): `Ok(None)` for none yet, `Err` with why once the connection is lost.
+    pub fn next_alive(&mut self, liveness: &mut Liveness) -> Result<Option<T>, String> {
+        match self.next() {
+            SocketEvent::Message(message) => {
+                liveness.heard();
+                Ok(Some(*message))
+            }
+            SocketEvent::Alive => {
+                liveness.heard();
+                Ok(None)
+            }
+            SocketEvent::Quiet => liveness.quiet(self).map(|()| None),
+            SocketEvent::Closed(why) => Err(why),
         }
     }
 

@@ -2,7 +2,7 @@
 //! followed on its socket (reconnected after a drop), the engine asked for a move
 //! whenever it is the bot's turn, the move posted with the ply it answers.
 
-use super::client::{ApiError, ClockView, Control, GameSocket, GameView, Liveness, SocketEvent};
+use super::client::{ApiError, ClockView, Control, GameSocket, GameView, Liveness};
 use super::{Backoff, Shared};
 use crate::engine_process::{EngineError, EngineProcess};
 use crate::engine_spec::MoveLimits;
@@ -224,34 +224,24 @@ impl Player<'_> {
     /// Reads the socket until the game ends (`true`) or the connection is lost.
     fn listen(&mut self, socket: &mut GameSocket) -> bool {
         let mut liveness = Liveness::new();
-        loop {
-            if self.stopped() {
-                return true;
-            }
-            let closed = match socket.next() {
-                SocketEvent::Message(view) => {
-                    liveness.heard();
-                    if let Next::Leave = self.on_view(*view, Instant::now()) {
+        while !self.stopped() {
+            match socket.next_alive(&mut liveness) {
+                Ok(Some(view)) => {
+                    if let Next::Leave = self.on_view(view, Instant::now()) {
                         return true;
                     }
-                    continue;
                 }
-                SocketEvent::Alive => {
-                    liveness.heard();
-                    continue;
+                Ok(None) => {}
+                Err(why) => {
+                    self.shared.log.protocol(&format!(
+                        "game {}: socket lost: {why}: reconnecting",
+                        self.setting.id
+                    ));
+                    return false;
                 }
-                SocketEvent::Quiet => match liveness.quiet(socket) {
-                    Ok(()) => continue,
-                    Err(why) => why,
-                },
-                SocketEvent::Closed(why) => why,
-            };
-            self.shared.log.protocol(&format!(
-                "game {}: socket lost: {closed}: reconnecting",
-                self.setting.id
-            ));
-            return false;
+            }
         }
+        true
     }
 
     fn say(&self, what: &str) {

@@ -17,7 +17,7 @@ use crate::engine_process::EngineProcess;
 use crate::engine_spec::EngineSpec;
 use crate::process_group;
 use anyhow::{bail, Context, Result};
-use client::{AccountSocket, Challenge, Client, Liveness, SocketEvent};
+use client::{AccountSocket, Challenge, Client, Liveness};
 use loa_core::{RuleSet, Variant};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -391,9 +391,8 @@ impl Watcher {
         };
         let until = Instant::now() + CHALLENGE_POLL;
         while Instant::now() < until && !self.shared.stop.load(Ordering::Relaxed) {
-            let lost = match socket.next() {
-                SocketEvent::Message(news) => {
-                    liveness.heard();
+            let lost = match socket.next_alive(liveness) {
+                Ok(Some(news)) => {
                     for game in news.waiting.unwrap_or_default() {
                         self.start(game.id, false);
                     }
@@ -402,15 +401,8 @@ impl Watcher {
                     }
                     continue;
                 }
-                SocketEvent::Alive => {
-                    liveness.heard();
-                    continue;
-                }
-                SocketEvent::Quiet => match liveness.quiet(socket) {
-                    Ok(()) => continue,
-                    Err(why) => why,
-                },
-                SocketEvent::Closed(why) => why,
+                Ok(None) => continue,
+                Err(why) => why,
             };
             self.shared
                 .client
