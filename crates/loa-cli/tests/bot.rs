@@ -274,7 +274,7 @@ fn the_bot_hears_of_challenges_on_the_accounts_socket_and_stops_when_its_token_i
 
     // Revoked, the token closes the socket; the bot finds the token refused and stops.
     robo.call(&server, "DELETE", &format!("/api/tokens/{token_id}"), None);
-    bot.expect(&["account socket lost"]);
+    bot.expect(&["account socket left"]);
     let deadline = Instant::now() + PATIENCE;
     let status = loop {
         if let Some(status) = bot.child.try_wait().unwrap() {

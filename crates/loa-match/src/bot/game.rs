@@ -40,6 +40,14 @@ enum Next {
     Leave,
 }
 
+/// How reading a game's socket ended.
+enum Listened {
+    /// The game is over, or the bot stops.
+    Over,
+    /// The connection was lost, after a view was read or before any.
+    Lost { heard: bool },
+}
+
 /// Why the engine gave no move.
 enum NoMove {
     /// Ctrl-C: leave the game as it is.
@@ -209,11 +217,17 @@ impl Player<'_> {
                     continue;
                 }
             };
-            backoff.reset();
-            let leave = self.listen(&mut socket);
+            let listened = self.listen(&mut socket, &mut backoff);
             socket.close();
-            if leave {
-                break;
+            match listened {
+                Listened::Over => break,
+                Listened::Lost { heard: true } => {}
+                // A socket that sent no view it could read is not opened again at once.
+                Listened::Lost { heard: false } => {
+                    if !backoff.wait(&self.shared.stop) {
+                        break;
+                    }
+                }
             }
         }
         if let Some(engine) = self.engine.take() {
@@ -221,14 +235,18 @@ impl Player<'_> {
         }
     }
 
-    /// Reads the socket until the game ends (`true`) or the connection is lost.
-    fn listen(&mut self, socket: &mut GameSocket) -> bool {
+    /// Reads the socket until the game ends (or the bot stops) or the connection is lost;
+    /// the backoff starts again once a view is read.
+    fn listen(&mut self, socket: &mut GameSocket, backoff: &mut Backoff) -> Listened {
         let mut liveness = Liveness::new();
+        let mut heard = false;
         while !self.stopped() {
             match socket.next_alive(&mut liveness) {
                 Ok(Some(view)) => {
+                    heard = true;
+                    backoff.reset();
                     if let Next::Leave = self.on_view(view, Instant::now()) {
-                        return true;
+                        return Listened::Over;
                     }
                 }
                 Ok(None) => {}
@@ -237,11 +255,11 @@ impl Player<'_> {
                         "game {}: socket lost: {why}: reconnecting",
                         self.setting.id
                     ));
-                    return false;
+                    return Listened::Lost { heard };
                 }
             }
         }
-        true
+        Listened::Over
     }
 
     fn say(&self, what: &str) {

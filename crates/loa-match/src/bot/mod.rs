@@ -289,6 +289,12 @@ fn check_account(
     Ok(Some(me))
 }
 
+/// Whether a refusal settles a challenge for good: not the account's to answer (403),
+/// gone (404), no longer open (409).
+fn settles(refusal: &ApiError) -> bool {
+    matches!(refusal.status(), Some(403 | 404 | 409))
+}
+
 /// How the bot hears of challenges: the account's socket, with its liveness and when it
 /// opened, or reading them every second while it is not open.
 struct Feed {
@@ -391,26 +397,28 @@ impl Watcher {
         };
         let until = Instant::now() + CHALLENGE_POLL;
         while Instant::now() < until && !self.shared.stop.load(Ordering::Relaxed) {
-            let lost = match socket.next_alive(liveness) {
+            // Why the socket is left; whether to open it again at once (it was closed
+            // after living long: a sign-out, its lifetime); the server's failure.
+            let (left, again, failed) = match socket.next_alive(liveness) {
                 Ok(Some(news)) => {
                     for game in news.waiting.unwrap_or_default() {
                         self.start(game.id, false);
                     }
-                    if let Some(open) = news.challenges {
-                        self.answer_all(open)?;
+                    match news.challenges.map(|open| self.answer_all(open)) {
+                        None | Some(Ok(true)) => continue,
+                        // The socket tells again only of a change: the list is read
+                        // every second until the socket is opened again.
+                        Some(Ok(false)) => ("a challenge to answer again".to_string(), false, None),
+                        Some(Err(e)) => ("the server did not answer".to_string(), false, Some(e)),
                     }
-                    continue;
                 }
                 Ok(None) => continue,
-                Err(why) => why,
+                Err(why) => (why, opened.elapsed() >= SOCKET_RETRY, None),
             };
             self.shared
                 .client
-                .log_protocol(&format!("account socket lost: {lost}"));
-            // The server closes it now and then (a sign-out, its lifetime): at once
-            // again, unless it keeps failing.
-            let lived = opened.elapsed() >= SOCKET_RETRY;
-            feed.retry_at = Some(if lived {
+                .log_protocol(&format!("account socket left: {left}"));
+            feed.retry_at = Some(if again {
                 Instant::now()
             } else {
                 Instant::now() + SOCKET_RETRY
@@ -418,10 +426,11 @@ impl Watcher {
             if let Some((socket, ..)) = feed.socket.take() {
                 socket.close();
             }
-            break;
+            return failed.map_or(Ok(()), Err);
         }
         Ok(())
     }
+
     /// Forgets the threads of games that have ended.
     fn reap(&mut self) {
         let ended: Vec<String> = (self.games.iter())
@@ -439,15 +448,17 @@ impl Watcher {
     /// Answers every open challenge sent to the account.
     fn challenges(&mut self) -> Result<(), ApiError> {
         let open = self.shared.client.challenges()?;
-        self.answer_all(open)
+        self.answer_all(open).map(|_| ())
     }
 
     /// Answers the challenges of `open` (the account's open challenges, all of them)
     /// that are sent to the account and not answered yet: the socket may tell of one
     /// again in a list it sent before the answer arrived.
-    fn answer_all(&mut self, open: Vec<Challenge>) -> Result<(), ApiError> {
+    /// Whether every challenge was settled (see [`Watcher::answer`]).
+    fn answer_all(&mut self, open: Vec<Challenge>) -> Result<bool, ApiError> {
         self.answered
             .retain(|id| open.iter().any(|challenge| challenge.id == *id));
+        let mut settled = true;
         for challenge in open {
             if !challenge.to.eq_ignore_ascii_case(&self.me)
                 || challenge.status != "open"
@@ -455,13 +466,19 @@ impl Watcher {
             {
                 continue;
             }
-            self.answer(&challenge)?;
-            self.answered.insert(challenge.id);
+            if self.answer(&challenge)? {
+                self.answered.insert(challenge.id);
+            } else {
+                settled = false;
+            }
         }
-        Ok(())
+        Ok(settled)
     }
 
-    fn answer(&mut self, c: &Challenge) -> Result<(), ApiError> {
+    /// Accepts or declines `c`: whether that settled it (done, or refused for good: not
+    /// the account's, gone, no longer open); `false` for a refusal worth trying again
+    /// (too many requests, a server error).
+    fn answer(&mut self, c: &Challenge) -> Result<bool, ApiError> {
         let terms = format!(
             "{}, {}{}{}",
             c.variant,
@@ -490,9 +507,12 @@ impl Watcher {
                     c.id, c.from
                 )),
                 Err(e @ ApiError::Unreachable(_)) => return Err(e),
-                Err(e) => log.event(&format!("challenge {}: cannot decline: {e}", c.id)),
+                Err(e) => {
+                    log.event(&format!("challenge {}: cannot decline: {e}", c.id));
+                    return Ok(settles(&e));
+                }
             }
-            return Ok(());
+            return Ok(true);
         }
         match self.shared.client.accept(&c.id) {
             Ok(accepted) => {
@@ -506,9 +526,12 @@ impl Watcher {
             }
             Err(e @ ApiError::Unreachable(_)) => return Err(e),
             // Withdrawn meanwhile, or refused: say so and go on.
-            Err(e) => log.event(&format!("challenge {}: cannot accept: {e}", c.id)),
+            Err(e) => {
+                log.event(&format!("challenge {}: cannot accept: {e}", c.id));
+                return Ok(settles(&e));
+            }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Takes up the account's games in progress that no thread plays.

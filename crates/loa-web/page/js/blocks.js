@@ -28,7 +28,11 @@ export function blockedNames() {
   if (!reading) {
     reading = api('GET', '/api/me/blocks')
       .then((/** @type {Block[]} */ list) => (blocked = new Set(list.map((b) => b.name.toLowerCase()))))
-      .catch(() => new Set());
+      .catch(() => {
+        // Read again next time, rather than keep an empty list.
+        reading = null;
+        return new Set();
+      });
   }
   return reading;
 }

@@ -67,13 +67,13 @@ pub async fn block_player(
         return Err(ApiError::bad_request("one cannot block oneself"));
     }
     let now = now_ms();
-    let status = match hub
+    let (status, since) = match hub
         .store
         .block(account.id, blocked.id, now, MAX_BLOCKS)
         .await?
     {
-        Some(true) => StatusCode::CREATED,
-        Some(false) => StatusCode::OK,
+        Some((true, since)) => (StatusCode::CREATED, since),
+        Some((false, since)) => (StatusCode::OK, since),
         None => {
             return Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -86,7 +86,7 @@ pub async fn block_player(
         status,
         Json(BlockView {
             name: blocked.name,
-            created_at: now,
+            created_at: since,
         }),
     ))
 }

@@ -217,6 +217,8 @@ pub async fn accept_challenge(
     if challenge.to_account != account.id {
         return Err(ApiError::forbidden("only the challenged player accepts"));
     }
+    // A block made since the challenge (closing it raced with its making).
+    super::blocks::refuse_if_blocked(&hub, challenge.from_account, account.id).await?;
     let terms = terms_of(
         &challenge.variant,
         &challenge.rules,
@@ -246,7 +248,13 @@ pub async fn accept_challenge(
     )
     .await;
     if let Err(err) = taken {
-        hub.store.reopen_challenge(&challenge.id).await?;
+        if !hub
+            .store
+            .blocked_between(challenge.from_account, account.id)
+            .await?
+        {
+            hub.store.reopen_challenge(&challenge.id).await?;
+        }
         tell_players(&hub, &challenge);
         return Err(err);
     }

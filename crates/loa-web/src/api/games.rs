@@ -310,6 +310,10 @@ pub async fn rematch(
             "a tournament's game has no rematch: the tournament pairs its own games",
         ));
     }
+    let accounts = open.game.lock().await.accounts;
+    if let [Some(black), Some(white)] = accounts {
+        super::blocks::refuse_if_blocked(&hub, black, white).await?;
+    }
     let (rematch, made, tokens) = hub.rematch(&open, &caller).await?;
     let live = rematch.game.lock().await;
     let status = if made {

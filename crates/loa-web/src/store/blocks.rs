@@ -13,7 +13,7 @@ pub struct BlockRow {
 
 impl Store {
     /// Blocks `blocked` for `account`, unless `account` blocks `most` players already:
-    /// `Some(true)` if newly blocked, `Some(false)` if it was, `None` when the list is
+    /// whether newly blocked (or blocked before) and since when; `None` when the list is
     /// full. Counted as the block is kept: blocks sent at once cannot pass the limit.
     pub async fn block(
         &self,
@@ -21,7 +21,7 @@ impl Store {
         blocked: i64,
         now: i64,
         most: i64,
-    ) -> Result<Option<bool>, StoreError> {
+    ) -> Result<Option<(bool, i64)>, StoreError> {
         let insert = sqlx::query(
             "INSERT INTO blocks (account_id, blocked_id, created_at)
              SELECT $1, $2, $3
@@ -36,16 +36,16 @@ impl Store {
             .insert_one_at_a_time(insert, Some(Limited::Blocks))
             .await?
         {
-            return Ok(Some(true));
+            return Ok(Some((true, now)));
         }
-        let already: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM blocks WHERE account_id = $1 AND blocked_id = $2",
+        let since: Option<i64> = sqlx::query_scalar(
+            "SELECT created_at FROM blocks WHERE account_id = $1 AND blocked_id = $2",
         )
         .bind(account)
         .bind(blocked)
-        .fetch_one(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        Ok((already > 0).then_some(false))
+        Ok(since.map(|at| (false, at)))
     }
 
     /// Unblocks: whether `blocked` was blocked.

@@ -2,6 +2,7 @@
 //! player takes the other's seek nor is paired with them, and unblocking undoes it.
 
 use super::accounts::{as_person, sign_up};
+use super::pairing::account_id;
 use super::App;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -37,6 +38,15 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{open}");
+    // A game between them, over.
+    let (_, seek) = as_person(&app, &bob, "POST", "/api/seeks", Some(blitz())).await;
+    let accept = format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap());
+    let (status, taken) = as_person(&app, &ann, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CREATED, "{taken}");
+    let game = taken["game"].as_str().unwrap().to_string();
+    let resign = format!("/api/games/{game}/resign");
+    let (status, _) = as_person(&app, &ann, "POST", &resign, None).await;
+    assert_eq!(status, StatusCode::OK);
 
     let (status, _) = app.call("PUT", "/api/me/blocks/Bob", None).await;
     assert_eq!(
@@ -47,8 +57,12 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
     let (status, blocked) = as_person(&app, &ann, "PUT", "/api/me/blocks/bob", None).await;
     assert_eq!(status, StatusCode::CREATED, "{blocked}");
     assert_eq!(blocked["name"], "Bob");
-    let (status, _) = as_person(&app, &ann, "PUT", "/api/me/blocks/Bob", None).await;
+    let (status, again) = as_person(&app, &ann, "PUT", "/api/me/blocks/Bob", None).await;
     assert_eq!(status, StatusCode::OK, "blocked already");
+    assert_eq!(
+        again["created_at"], blocked["created_at"],
+        "since the first"
+    );
     let (status, _) = as_person(&app, &ann, "PUT", "/api/me/blocks/Ann", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "oneself");
     let (status, _) = as_person(&app, &ann, "PUT", "/api/me/blocks/nobody", None).await;
@@ -80,6 +94,11 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
         assert_eq!(refused["error"], "one of you has blocked the other");
     }
 
+    // Nor asks for a rematch of their game.
+    let rematch = format!("/api/games/{game}/rematch");
+    let (status, _) = as_person(&app, &bob, "POST", &rematch, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
     // Neither takes the other's seek; quick pairing passes it by and makes a seek.
     let (status, seek) = as_person(&app, &bob, "POST", "/api/seeks", Some(blitz())).await;
     assert_eq!(status, StatusCode::CREATED, "{seek}");
@@ -103,7 +122,7 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _) = as_person(&app, &ann, "DELETE", "/api/me/blocks/Bob", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "not blocked any more");
-    let (status, _) = as_person(
+    let (status, made) = as_person(
         &app,
         &bob,
         "POST",
@@ -114,6 +133,14 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
     assert_eq!(status, StatusCode::CREATED);
     let (status, paired) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile)).await;
     assert_eq!(status, StatusCode::CREATED, "paired with Bob: {paired}");
+
+    // A block that raced with the challenge's making (kept, the challenge left open) is
+    // still seen when it is accepted.
+    let (ann_id, bob_id) = (account_id(&app, "ann").await, account_id(&app, "bob").await);
+    app.hub.store.block(ann_id, bob_id, 1, 10).await.unwrap();
+    let accept = format!("/api/challenges/{}/accept", made["id"].as_str().unwrap());
+    let (status, _) = as_person(&app, &ann, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
@@ -122,16 +149,20 @@ async fn a_block_list_has_a_limit_and_a_deleted_account_leaves_it() {
     let ann = sign_up(&app, "Ann").await;
     let bob = sign_up(&app, "Bob").await;
     let _eve = sign_up(&app, "Eve").await;
-    let id = |key: &'static str| {
-        let app = &app;
-        async move { (app.hub.store.account_by_key(key).await.unwrap().unwrap().0).id }
-    };
-    let (ann_id, bob_id, eve_id) = (id("ann").await, id("bob").await, id("eve").await);
+    let (ann_id, bob_id, eve_id) = (
+        account_id(&app, "ann").await,
+        account_id(&app, "bob").await,
+        account_id(&app, "eve").await,
+    );
     let store = &app.hub.store;
-    assert_eq!(store.block(ann_id, bob_id, 1, 1).await.unwrap(), Some(true));
+    assert_eq!(
+        store.block(ann_id, bob_id, 1, 1).await.unwrap(),
+        Some((true, 1))
+    );
     assert_eq!(
         store.block(ann_id, bob_id, 2, 1).await.unwrap(),
-        Some(false)
+        Some((false, 1)),
+        "blocked since the first time"
     );
     assert_eq!(
         store.block(ann_id, eve_id, 3, 1).await.unwrap(),

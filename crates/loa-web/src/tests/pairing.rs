@@ -773,7 +773,8 @@ async fn seeks_sent_at_once_from_one_client_stop_at_the_limit() {
 }
 
 /// The id of a signed-up account.
-async fn account_id(app: &App, key: &str) -> i64 {
+/// An account's id, by its name's key.
+pub(super) async fn account_id(app: &App, key: &str) -> i64 {
     app.hub
         .store
         .account_by_key(key)
