@@ -6,7 +6,6 @@ use crate::auth::Viewer;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
-use crate::store::AccountRow;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -39,21 +38,6 @@ pub async fn list_blocks(
     ))
 }
 
-/// The player named `name` (not deleted), or 404.
-async fn player(hub: &Hub, name: &str) -> ApiResult<AccountRow> {
-    let found = if name.len() <= 64 {
-        hub.store
-            .account_by_key(&crate::accounts::key_of(name))
-            .await?
-    } else {
-        None
-    };
-    match found {
-        Some((account, _)) if !account.deleted => Ok(account),
-        _ => Err(ApiError::new(StatusCode::NOT_FOUND, "no such player")),
-    }
-}
-
 /// Blocks a player: 201 when newly blocked, 200 when they were; the open challenges
 /// between the two are closed.
 pub async fn block_player(
@@ -62,7 +46,7 @@ pub async fn block_player(
     Path(name): Path<String>,
 ) -> ApiResult<(StatusCode, Json<BlockView>)> {
     let account = viewer.required()?;
-    let blocked = player(&hub, &name).await?;
+    let blocked = super::players::open_account_named(&hub, &name).await?;
     if blocked.id == account.id {
         return Err(ApiError::bad_request("one cannot block oneself"));
     }
@@ -98,7 +82,7 @@ pub async fn unblock_player(
     Path(name): Path<String>,
 ) -> ApiResult<StatusCode> {
     let account = viewer.required()?;
-    let blocked = player(&hub, &name).await?;
+    let blocked = super::players::open_account_named(&hub, &name).await?;
     if hub.store.unblock(account.id, blocked.id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {

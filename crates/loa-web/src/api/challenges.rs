@@ -111,16 +111,7 @@ pub async fn create_challenge(
 ) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
     let from = viewer.required()?;
     let terms = request.terms.check().map_err(ApiError::bad_request)?;
-    let to = if request.to.len() <= 64 {
-        hub.store
-            .account_by_key(&crate::accounts::key_of(&request.to))
-            .await?
-    } else {
-        None
-    };
-    let Some((to, _)) = to.filter(|(a, _)| !a.deleted) else {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "no such player"));
-    };
+    let to = super::players::open_account_named(&hub, &request.to).await?;
     if to.id == from.id {
         return Err(ApiError::bad_request("a challenge goes to someone else"));
     }

@@ -59,7 +59,7 @@ pub struct Profile {
 }
 
 /// The name looked up, or 404.
-async fn account_named(hub: &Hub, name: &str) -> ApiResult<crate::store::AccountRow> {
+pub(super) async fn account_named(hub: &Hub, name: &str) -> ApiResult<crate::store::AccountRow> {
     let found = if name.len() <= 64 {
         hub.store.account_by_key(&key_of(name)).await?
     } else {
@@ -68,6 +68,17 @@ async fn account_named(hub: &Hub, name: &str) -> ApiResult<crate::store::Account
     found
         .map(|(account, _)| account)
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such player"))
+}
+
+/// The player named `name`, unless the account was closed: 404 for either.
+pub(super) async fn open_account_named(
+    hub: &Hub,
+    name: &str,
+) -> ApiResult<crate::store::AccountRow> {
+    match account_named(hub, name).await? {
+        account if !account.deleted => Ok(account),
+        _ => Err(ApiError::new(StatusCode::NOT_FOUND, "no such player")),
+    }
 }
 
 pub async fn player(

@@ -1,7 +1,7 @@
 //! Blocks: a blocked player's challenges are refused and their open ones closed, neither
 //! player takes the other's seek nor is paired with them, and unblocking undoes it.
 
-use super::accounts::{as_person, sign_up};
+use super::accounts::{as_person, sign_up, Person};
 use super::pairing::account_id;
 use super::App;
 use axum::http::StatusCode;
@@ -17,10 +17,11 @@ fn blitz() -> Value {
     })
 }
 
-fn challenge_to(name: &str) -> Value {
+/// `from` challenges the player named `to` to a blitz game.
+async fn challenge(app: &App, from: &Person, to: &str) -> (StatusCode, Value) {
     let mut body = blitz();
-    body["to"] = json!(name);
-    body
+    body["to"] = json!(to);
+    as_person(app, from, "POST", "/api/challenges", Some(body)).await
 }
 
 #[tokio::test]
@@ -29,14 +30,7 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
     let ann = sign_up(&app, "Ann").await;
     let bob = sign_up(&app, "Bob").await;
     let _eve = sign_up(&app, "Eve").await;
-    let (status, open) = as_person(
-        &app,
-        &bob,
-        "POST",
-        "/api/challenges",
-        Some(challenge_to("Ann")),
-    )
-    .await;
+    let (status, open) = challenge(&app, &bob, "Ann").await;
     assert_eq!(status, StatusCode::CREATED, "{open}");
     // A game between them, over.
     let (_, seek) = as_person(&app, &bob, "POST", "/api/seeks", Some(blitz())).await;
@@ -82,14 +76,7 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
     let (_, closed) = as_person(&app, &bob, "GET", &format!("/api/challenges/{id}"), None).await;
     assert_eq!(closed["status"], "declined");
     for (from, to) in [(&bob, "Ann"), (&ann, "Bob")] {
-        let (status, refused) = as_person(
-            &app,
-            from,
-            "POST",
-            "/api/challenges",
-            Some(challenge_to(to)),
-        )
-        .await;
+        let (status, refused) = challenge(&app, from, to).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
         assert_eq!(refused["error"], "one of you has blocked the other");
     }
@@ -122,14 +109,7 @@ async fn a_blocked_player_cannot_challenge_take_a_seek_or_be_paired_until_unbloc
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _) = as_person(&app, &ann, "DELETE", "/api/me/blocks/Bob", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "not blocked any more");
-    let (status, made) = as_person(
-        &app,
-        &bob,
-        "POST",
-        "/api/challenges",
-        Some(challenge_to("Ann")),
-    )
-    .await;
+    let (status, made) = challenge(&app, &bob, "Ann").await;
     assert_eq!(status, StatusCode::CREATED);
     let (status, paired) = as_person(&app, &ann, "POST", "/api/pairing", Some(tile)).await;
     assert_eq!(status, StatusCode::CREATED, "paired with Bob: {paired}");
