@@ -145,6 +145,7 @@ mod tests {
             proof: None,
             nodes: 1,
             elapsed: std::time::Duration::from_millis(1500),
+            proof_elapsed: std::time::Duration::ZERO,
             root_numbers: (Color::Black, 1, 1),
             root_moves: Vec::new(),
         };

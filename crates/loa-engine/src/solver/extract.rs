@@ -3,46 +3,99 @@
 //! back to a position already on it), the entry is forgotten and the position proved
 //! again from there.
 
-use super::{Next, Proof, Solver, INF};
+use super::{Next, Proof, Solver};
 use loa_core::{GameState, VariantPosition};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The least budget of nodes for proving a position again while writing a proof.
+const MIN_BUDGET: u64 = 100_000;
 
 /// A proof being written: its nodes, each position's node, and the line from the root.
-struct Draft<P> {
+pub(super) struct Draft<P> {
     nodes: Vec<Vec<(String, Next)>>,
     ids: HashMap<P, usize>,
     on_path: Vec<u64>,
+    /// Nodes a position proved again may take.
+    budget: u64,
+    /// A search gave up in this pass.
+    pub(super) gave_up: bool,
+}
+
+impl<P> Draft<P> {
+    pub(super) fn new(history: &[u64], budget: u64) -> Draft<P> {
+        Draft {
+            nodes: Vec::new(),
+            ids: HashMap::new(),
+            on_path: history.to_vec(),
+            budget,
+            gave_up: false,
+        }
+    }
 }
 
 impl Solver<'_> {
+    /// [`Solver::extract`], its time added to `elapsed`.
+    pub(super) fn timed_extract<P: GameState + Copy + Into<VariantPosition>>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+        elapsed: &mut Duration,
+    ) -> Option<Proof> {
+        let started = Instant::now();
+        let proof = self.extract(root, history);
+        *elapsed += started.elapsed();
+        proof
+    }
+
     /// The proof of the attacker's win at `root`, from the table, searching again
-    /// where an entry was lost.
+    /// where an entry was lost or does not hold on the line at hand.
+    ///
+    /// A position proved again gets a budget of nodes: past it, the search gives up and
+    /// the winner's move before it is changed instead (a proof that loops back to its
+    /// own line can be far harder to mend where it loops than a move or two earlier).
+    /// Should the root itself give up, the proof is written again with four times the
+    /// budget; the table keeps what each pass proved.
     pub(super) fn extract<P: GameState + Copy + Into<VariantPosition>>(
         &mut self,
         root: &P,
         history: &[u64],
     ) -> Option<Proof> {
-        let mut draft = Draft {
-            nodes: Vec::new(),
-            ids: HashMap::new(),
-            on_path: history.to_vec(),
-        };
-        self.path.reset(history);
-        // A proof answers every move, the images of others included.
-        self.path_symmetries = 0;
-        let id = self.extract_node(root, &mut draft)?;
-        debug_assert_eq!(id, 0);
-        Some(Proof {
-            variant: root.variant(),
-            rules: self.rules,
-            start: (*root).into(),
-            winner: self.attacker,
-            nodes: draft.nodes,
-        })
+        let budget = (self.nodes / 64).max(MIN_BUDGET);
+        self.extract_within(root, history, budget)
     }
 
-    fn extract_node<P: GameState + Copy>(
+    /// [`Solver::extract`], a position proved again first given `budget` nodes.
+    pub(super) fn extract_within<P: GameState + Copy + Into<VariantPosition>>(
+        &mut self,
+        root: &P,
+        history: &[u64],
+        mut budget: u64,
+    ) -> Option<Proof> {
+        loop {
+            let mut draft = Draft::new(history, budget);
+            self.path.reset(history);
+            // A proof answers every move, the images of others included.
+            self.path_symmetries = 0;
+            if let Some(id) = self.extract_node(root, &mut draft) {
+                debug_assert_eq!(id, 0);
+                return Some(Proof {
+                    variant: root.variant(),
+                    rules: self.rules,
+                    start: (*root).into(),
+                    winner: self.attacker,
+                    nodes: draft.nodes,
+                });
+            }
+            if self.stopped || !draft.gave_up {
+                return None;
+            }
+            budget = budget.saturating_mul(4);
+        }
+    }
+
+    pub(super) fn extract_node<P: GameState + Copy>(
         &mut self,
         pos: &P,
         draft: &mut Draft<P>,
@@ -82,7 +135,13 @@ impl Solver<'_> {
             let mut children = self.children(pos, 0, false);
             if !children.iter().any(|c| c.pn == 0) {
                 self.path.pop();
-                let (pn, _, _) = self.mid(pos, INF, INF);
+                // The position's own entry may be a proof from another line: the numbers
+                // worked out on this one replace it.
+                self.table.forget(pos.key());
+                self.give_up_at = self.nodes.saturating_add(draft.budget);
+                let (pn, _) = self.search_root(pos);
+                self.give_up_at = u64::MAX;
+                draft.gave_up |= std::mem::take(&mut self.gave_up);
                 if pn != 0 || self.stopped {
                     return None;
                 }

@@ -78,6 +78,9 @@ pub struct Solution {
     pub proof: Option<Proof>,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Of `elapsed`, the time taken writing the proof out of the table (proving again
+    /// the positions whose entries it lost or that do not hold on the proof's line).
+    pub proof_elapsed: Duration,
     /// Whose win was being proved and the root's proof and disproof numbers, as last
     /// combined (for an unknown result: how far it got).
     pub root_numbers: (Color, u32, u32),
@@ -189,6 +192,10 @@ pub struct Solver<'a> {
     /// With other threads: the place on `searching` of a position another thread solved,
     /// where this thread goes back to take the result.
     unwind_to: Option<usize>,
+    /// Where a search writing a proof gives up (see [`Solver::extract`]): a node count.
+    give_up_at: u64,
+    /// The search reached `give_up_at`, and returns.
+    gave_up: bool,
 }
 
 /// A move of the node being searched and what is known of the position it leads to
@@ -262,6 +269,8 @@ impl<'a> Solver<'a> {
             spare: Vec::new(),
             searching: Vec::new(),
             unwind_to: None,
+            give_up_at: u64::MAX,
+            gave_up: false,
         }
     }
 
@@ -342,6 +351,7 @@ impl<'a> Solver<'a> {
         let mut verdict = Verdict::Unknown;
         let mut proof = None;
         let mut best = None;
+        let mut proof_elapsed = Duration::ZERO;
         // A checkpoint of the second stage: the side to move's win was disproved.
         let first = if resumed.is_some_and(|stage| stage.second) || self.only == Some(!us) {
             Some(false)
@@ -352,7 +362,7 @@ impl<'a> Solver<'a> {
         match first {
             Some(true) => {
                 verdict = Verdict::Win;
-                proof = self.extract(root, history);
+                proof = self.timed_extract(root, history, &mut proof_elapsed);
                 // The proof's first move: the move the proof shows winning.
                 best = proof
                     .as_ref()
@@ -363,7 +373,7 @@ impl<'a> Solver<'a> {
             Some(false) => match self.prove_second(root, history, resumed) {
                 Some(true) => {
                     verdict = Verdict::Loss;
-                    proof = self.extract(root, history);
+                    proof = self.timed_extract(root, history, &mut proof_elapsed);
                 }
                 Some(false) if self.only.is_none() => verdict = Verdict::Draw,
                 _ => {}
@@ -392,6 +402,7 @@ impl<'a> Solver<'a> {
             proof,
             nodes: self.nodes,
             elapsed: self.started.elapsed(),
+            proof_elapsed,
             root_moves,
         }
     }
@@ -448,7 +459,7 @@ impl<'a> Solver<'a> {
     /// Whether to stop here: out of time or nodes, or going back to a position another
     /// thread solved.
     fn must_return(&self) -> bool {
-        self.stopped || self.unwind_to.is_some()
+        self.stopped || self.gave_up || self.unwind_to.is_some()
     }
 
     /// Every 1,024 nodes: the limits, and (with other threads) whether one of them solved
@@ -463,6 +474,7 @@ impl<'a> Solver<'a> {
             .is_some_and(|t| self.started.elapsed() >= t);
         let nodes_up = self.limits.nodes.is_some_and(|n| self.nodes >= n);
         self.stopped |= time_up || nodes_up || self.stop.load(Ordering::Relaxed);
+        self.gave_up |= self.nodes >= self.give_up_at;
         if self.busy.is_some() {
             self.unwind_to = self.solved_elsewhere();
         }

@@ -51,6 +51,8 @@ impl Solver<'_> {
             spare: Vec::new(),
             searching: Vec::new(),
             unwind_to: None,
+            give_up_at: u64::MAX,
+            gave_up: false,
         }
     }
 

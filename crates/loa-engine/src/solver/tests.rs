@@ -1,3 +1,4 @@
+use super::extract::Draft;
 use super::*;
 use crate::{Engine, Score, SearchLimits};
 use loa_core::certificate::{verify_certificate, write_certificate};
@@ -132,6 +133,7 @@ fn an_unknown_result_reports_how_far_each_root_move_got() {
         proof: None,
         nodes: 100,
         elapsed: Duration::ZERO,
+        proof_elapsed: Duration::ZERO,
         root_numbers: (Color::Black, 2, 9),
         root_moves: vec![(moves[0], 5, 0), (moves[1], 7, 3), (moves[2], 2, 4)],
     };
@@ -531,7 +533,9 @@ fn make_the_deep_test_set() {
 #[ignore = "measures two threads against one"]
 fn measure_two_threads_on_6x6_middle_games() {
     let set = read_set(include_str!("../../tests/data/solver-threads-6x6.txt"));
-    let mut seconds = [0.0; 2];
+    // Whole solves and, of them, the proofs' writing (single-threaded), on one thread
+    // and on two.
+    let (mut seconds, mut writing) = ([0.0; 2], [0.0; 2]);
     let mut log_ratio = 0.0;
     for (pos, rest) in &set {
         let expected = if rest.starts_with("win") {
@@ -539,33 +543,55 @@ fn measure_two_threads_on_6x6_middle_games() {
         } else {
             Verdict::Loss
         };
-        let mut taken = [0.0; 2];
-        for (threads, time) in [1, 2].into_iter().zip(&mut taken) {
+        let (mut taken, mut written) = ([0.0; 2], [0.0; 2]);
+        for (index, threads) in [1, 2].into_iter().enumerate() {
             let stop = AtomicBool::new(false);
             let mut solver =
                 Solver::new(256, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
             solver.set_threads(threads);
             let started = Instant::now();
             let solution = solver.solve(&(*pos).into(), &[]);
-            *time = started.elapsed().as_secs_f64();
+            taken[index] = started.elapsed().as_secs_f64();
+            written[index] = solution.proof_elapsed.as_secs_f64();
             assert_eq!(solution.verdict, expected, "{pos} on {threads} threads");
         }
         println!(
-            "{pos}: {:.2} s on one thread, {:.2} s on two",
-            taken[0], taken[1]
+            "{pos}: {:.2} s on one thread, {:.2} s on two (of them writing the proof {:.2} s and {:.2} s)",
+            taken[0], taken[1], written[0], written[1]
         );
-        seconds[0] += taken[0];
-        seconds[1] += taken[1];
+        for index in 0..2 {
+            seconds[index] += taken[index];
+            writing[index] += written[index];
+        }
         log_ratio += (taken[0] / taken[1]).ln();
     }
     println!(
-        "{} positions: {:.1} s on one thread, {:.1} s on two ({:.2}x; {:.2}x the geometric mean of the positions' ratios)",
+        "{} positions: {:.1} s on one thread, {:.1} s on two ({:.2}x; {:.2}x the geometric mean of the positions' ratios); the searches alone {:.1} s and {:.1} s ({:.2}x)",
         set.len(),
         seconds[0],
         seconds[1],
         seconds[0] / seconds[1],
-        (log_ratio / set.len() as f64).exp()
+        (log_ratio / set.len() as f64).exp(),
+        seconds[0] - writing[0],
+        seconds[1] - writing[1],
+        (seconds[0] - writing[0]) / (seconds[1] - writing[1]),
     );
+}
+
+#[test]
+fn a_proof_whose_positions_are_proved_again_beyond_their_budget_is_written_on_a_larger_one() {
+    let root = read_set(DEEP_TEST_SET)[9].0;
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(16, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
+    assert_eq!(solver.solve(&root.into(), &[]).verdict, Verdict::Win);
+    // The table lost all it knew: the root is proved again, in more than 1,024 nodes.
+    Arc::get_mut(&mut solver.table).unwrap().clear();
+    let mut draft = Draft::new(&[], 1);
+    assert_eq!(solver.extract_node(&root, &mut draft), None);
+    assert!(draft.gave_up && !solver.stopped);
+    Arc::get_mut(&mut solver.table).unwrap().clear();
+    let proof = solver.extract_within(&root, &[], 1).unwrap();
+    proof.verify().unwrap();
 }
 
 /// Writes the lines of `tests/data/solver-threads-6x6.txt`: 6x6 positions 4 to 6
