@@ -52,11 +52,13 @@ impl Solver<'_> {
     /// The proof of the attacker's win at `root`, from the table, searching again
     /// where an entry was lost or does not hold on the line at hand.
     ///
-    /// A position proved again gets a budget of nodes: past it, the search gives up and
-    /// the winner's move before it is changed instead (a proof that loops back to its
-    /// own line can be far harder to mend where it loops than a move or two earlier).
-    /// Should the root itself give up, the proof is written again with four times the
-    /// budget; the table keeps what each pass proved.
+    /// A position proved again gets a budget of the main thread's nodes (checked every
+    /// 1,024; helpers beside it have none): past it, the search gives up, and the
+    /// winner's move before it is forgotten and that position searched again on the
+    /// numbers this one left (a proof that loops back to its own line can be far harder
+    /// to mend where it loops than a move or two earlier). A pass that fails after any
+    /// search gave up is made again with four times the budget; the table keeps what
+    /// each pass proved.
     pub(super) fn extract<P: GameState + Copy + Into<VariantPosition>>(
         &mut self,
         root: &P,
@@ -135,8 +137,10 @@ impl Solver<'_> {
             let mut children = self.children(pos, 0, false);
             if !children.iter().any(|c| c.pn == 0) {
                 self.path.pop();
-                // The position's own entry may be a proof from another line: the numbers
-                // worked out on this one replace it.
+                // The position's own entry may be a proof from another line: forgotten,
+                // so that the numbers worked out on this one are kept should the search
+                // give up, and so that with helpers the main thread does not take that
+                // proof as one another thread just found and return with no proved move.
                 self.table.forget(pos.key());
                 self.give_up_at = self.nodes.saturating_add(draft.budget);
                 let (pn, _) = self.search_root(pos);
@@ -149,7 +153,11 @@ impl Solver<'_> {
                 children = self.children(pos, 0, false);
             }
             // A connection at once before any longer proof: the shorter line.
-            let child = (children.iter().filter(|c| c.pn == 0)).min_by_key(|c| !c.ends)?;
+            let Some(child) = (children.iter().filter(|c| c.pn == 0)).min_by_key(|c| !c.ends)
+            else {
+                // The proved move's entry was replaced since (a helper still writing).
+                continue;
+            };
             let (mv, after) = (child.mv, pos.after(child.mv));
             if child.ends {
                 return Some(vec![(mv.to_string(), Next::Win)]);

@@ -456,8 +456,8 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Whether to stop here: out of time or nodes, or going back to a position another
-    /// thread solved.
+    /// Whether to stop here: out of time or nodes, past a proof writer's budget, or
+    /// going back to a position another thread solved.
     fn must_return(&self) -> bool {
         self.stopped || self.gave_up || self.unwind_to.is_some()
     }

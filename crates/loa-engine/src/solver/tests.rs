@@ -533,7 +533,7 @@ fn make_the_deep_test_set() {
 #[ignore = "measures two threads against one"]
 fn measure_two_threads_on_6x6_middle_games() {
     let set = read_set(include_str!("../../tests/data/solver-threads-6x6.txt"));
-    // Whole solves and, of them, the proofs' writing (single-threaded), on one thread
+    // Whole solves and, of them, the proofs' writing, on one thread
     // and on two.
     let (mut seconds, mut writing) = ([0.0; 2], [0.0; 2]);
     let mut log_ratio = 0.0;
@@ -581,17 +581,20 @@ fn measure_two_threads_on_6x6_middle_games() {
 #[test]
 fn a_proof_whose_positions_are_proved_again_beyond_their_budget_is_written_on_a_larger_one() {
     let root = read_set(DEEP_TEST_SET)[9].0;
-    let stop = AtomicBool::new(false);
-    let mut solver = Solver::new(16, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
-    assert_eq!(solver.solve(&root.into(), &[]).verdict, Verdict::Win);
-    // The table lost all it knew: the root is proved again, in more than 1,024 nodes.
-    Arc::get_mut(&mut solver.table).unwrap().clear();
-    let mut draft = Draft::new(&[], 1);
-    assert_eq!(solver.extract_node(&root, &mut draft), None);
-    assert!(draft.gave_up && !solver.stopped);
-    Arc::get_mut(&mut solver.table).unwrap().clear();
-    let proof = solver.extract_within(&root, &[], 1).unwrap();
-    proof.verify().unwrap();
+    for threads in [1, 2] {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(16, RuleSet::Draw, SolveLimits::default(), &stop).unwrap();
+        solver.set_threads(threads);
+        assert_eq!(solver.solve(&root.into(), &[]).verdict, Verdict::Win);
+        // The table lost all it knew: the root is proved again, in more than 1,024 nodes.
+        Arc::get_mut(&mut solver.table).unwrap().clear();
+        let mut draft = Draft::new(&[], 1);
+        assert_eq!(solver.extract_node(&root, &mut draft), None);
+        assert!(draft.gave_up && !solver.stopped, "{threads} threads");
+        Arc::get_mut(&mut solver.table).unwrap().clear();
+        let proof = solver.extract_within(&root, &[], 1).unwrap();
+        proof.verify().unwrap();
+    }
 }
 
 /// Writes the lines of `tests/data/solver-threads-6x6.txt`: 6x6 positions 4 to 6
