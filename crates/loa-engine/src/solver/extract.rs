@@ -7,7 +7,6 @@ use super::{Next, Proof, Solver};
 use loa_core::{GameState, VariantPosition};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
 
 /// The least budget of nodes for proving a position again while writing a proof.
 const MIN_BUDGET: u64 = 100_000;
@@ -36,19 +35,6 @@ impl<P> Draft<P> {
 }
 
 impl Solver<'_> {
-    /// [`Solver::extract`], its time added to `elapsed`.
-    pub(super) fn timed_extract<P: GameState + Copy + Into<VariantPosition>>(
-        &mut self,
-        root: &P,
-        history: &[u64],
-        elapsed: &mut Duration,
-    ) -> Option<Proof> {
-        let started = Instant::now();
-        let proof = self.extract(root, history);
-        *elapsed += started.elapsed();
-        proof
-    }
-
     /// The proof of the attacker's win at `root`, from the table, searching again
     /// where an entry was lost or does not hold on the line at hand.
     ///

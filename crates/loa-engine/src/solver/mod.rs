@@ -349,9 +349,6 @@ impl<'a> Solver<'a> {
         let resumed = self.resumed.take();
         self.nodes = resumed.map_or(0, |stage| stage.nodes);
         let mut verdict = Verdict::Unknown;
-        let mut proof = None;
-        let mut best = None;
-        let mut proof_elapsed = Duration::ZERO;
         // A checkpoint of the second stage: the side to move's win was disproved.
         let first = if resumed.is_some_and(|stage| stage.second) || self.only == Some(!us) {
             Some(false)
@@ -360,25 +357,28 @@ impl<'a> Solver<'a> {
             self.prove(root, history, us, resumed.is_some())
         };
         match first {
-            Some(true) => {
-                verdict = Verdict::Win;
-                proof = self.timed_extract(root, history, &mut proof_elapsed);
-                // The proof's first move: the move the proof shows winning.
-                best = proof
-                    .as_ref()
-                    .and_then(|p| p.nodes[0].first())
-                    .and_then(|(text, _)| root.parse_move(text).ok());
-            }
+            Some(true) => verdict = Verdict::Win,
             Some(false) if self.only == Some(us) => {}
             Some(false) => match self.prove_second(root, history, resumed) {
-                Some(true) => {
-                    verdict = Verdict::Loss;
-                    proof = self.timed_extract(root, history, &mut proof_elapsed);
-                }
+                Some(true) => verdict = Verdict::Loss,
                 Some(false) if self.only.is_none() => verdict = Verdict::Draw,
                 _ => {}
             },
             None => {}
+        }
+        // The proof of the win proved (the opponent's, for a loss), timed apart.
+        let (mut proof, mut best, mut proof_elapsed) = (None, None, Duration::ZERO);
+        if matches!(verdict, Verdict::Win | Verdict::Loss) {
+            let written = Instant::now();
+            proof = self.extract(root, history);
+            proof_elapsed = written.elapsed();
+        }
+        if verdict == Verdict::Win {
+            // The proof's first move: the move the proof shows winning.
+            best = proof
+                .as_ref()
+                .and_then(|p| p.nodes[0].first())
+                .and_then(|(text, _)| root.parse_move(text).ok());
         }
         let mut root_moves = Vec::new();
         if verdict == Verdict::Unknown {
