@@ -772,8 +772,7 @@ async fn seeks_sent_at_once_from_one_client_stop_at_the_limit() {
     assert_eq!(listed.as_array().unwrap().len(), 10);
 }
 
-/// The id of a signed-up account.
-/// An account's id, by its name's key.
+/// A signed-up account's id, by its name's key.
 pub(super) async fn account_id(app: &App, key: &str) -> i64 {
     app.hub
         .store
